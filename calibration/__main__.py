@@ -1,0 +1,5 @@
+import sys
+
+from calibration.cli import main
+
+sys.exit(main())

@@ -1,0 +1,34 @@
+"""Sparse LDL^T factorisation of SPD matrices that share one sparsity pattern.
+
+A parametric sweep on one mesh factorises the same pattern many times (one matrix per Poisson
+ratio and support). qdldl keeps the AMD ordering and the symbolic analysis of the first matrix and
+redoes only the numeric factorisation, which at the default half-round mesh (13k DOFs) costs
+0.04 s against 0.11 s for SuperLU with its best ordering (benchmarks/halfround.py).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import qdldl
+import scipy.sparse as sp
+
+
+class PatternFactorizer:
+    """Factorise successive SPD matrices of one fixed sparsity pattern."""
+
+    def __init__(self) -> None:
+        self._solver: qdldl.Solver | None = None
+        self._shape: tuple[int, int] | None = None
+        self._nnz: int | None = None
+
+    def factorize(self, matrix: sp.csc_matrix) -> Callable[[np.ndarray], np.ndarray]:
+        """Factorise ``matrix``; return a function solving ``matrix @ x = b`` for one ``b``."""
+        if self._solver is None:
+            self._solver = qdldl.Solver(matrix)
+            self._shape, self._nnz = matrix.shape, matrix.nnz
+        else:
+            if matrix.shape != self._shape or matrix.nnz != self._nnz:
+                raise ValueError("PatternFactorizer needs every matrix on the first one's pattern")
+            self._solver.update(matrix)
+        return self._solver.solve

@@ -1,0 +1,99 @@
+"""The half-round body of Section 2.3 under Hertzian tractions on its flat (plane strain, P2).
+
+The measured quantity is the displacement of the top centre relative to the base centre: along x
+under the tangential traction (Eq. 20 defines the penalty factor w from it), and the approach
+(downward, positive) under the normal traction (Eq. 17 predicts it).
+
+Two base supports, because the paper does not state its own:
+
+``clamped``
+    every displacement on the base diameter is zero.
+``symmetric``
+    the base is the mirror plane of a full disc loaded symmetrically at top and bottom: normal
+    displacement zero on the base, shear-free. Under the normal load the roller reactions balance
+    N. Under the tangential load the mirrored full disc carries 2T along x with nothing to react it,
+    so the net force is balanced the way a free body balances it, by d'Alembert's uniform body
+    force ``-T/A`` over the half body (area A, "inertia relief"); the moment ``T h`` of the half body
+    is carried by the roller's normal reactions (the mirrored half cancels it in the full disc).
+    The remaining rigid x-translation is removed by fixing u_x at the base centre; that constraint
+    carries no force (the loads are self-equilibrated), so it adds no stiffness, and the relative
+    displacement we measure does not depend on it.
+
+The stiffness depends on E and nu only through ``lambda K_lambda + mu K_mu`` and the mesh only on
+``a/R``, so one :class:`HalfRoundBody` serves every material and both supports.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import skfem
+
+from fem.elasticity import StiffnessParts, vector_basis
+from fem.factor import PatternFactorizer
+from fem.loads import hertzian_traction, uniform_body_force
+from meshes.checks import one_of
+from meshes.halfround import DEFAULT_LEVEL, half_round_mesh, node_at
+
+SUPPORTS = ("clamped", "symmetric")
+
+
+@dataclass(frozen=True)
+class HalfRoundCompliance:
+    """Top-centre displacement relative to the base centre per unit force (m per N/m).
+
+    ``tangential``: u_x under a Hertzian tangential traction of resultant 1 (Eq. 20 / T).
+    ``normal``: the approach under a compressive Hertzian normal traction of resultant 1 (Eq. 17 / N).
+    """
+
+    tangential: float
+    normal: float
+
+
+class HalfRoundBody:
+    """One meshed and assembled half-round body; :meth:`compliance` solves any material."""
+
+    def __init__(self, R: float, a: float, level: int = DEFAULT_LEVEL):
+        self.R, self.a, self.level = R, a, level
+        self.mesh = half_round_mesh(R, a, level)
+        self.basis = vector_basis(self.mesh, order=2)
+        self.parts = StiffnessParts.assemble(self.basis)
+        flat = self.mesh.boundaries["flat"]
+        self.tangential_load = hertzian_traction(self.basis, flat, 1.0, a, (1.0, 0.0))
+        self.normal_load = hertzian_traction(self.basis, flat, 1.0, a, (0.0, -1.0))
+        self.inertia_relief = uniform_body_force(self.basis, (-1.0, 0.0))
+        self.top = self.basis.nodal_dofs[:, node_at(self.mesh, 0.0, math.sqrt(R * R - a * a))]
+        self.base_centre = self.basis.nodal_dofs[:, node_at(self.mesh, 0.0, 0.0)]
+        self._supports: dict[str, tuple[np.ndarray, StiffnessParts, PatternFactorizer]] = {}
+
+    @property
+    def dofs(self) -> int:
+        return self.basis.N
+
+    def _fixed_dofs(self, support: str) -> np.ndarray:
+        base = self.basis.get_dofs("base")
+        if support == "clamped":
+            return base.all()
+        return np.union1d(base.all("u^2"), self.base_centre[:1])
+
+    def _support(self, support: str):
+        if support not in self._supports:
+            free = np.setdiff1d(np.arange(self.dofs), self._fixed_dofs(support))
+            self._supports[support] = (free, self.parts.restricted(free), PatternFactorizer())
+        return self._supports[support]
+
+    def solve(self, E: float, nu: float, support: str) -> tuple[HalfRoundCompliance, np.ndarray]:
+        """Compliances and the displacement fields (columns: unit tangential, unit normal load)."""
+        one_of("support", support, SUPPORTS)
+        free, parts, factorizer = self._support(support)
+        solve = factorizer.factorize(parts.combine(E, nu))
+        tangential = self.tangential_load + (self.inertia_relief if support == "symmetric" else 0.0)
+        fields = np.zeros((self.dofs, 2))
+        for column, load in enumerate((tangential, self.normal_load)):
+            fields[free, column] = solve(load[free])
+        relative = fields[self.top] - fields[self.base_centre]
+        return HalfRoundCompliance(tangential=relative[0, 0], normal=-relative[1, 1]), fields
+
+    def compliance(self, E: float, nu: float, support: str) -> HalfRoundCompliance:
+        return self.solve(E, nu, support)[0]

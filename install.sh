@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Install hertz2d into ./.venv on a fresh machine.
+# gmsh's wheel links against a few X11/OpenGL libraries even when run headless; on Debian/Ubuntu
+# they are installed with apt-get when missing. Then a virtual environment gets the package and its
+# test dependencies (editable, so `results/` and the sources stay where you cloned them).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+gmsh_libs="libGLU.so.1 libXcursor.so.1 libXft.so.2 libXinerama.so.1 libXrender.so.1 libGL.so.1"
+missing=0
+for lib in $gmsh_libs; do
+    ldconfig -p 2>/dev/null | grep -q "$lib" || missing=1
+done
+if [ "$missing" = 1 ] && command -v apt-get >/dev/null; then
+    sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
+    echo "install.sh: installing gmsh's system libraries with apt-get" >&2
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        libglu1-mesa libxcursor1 libxft2 libxinerama1 libxrender1 libgl1 >/dev/null
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e ".[test]"

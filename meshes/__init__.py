@@ -1,0 +1,1 @@
+"""gmsh geometries for hertz2d, returned as tagged scikit-fem meshes."""

@@ -1,0 +1,67 @@
+"""Input validation shared by every stage.
+
+It lives in ``meshes`` because that is the most upstream package: every stage can raise the same
+error without importing downstream.
+
+Each check raises :class:`InputError` (a ``ValueError``) whose message names the offending
+parameter and its value in one line, e.g. ``nu=0.5 is outside [0, 0.5)``. The command line turns
+it into exit code 2; library users get an ordinary ``ValueError``.
+"""
+from __future__ import annotations
+
+import math
+
+
+class InputError(ValueError):
+    """A parameter is outside the domain where the model is defined."""
+
+
+def _finite(name: str, value) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name}={value!r} is not a number") from None
+    if not math.isfinite(number):
+        raise InputError(f"{name}={value!r} is not finite")
+    return number
+
+
+def positive(name: str, value) -> float:
+    """``value > 0`` (radii, moduli, forces, half-widths)."""
+    number = _finite(name, value)
+    if number <= 0:
+        raise InputError(f"{name}={value!r} must be > 0")
+    return number
+
+
+def non_negative(name: str, value) -> float:
+    """``value >= 0`` (friction coefficient, prescribed displacements)."""
+    number = _finite(name, value)
+    if number < 0:
+        raise InputError(f"{name}={value!r} must be >= 0")
+    return number
+
+
+def poisson(name: str, value) -> float:
+    """Poisson's ratio of an isotropic solid in plane strain: ``0 <= nu < 0.5``."""
+    number = _finite(name, value)
+    if not 0.0 <= number < 0.5:
+        raise InputError(f"{name}={value!r} is outside [0, 0.5)")
+    return number
+
+
+def one_of(name: str, value, choices) -> str:
+    """``value`` is one of ``choices`` (support conditions, load types, paths)."""
+    if value not in choices:
+        raise InputError(f"{name}={value!r} is not one of {', '.join(map(str, choices))}")
+    return value
+
+
+def count(name: str, value, minimum: int = 1) -> int:
+    """An integer ``>= minimum`` (load steps, refinement levels, jobs)."""
+    if isinstance(value, bool) or not isinstance(value, int) and not (
+            isinstance(value, float) and value.is_integer()):
+        raise InputError(f"{name}={value!r} is not an integer")
+    if value < minimum:
+        raise InputError(f"{name}={value!r} must be >= {minimum}")
+    return int(value)
