@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 
+from calibration.atomic import json_default
 from calibration.commands import COMMANDS
 from meshes.checks import InputError
 
@@ -33,11 +34,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _plain(value):
-    """JSON fallback for numpy scalars and arrays."""
-    return value.tolist() if hasattr(value, "tolist") else str(value)
-
-
 def _print_summary(summary: dict) -> None:
     for key, value in summary.items():
         print(f"{key}: {value}")
@@ -54,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"hertz2d {args.command}: interrupted; finished work is kept", file=sys.stderr)
         return 130
     if args.json:
-        print(json.dumps(summary, default=_plain))
+        print(json.dumps(summary, default=json_default))
     else:
         _print_summary(summary)
     return 0

@@ -37,6 +37,9 @@ from meshes.checks import one_of
 from meshes.halfround import DEFAULT_LEVEL, half_round_mesh, node_at
 
 SUPPORTS = ("clamped", "symmetric")
+#: the support whose penalty factors reproduce the paper's (Eq. 33, Figs. 7-9): with ``symmetric``
+#: w is about half the paper's value, while ``symmetric`` is the one that reproduces Eq. 17
+DEFAULT_SUPPORT = "clamped"
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,15 @@ import gmsh
 import meshio
 
 
-def cache_dir() -> Path:
+def cache_root() -> Path:
+    """``$HERTZ2D_CACHE``, or ``hertz2d`` under ``$XDG_CACHE_HOME`` (default ``~/.cache``)."""
     root = os.environ.get("HERTZ2D_CACHE") or Path(
         os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hertz2d"
-    path = Path(root) / "meshes"
+    return Path(root)
+
+
+def cache_dir() -> Path:
+    path = cache_root() / "meshes"
     path.mkdir(parents=True, exist_ok=True)
     return path
 

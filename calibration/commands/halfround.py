@@ -5,11 +5,9 @@ import time
 
 from calibration.penalty import (normal_displacement_eq17, penalty_factor_eq33,
                                  penalty_factor_from_displacement, tangential_displacement_eq20)
-from fem.halfround import SUPPORTS, HalfRoundBody
+from fem.halfround import DEFAULT_SUPPORT, SUPPORTS, HalfRoundBody
 from meshes.checks import count, one_of, poisson, positive
 from meshes.halfround import DEFAULT_LEVEL, check_geometry
-
-DEFAULT_SUPPORT = "clamped"
 
 
 def register(subparsers, parents):

@@ -1,0 +1,64 @@
+"""Atomic writers for everything the pipeline puts in ``results/`` (CSV, JSON, text, PNG).
+
+A file is written to a temporary name beside its target and renamed over it, so an interrupted
+run leaves either the previous complete file or the new complete file, never half of one.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+
+import pandas as pd
+
+
+@contextmanager
+def atomic_path(path, suffix: str = ""):
+    """Yield a temporary path next to ``path``; rename it onto ``path`` if the block succeeds."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=suffix or path.suffix,
+                               dir=path.parent)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+
+
+def write_csv(frame: pd.DataFrame, path) -> Path:
+    """Write ``frame`` (no index) to ``path``."""
+    with atomic_path(path) as tmp:
+        frame.to_csv(tmp, index=False)
+    return Path(path)
+
+
+def json_default(value):
+    """``json.dumps`` fallback: numpy scalars and arrays as plain numbers and lists."""
+    return value.tolist() if hasattr(value, "tolist") else str(value)
+
+
+def write_json(data: dict, path) -> Path:
+    """Write ``data`` as indented JSON (numpy scalars and arrays become plain numbers/lists)."""
+    return write_text(json.dumps(data, indent=2, default=json_default) + "\n", path)
+
+
+def write_text(text: str, path) -> Path:
+    with atomic_path(path) as tmp:
+        tmp.write_text(text)
+    return Path(path)
+
+
+def save_figure(fig, path, dpi: int = 130) -> Path:
+    """Save a matplotlib figure as PNG and close it."""
+    import matplotlib.pyplot as plt
+    try:
+        with atomic_path(path, suffix=".png") as tmp:
+            fig.savefig(tmp, dpi=dpi)
+    finally:
+        plt.close(fig)
+    return Path(path)

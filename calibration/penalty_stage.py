@@ -1,0 +1,90 @@
+"""The penalty-factor stage of the pipeline: sweep -> ``grid.csv``; fit -> ``fit.json`` + figures.
+
+Outputs (``results/penalty/`` by default): ``grid.csv`` (one row per case, both supports),
+``fit.json`` (the Eq. 33 refit per support next to the paper's, w range, constant-w errors,
+mesh convergence, provenance), ``fig7_parameters.png``, ``fig8_grid.png``,
+``fig9_constant_w.png``, ``convergence.png``.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from calibration import penalty_figures as figures
+from calibration.atomic import save_figure, write_csv, write_json
+from calibration.provenance import provenance
+from calibration.regression import CONSTANT_W, constant_w_errors, fit_eq33
+from calibration.spec import load_spec
+from calibration.sweep import run_sweep
+from fem.halfround import DEFAULT_SUPPORT, SUPPORTS
+from meshes.checks import InputError
+
+RESULTS = Path("results") / "penalty"
+
+
+def sweep(spec: str | None = None, quick: bool = False, jobs: int = 1,
+          out: str | Path | None = None, progress: bool = True) -> dict:
+    """Run a spec's cases (reusing finished ones) and write the tidy table."""
+    start = time.perf_counter()
+    cases = load_spec(spec, quick=quick)
+    grid = run_sweep(cases, jobs=jobs, progress=progress)
+    out = Path(out) if out else RESULTS / "grid.csv"
+    write_csv(grid, out)
+    failed = grid[grid.status == "failed"]
+    return {"rows": len(grid), "failed": len(failed), "reused": int(grid.reused.sum()),
+            "out": str(out), "seconds": round(time.perf_counter() - start, 2),
+            "failures": sorted(set(failed.error))[:5]}
+
+
+def _convergence(grid: pd.DataFrame) -> dict:
+    """w per mesh level at the base case, and the default level's distance from the finest."""
+    summary = {}
+    base_level = int(grid[grid.study == "grid"].level.mode().iloc[0]) if (
+        grid.study == "grid").any() else None
+    for support in SUPPORTS:
+        rows = grid[(grid.study == "convergence") & (grid.support == support)
+                    & (grid.status == "ok")].sort_values("level")
+        if rows.empty:
+            continue
+        finest = rows.w_fem.iloc[-1]
+        default = rows[rows.level == base_level].w_fem
+        summary[support] = {
+            "levels": rows.level.tolist(), "dofs": rows.dofs.tolist(), "w": rows.w_fem.tolist(),
+            "default_level": base_level,
+            "default_minus_finest": float(default.iloc[0] - finest) if len(default) else None}
+    return summary
+
+
+def fit(grid_path: str | Path | None = None, out_dir: str | Path | None = None) -> dict:
+    """Refit Eq. 33 for both supports, write ``fit.json`` and the figures; return the summary."""
+    grid_path = Path(grid_path) if grid_path else RESULTS / "grid.csv"
+    if not grid_path.exists():
+        raise InputError(f"grid={str(grid_path)!r} does not exist; run `hertz2d sweep` first")
+    out_dir = Path(out_dir) if out_dir else grid_path.parent
+    grid = pd.read_csv(grid_path, keep_default_na=False, na_values=[""])
+    supports = [s for s in SUPPORTS if ((grid.support == s) & (grid.study == "grid")).any()]
+    fits = {support: fit_eq33(grid, support) for support in supports}
+    errors = constant_w_errors(grid)
+    by_support = {}
+    for support, result in fits.items():
+        cases = grid[(grid.study == "grid") & (grid.support == support) & (grid.status == "ok")]
+        mine = errors[errors.support == support]
+        by_support[support] = {
+            **result.summary(),
+            "w_min": float(cases.w_fem.min()), "w_max": float(cases.w_fem.max()),
+            "w_mean": float(cases.w_fem.mean()),
+            "constant_w": CONSTANT_W,
+            "max_abs_displacement_error": float(mine.displacement_error.abs().max()),
+            "max_abs_force_error": float(mine.force_error.abs().max())}
+    default = fits.get(DEFAULT_SUPPORT) or next(iter(fits.values()))
+    summary = {**default.summary(), "default_support": default.support,
+               "by_support": by_support, "convergence": _convergence(grid),
+               "grid": str(grid_path), "provenance": provenance()}
+    write_json(summary, out_dir / "fit.json")
+    save_figure(figures.figure7(grid), out_dir / "fig7_parameters.png")
+    save_figure(figures.figure8(grid, fits), out_dir / "fig8_grid.png")
+    save_figure(figures.figure9(grid, default.support), out_dir / "fig9_constant_w.png")
+    save_figure(figures.convergence_figure(grid), out_dir / "convergence.png")
+    return {**summary, "out": str(out_dir / "fit.json")}

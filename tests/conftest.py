@@ -1,0 +1,16 @@
+"""Shared fixtures: every test run gets its own cache (meshes, finished cases) in a temp dir."""
+import os
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_cache(tmp_path_factory):
+    """Keep the user's cache out of the tests and the tests out of the user's cache."""
+    previous = os.environ.get("HERTZ2D_CACHE")
+    os.environ["HERTZ2D_CACHE"] = str(tmp_path_factory.mktemp("hertz2d-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("HERTZ2D_CACHE", None)
+    else:
+        os.environ["HERTZ2D_CACHE"] = previous

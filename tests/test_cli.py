@@ -1,0 +1,99 @@
+"""The command-line contract of DESIGN.md: JSON summary, exit 0, exit 2 with one line."""
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+from calibration.cli import main
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("argv, bad", [
+    (["halfround", "--a", "0.6"], "a=0.6"),
+    (["halfround", "--a", "0"], "a=0.0"),
+    (["halfround", "--nu", "0.5"], "nu=0.5"),
+    (["halfround", "--nu", "-0.1"], "nu=-0.1"),
+    (["halfround", "--E", "-1"], "E=-1.0"),
+    (["halfround", "--support", "glued"], "support='glued'"),
+    (["sweep", "--jobs", "0"], "jobs=0"),
+    (["sweep", "--spec", "/nonexistent.toml"], "spec='/nonexistent.toml'"),
+    (["fit", "--grid", "/nonexistent.csv"], "grid='/nonexistent.csv'"),
+])
+def test_bad_input_exits_2_with_one_line_naming_the_value(capsys, argv, bad):
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2
+    assert bad in err and len(err.strip().splitlines()) == 1
+
+
+def test_unparsable_flag_exits_2_with_one_line(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["halfround", "--E", "stiff"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--E" in err and len(err.strip().splitlines()) == 1
+
+
+def test_halfround_json_summary(capsys):
+    code, out, _ = run_cli(capsys, "halfround", "--load", "normal", "--support", "symmetric",
+                           "--refine", "1", "--json")
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert code == 0 and summary["w"] is None
+    assert summary["u_top"] == pytest.approx(summary["reference"], rel=0.005)  # Eq. 17
+    assert summary["dofs"] > 0 and summary["seconds"] > 0
+
+
+def test_sweep_then_fit_writes_the_tables(capsys, tmp_path):
+    out = tmp_path / "grid.csv"
+    code, text, _ = run_cli(capsys, "sweep", "--quick", "--jobs", "1", "--out", str(out), "--json")
+    summary = json.loads(text.strip().splitlines()[-1])
+    assert code == 0 and summary["failed"] == 0 and summary["rows"] == len(pd.read_csv(out))
+    code, text, _ = run_cli(capsys, "fit", "--grid", str(out), "--json")
+    fit = json.loads(text.strip().splitlines()[-1])
+    assert code == 0 and len(fit["coefficients"]) == 6 and fit["paper"][0] == 0.22
+    for name in ("fit.json", "fig7_parameters.png", "fig8_grid.png", "fig9_constant_w.png",
+                 "convergence.png"):
+        assert (tmp_path / name).stat().st_size > 0
+
+
+def stored_cases(cache) -> int:
+    path = cache / "cases.sqlite"
+    if not path.exists():
+        return 0
+    with sqlite3.connect(path, timeout=30) as db:
+        try:
+            return db.execute("SELECT COUNT(*) FROM cases").fetchone()[0]
+        except sqlite3.OperationalError:
+            return 0
+
+
+def test_ctrl_c_keeps_finished_cases_and_leaves_no_partial_file(tmp_path):
+    cache, results = tmp_path / "cache", tmp_path / "results"
+    env = {**os.environ, "HERTZ2D_CACHE": str(cache)}
+    command = [sys.executable, "-m", "calibration", "sweep", "--quick", "--jobs", "2",
+               "--out", str(results / "grid.csv")]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    deadline = time.time() + 120
+    while stored_cases(cache) == 0 and process.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    assert process.poll() is None, "the sweep finished before it could be interrupted"
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err.decode()[-500:]
+    assert not results.exists() or not any(results.iterdir())  # nothing half-written
+    kept = stored_cases(cache)
+    assert kept > 0
+    rerun = subprocess.run(command + ["--json"], env=env, capture_output=True, check=True)
+    summary = json.loads(rerun.stdout.decode().strip().splitlines()[-1])
+    assert summary["failed"] == 0 and summary["reused"] >= kept
