@@ -82,8 +82,11 @@ def test_ctrl_c_keeps_finished_cases_and_leaves_no_partial_file(tmp_path):
     env = {**os.environ, "HERTZ2D_CACHE": str(cache)}
     command = [sys.executable, "-m", "calibration", "sweep", "--quick", "--jobs", "2",
                "--out", str(results / "grid.csv")]
+    # a terminal's foreground job: own process group, SIGINT not inherited as ignored (as it is
+    # when the test runner itself was started in the background)
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               start_new_session=True)
+                               start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 120
     while stored_cases(cache) == 0 and process.poll() is None and time.time() < deadline:
         time.sleep(0.05)
