@@ -68,7 +68,7 @@ def factorisation() -> None:
     from fem.halfround import HalfRoundBody
 
     body = HalfRoundBody(0.5, 0.025)
-    free = np.setdiff1d(np.arange(body.dofs), body._fixed_dofs("clamped"))
+    free = np.setdiff1d(np.arange(body.dofs), body.fixed_dofs("clamped"))
     parts = body.parts.restricted(free)
     matrices = [parts.combine(10e9, nu) for nu in POISSONS]
     load = body.tangential_load[free]

@@ -33,7 +33,7 @@ import skfem
 from fem.elasticity import StiffnessParts, vector_basis
 from fem.factor import PatternFactorizer
 from fem.loads import hertzian_traction, uniform_body_force
-from meshes.checks import one_of
+from meshes.checks import one_of, poisson, positive
 from meshes.halfround import DEFAULT_LEVEL, half_round_mesh, node_at
 
 SUPPORTS = ("clamped", "symmetric")
@@ -69,12 +69,14 @@ class HalfRoundBody:
         self.top = self.basis.nodal_dofs[:, node_at(self.mesh, 0.0, math.sqrt(R * R - a * a))]
         self.base_centre = self.basis.nodal_dofs[:, node_at(self.mesh, 0.0, 0.0)]
         self._supports: dict[str, tuple[np.ndarray, StiffnessParts, PatternFactorizer]] = {}
+        self._unit_modulus: dict[tuple[float, str], tuple[HalfRoundCompliance, np.ndarray]] = {}
 
     @property
     def dofs(self) -> int:
         return self.basis.N
 
-    def _fixed_dofs(self, support: str) -> np.ndarray:
+    def fixed_dofs(self, support: str) -> np.ndarray:
+        """DOFs the support holds at zero."""
         base = self.basis.get_dofs("base")
         if support == "clamped":
             return base.all()
@@ -82,21 +84,34 @@ class HalfRoundBody:
 
     def _support(self, support: str):
         if support not in self._supports:
-            free = np.setdiff1d(np.arange(self.dofs), self._fixed_dofs(support))
+            free = np.setdiff1d(np.arange(self.dofs), self.fixed_dofs(support))
             self._supports[support] = (free, self.parts.restricted(free), PatternFactorizer())
         return self._supports[support]
 
     def solve(self, E: float, nu: float, support: str) -> tuple[HalfRoundCompliance, np.ndarray]:
-        """Compliances and the displacement fields (columns: unit tangential, unit normal load)."""
-        one_of("support", support, SUPPORTS)
-        free, parts, factorizer = self._support(support)
-        solve = factorizer.factorize(parts.combine(E, nu))
-        tangential = self.tangential_load + (self.inertia_relief if support == "symmetric" else 0.0)
-        fields = np.zeros((self.dofs, 2))
-        for column, load in enumerate((tangential, self.normal_load)):
-            fields[free, column] = solve(load[free])
-        relative = fields[self.top] - fields[self.base_centre]
-        return HalfRoundCompliance(tangential=relative[0, 0], normal=-relative[1, 1]), fields
+        """Compliances and the displacement fields (columns: unit tangential, unit normal load).
+
+        Displacements are inversely proportional to E at fixed nu, so each (nu, support) is
+        factorised and solved once, at E = 1 Pa, and every modulus scales that solution.
+        """
+        E = positive("E", E)
+        unit, fields = self._unit_modulus_solution(poisson("nu", nu),
+                                                   one_of("support", support, SUPPORTS))
+        return HalfRoundCompliance(unit.tangential / E, unit.normal / E), fields / E
+
+    def _unit_modulus_solution(self, nu: float, support: str):
+        if (nu, support) not in self._unit_modulus:
+            free, parts, factorizer = self._support(support)
+            solve = factorizer.factorize(parts.combine(1.0, nu))
+            tangential = self.tangential_load + (
+                self.inertia_relief if support == "symmetric" else 0.0)
+            fields = np.zeros((self.dofs, 2))
+            for column, load in enumerate((tangential, self.normal_load)):
+                fields[free, column] = solve(load[free])
+            relative = fields[self.top] - fields[self.base_centre]
+            self._unit_modulus[nu, support] = (
+                HalfRoundCompliance(tangential=relative[0, 0], normal=-relative[1, 1]), fields)
+        return self._unit_modulus[nu, support]
 
     def compliance(self, E: float, nu: float, support: str) -> HalfRoundCompliance:
         return self.solve(E, nu, support)[0]
