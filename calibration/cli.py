@@ -11,6 +11,8 @@ import argparse
 import json
 import sys
 
+import matplotlib
+
 from calibration.atomic import json_default
 from calibration.commands import COMMANDS
 from meshes.checks import InputError
@@ -40,6 +42,7 @@ def _print_summary(summary: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    matplotlib.use("Agg")  # a batch program: figures go to files, never to a window
     args = build_parser().parse_args(argv)
     try:
         summary = args.run(args)

@@ -2,15 +2,12 @@
 mesh convergence of w. Each function takes the tidy sweep table and returns a matplotlib Figure."""
 from __future__ import annotations
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from calibration.penalty import EQ33_COEFFICIENTS, penalty_factor_eq33  # noqa: E402
-from calibration.regression import CONSTANT_W, PenaltyFit, constant_w_errors  # noqa: E402
+from calibration.penalty import EQ33_COEFFICIENTS, penalty_factor_eq33
+from calibration.regression import CONSTANT_W, PenaltyFit, constant_w_errors
 
 SUPPORT_STYLE = {"clamped": dict(marker="o", color="C0"),
                  "symmetric": dict(marker="s", color="C3", markerfacecolor="none")}

@@ -1,0 +1,52 @@
+"""``results/report.html`` and ``results/report.md`` from the pipeline's results.
+
+The same content (:mod:`calibration.report.document`) renders to one self-contained HTML file,
+with every figure embedded, and to Markdown for reading on a code host.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from calibration.atomic import write_text
+from calibration.provenance import provenance
+from calibration.report import penalty_sections
+from calibration.report.document import Section
+from calibration.report.render import to_html, to_markdown
+
+TITLE = "hertz2d: the 2D Hertzian frictional contact law, re-derived and validated by FEM"
+
+
+def _summary(penalty: penalty_sections.PenaltyResults) -> Section:
+    section = Section("Summary: the paper against hertz2d", "summary")
+    section.paragraph(
+        "Every number below is computed by hertz2d from the files in results/ (the command that "
+        "made them is in the provenance at the end); 'paper' is what the paper states.")
+    section.table(pd.DataFrame(penalty_sections.summary_rows(penalty)),
+                  "Penalty factor: the paper's Eq. 33 and statements against hertz2d's FEM, both "
+                  "base supports.")
+    return section
+
+
+def _disagreements(notes: list[str]) -> Section:
+    section = Section("Where hertz2d disagrees with the paper", "disagreements")
+    for note in notes:
+        section.paragraph(note)
+    return section
+
+
+def build_report(results: str | Path = "results", wall_seconds: float | None = None) -> dict:
+    """Write ``report.html`` and ``report.md`` into ``results``; return their paths."""
+    results = Path(results)
+    penalty = penalty_sections.PenaltyResults(results)
+    sections = [_summary(penalty), penalty_sections.verification_section(penalty),
+                penalty_sections.penalty_section(penalty),
+                _disagreements(penalty_sections.disagreements(penalty))]
+    meta = {**provenance(), "mesh level (half-round grid)": int(
+        penalty.grid_cases(penalty.default).level.mode().iloc[0])}
+    if wall_seconds is not None:
+        meta["wall time of the run (s)"] = round(wall_seconds, 1)
+    html_path = write_text(to_html(TITLE, sections, meta), results / "report.html")
+    md_path = write_text(to_markdown(TITLE, sections, meta, results), results / "report.md")
+    return {"out": str(html_path), "markdown": str(md_path)}

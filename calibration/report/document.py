@@ -1,0 +1,47 @@
+"""The report's content model: sections of paragraphs, tables and figures, in reading order.
+
+Builders in :mod:`calibration.report.sections` produce these from ``results/``;
+:mod:`calibration.report.render` turns the same content into HTML and Markdown.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+
+
+@dataclass(frozen=True)
+class Table:
+    frame: pd.DataFrame
+    caption: str
+
+
+@dataclass(frozen=True)
+class Figure:
+    path: Path
+    caption: str
+
+
+@dataclass
+class Section:
+    title: str
+    anchor: str
+    blocks: list = field(default_factory=list)
+
+    def paragraph(self, text: str) -> "Section":
+        self.blocks.append(Paragraph(text))
+        return self
+
+    def table(self, frame: pd.DataFrame, caption: str) -> "Section":
+        self.blocks.append(Table(frame, caption))
+        return self
+
+    def figure(self, path, caption: str) -> "Section":
+        self.blocks.append(Figure(Path(path), caption))
+        return self

@@ -1,0 +1,82 @@
+"""Render report sections to one self-contained HTML file (figures embedded) and to Markdown."""
+from __future__ import annotations
+
+import base64
+import html
+import os
+from pathlib import Path
+
+import jinja2
+import pandas as pd
+
+from calibration.report.document import Figure, Paragraph, Section, Table
+
+_TEMPLATES = jinja2.Environment(
+    loader=jinja2.PackageLoader("calibration.report", "templates"),
+    autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+
+
+def _format(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def _html_table(frame: pd.DataFrame) -> str:
+    return frame.to_html(index=False, border=0, classes="data", na_rep="-",
+                         float_format=lambda v: f"{v:.4g}", escape=True)
+
+
+def _data_uri(path: Path) -> str:
+    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode()
+
+
+def to_html(title: str, sections: list[Section], provenance: dict) -> str:
+    blocks = []
+    for section in sections:
+        rendered = []
+        for block in section.blocks:
+            if isinstance(block, Paragraph):
+                rendered.append(("paragraph", block.text))
+            elif isinstance(block, Table):
+                rendered.append(("table", (_html_table(block.frame), block.caption)))
+            elif isinstance(block, Figure):
+                rendered.append(("figure", (_data_uri(block.path), block.caption)))
+        blocks.append((section, rendered))
+    return _TEMPLATES.get_template("report.html.j2").render(
+        title=title, sections=blocks, provenance=provenance)
+
+
+def _markdown_table(frame: pd.DataFrame) -> str:
+    header = "| " + " | ".join(map(str, frame.columns)) + " |"
+    rule = "|" + "---|" * len(frame.columns)
+    rows = ["| " + " | ".join("-" if pd.isna(v) else _format(v).replace("|", "\\|")
+                             for v in row) + " |"
+            for row in frame.itertuples(index=False)]
+    return "\n".join([header, rule, *rows])
+
+
+def to_markdown(title: str, sections: list[Section], provenance: dict, relative_to: Path) -> str:
+    lines = [f"# {title}", ""]
+    lines += [f"- [{s.title}](#{s.anchor})" for s in sections] + [""]
+    for section in sections:
+        lines += [f"## {section.title}", ""]
+        for block in section.blocks:
+            if isinstance(block, Paragraph):
+                lines += [block.text, ""]
+            elif isinstance(block, Table):
+                lines += [f"*{block.caption}*", "", _markdown_table(block.frame), ""]
+            elif isinstance(block, Figure):
+                link = os.path.relpath(block.path, relative_to)
+                lines += [f"![{html.escape(block.caption[:60])}]({link})", "",
+                          f"*{block.caption}*", ""]
+    lines += ["## Provenance", "", *[f"- {k}: {v}" for k, v in _flatten(provenance)], ""]
+    return "\n".join(lines)
+
+
+def _flatten(data: dict, prefix: str = ""):
+    for key, value in data.items():
+        if isinstance(value, dict):
+            yield from _flatten(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", value

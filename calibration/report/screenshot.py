@@ -1,0 +1,34 @@
+"""A full-page screenshot of the HTML report in headless Chromium, to check what a reader sees."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from meshes.checks import InputError
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+#: flags for a sandboxed, offline machine (no first-run, no background networking)
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--hide-scrollbars")
+
+
+def find_browser() -> str | None:
+    return next((path for name in BROWSERS if (path := shutil.which(name))), None)
+
+
+def screenshot(html: Path, png: Path, width: int = 1280, height: int = 9000) -> Path:
+    """Render ``html`` at ``width`` x ``height`` CSS pixels into ``png``."""
+    browser = find_browser()
+    if browser is None:
+        raise InputError("screenshot needs Chromium; install it with "
+                         "`apt-get install chromium` (Debian) or put it on PATH")
+    png = Path(png).resolve()
+    with tempfile.TemporaryDirectory() as profile:
+        subprocess.run([browser, *FLAGS, f"--user-data-dir={profile}",
+                        f"--window-size={width},{height}", f"--screenshot={png}",
+                        Path(html).resolve().as_uri()],
+                       check=True, capture_output=True, timeout=120)
+    return png
