@@ -1,0 +1,292 @@
+"""Signorini-Coulomb contact of two condensed bodies: node-to-segment, finite sliding, history.
+
+Discretisation (single-pass node-to-segment, e.g. Wriggers, *Computational Contact Mechanics*,
+2nd ed. 2006, Ch. 9; Laursen, *Computational Contact and Impact Mechanics*, 2002, Ch. 5):
+the slave nodes are the window nodes of the upper body, the master surface the polyline through
+the lower body's window nodes with the smoothed normal field of :mod:`fem.contact.surface`.
+Slave node j carries a normal force ``lambda_n >= 0`` and a tangential force ``lambda_t`` along
+``t = (n_y, -n_x)``; the master nodes of its segment carry the opposite force split by the
+linear shape functions ``N_a(xi)``. ``G`` is that map from multipliers to window forces.
+
+Kinematics, in the current configuration (so the upper body can slide over many segments):
+``g_j = n_j . (x_s - x_m(xi_j))`` (gap, open when positive) and the slip of the increment
+``d_j = t_j . (x_s - x_m(zeta_j^old))``, the tangential distance of the slave node from the master
+*material* point it sat on at the end of the previous increment (the friction history; for a node
+out of contact it is the point it faced). Coulomb's law, backward-Euler in time:
+``|lambda_t| <= mu lambda_n``; ``d = 0`` if the bound is not reached (stick), else ``lambda_t d <= 0``
+(slip against the force).
+
+Algorithm per load increment (a fixed point on what makes the problem nonlinear):
+
+1. From the current multipliers, the positions of both windows (condensed bodies, exact for
+   the linear bulk), the projection of every slave node (xi_j, n_j, t_j) and the slip bound
+   ``s_j = mu lambda_n,j`` (the Tresca fixed point of Panagiotopoulos' and Haslinger's analysis:
+   Haslinger, Dostal & Kucera, CMAME 191 (2002) 2261; it contracts for the moderate mu of
+   granular materials).
+2. With those frozen, gap and slip are affine in the multipliers,
+   ``(g, d) = A lambda + b`` with ``A = G^T S G`` (S: both bodies' symmetric window compliances),
+   and Signorini + Tresca are exactly the KKT conditions of the convex box QP
+   ``min 1/2 l^T A l + b^T l, lambda_n >= 0, |lambda_t| <= s`` (:mod:`fem.contact.boxqp`,
+   warm-started). The ``symmetric`` support adds the non-symmetric rank-one inertia-relief term
+   ``a c^T`` of :mod:`fem.contact.body` (``c . lambda``: the x-resultant of the contact force),
+   which makes it a box LCP solved by the same active-set method.
+3. Repeat until the multipliers change by less than ``tolerance`` (relative).
+
+The geometric terms frozen in step 2 are the projection point and normal (their first-order
+variations vanish at the projection) and the tangential offset ``t . (x_m(xi) - x_m(zeta_old))``
+of the master between the current and the old contact point. All of them are updated in step 1, so
+the converged increment satisfies the full nonlinear conditions; the fixed point only lags them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from fem.contact.body import CondensedBody
+from fem.contact.boxqp import solve_box_lcp
+from fem.contact.coulomb import solve_coulomb
+from fem.contact.surface import Projection, interpolate, project, segment_and_xi
+
+#: relative change of the multipliers at which an increment has converged
+TOLERANCE = 1e-9
+#: fixed-point iterations before an increment counts as not converged
+MAX_ITERATIONS = 200
+#: previous iterates used by the Anderson mixing of the geometric fixed point
+MIXING_DEPTH = 3
+
+
+class ContactNotConverged(RuntimeError):
+    """The fixed point of one increment did not converge (the caller may cut the step back)."""
+
+    def __init__(self, message: str, residual: float):
+        super().__init__(message)
+        self.residual = residual
+
+
+class ContactOutsideWindow(RuntimeError):
+    """Contact reached the end of a refined window: the mesh does not cover this load."""
+
+
+@dataclass(frozen=True)
+class ContactState:
+    """The converged state at the end of an increment, carried to the next (friction history)."""
+
+    #: (n, 2): lambda_n, lambda_t per slave node
+    multipliers: np.ndarray
+    #: master surface coordinate of each slave node (a material point of the master)
+    zeta: np.ndarray
+    #: rigid translation of the upper flat, (delta_t, -delta_n)
+    rigid: tuple[float, float]
+    #: (n_slave, 2) and (n_master, 2) window forces of the multipliers
+    slave_forces: np.ndarray
+    master_forces: np.ndarray
+
+
+@dataclass(frozen=True)
+class Increment:
+    """A converged increment: multipliers, kinematics, window forces and positions."""
+
+    state: ContactState
+    projection: Projection
+    #: slave nodes whose tangential force is at the Coulomb bound (slip), in contact
+    slipping: np.ndarray
+    slave_positions: np.ndarray
+    master_positions: np.ndarray
+    iterations: int
+    fallbacks: int
+
+
+class _Anderson:
+    """Anderson mixing of a fixed-point map z -> F(z) (Walker & Ni, SIAM J. Numer. Anal. 49
+    (2011) 1715), restarted whenever the contact sets change (the map is smooth only in between).
+    """
+
+    def __init__(self, depth: int):
+        self.depth = depth
+        self.reset()
+
+    def reset(self) -> None:
+        self.points, self.images = [], []
+
+    def mix(self, point: np.ndarray, image: np.ndarray) -> np.ndarray:
+        self.points.append(point)
+        self.images.append(image)
+        self.points, self.images = self.points[-self.depth - 1:], self.images[-self.depth - 1:]
+        if len(self.points) < 2:
+            return image
+        residuals = np.array(self.images) - np.array(self.points)
+        d_residual = np.diff(residuals, axis=0).T
+        d_image = np.diff(np.array(self.images), axis=0).T
+        gamma = np.linalg.lstsq(d_residual, residuals[-1], rcond=None)[0]
+        return image - d_image @ gamma
+
+
+class _ForceMap:
+    """``G`` of one frozen geometry: multipliers -> window forces, kept in factored form.
+
+    Slave node j pushes its own node along the columns of ``frame[j] = [n_j, t_j]`` and the master
+    nodes ``k_j, k_j + 1`` with the weights ``-(1 - xi_j), -xi_j``. Slave nodes projecting beyond
+    the master carry no force (zero frame).
+    """
+
+    def __init__(self, projection: Projection, n_master: int):
+        self.frame = np.where(projection.inside[:, None, None],
+                              np.stack([projection.normal, projection.tangent], axis=2), 0.0)
+        self.k, xi = segment_and_xi(projection.zeta, n_master - 1)
+        self.weights = np.column_stack([xi - 1.0, -xi])
+        self.n_master = n_master
+
+    def forces(self, multipliers: np.ndarray):
+        """Window forces (n_slave, 2), (n_master, 2) of multipliers (n_slave, 2)."""
+        slave = np.einsum("jap,jp->ja", self.frame, multipliers)
+        master = np.zeros((self.n_master, 2))
+        for r in (0, 1):
+            np.add.at(master, self.k + r, self.weights[:, r:r + 1] * slave)
+        return slave, master
+
+    def transpose(self, slave: np.ndarray, master: np.ndarray) -> np.ndarray:
+        """``G^T`` of window vectors (n_slave, 2), (n_master, 2): [normal block; tangent block]."""
+        gathered = slave + sum(self.weights[:, r:r + 1] * master[self.k + r] for r in (0, 1))
+        return np.einsum("jap,ja->pj", self.frame, gathered).ravel()
+
+    def _rotate_rows(self, matrix: np.ndarray) -> np.ndarray:
+        """``F^T M``: slave window rows (j, axis) -> multiplier rows (p, j), F = blockdiag(frame)."""
+        rows = np.ascontiguousarray(matrix).reshape(len(self.k), 2, -1)
+        out = np.empty((2, len(self.k), rows.shape[2]))
+        for p in (0, 1):
+            np.multiply(self.frame[:, 0, p, None], rows[:, 0], out=out[p])
+            out[p] += self.frame[:, 1, p, None] * rows[:, 1]
+        return out.reshape(2 * len(self.k), -1)
+
+    def _interpolate_rows(self, matrix: np.ndarray) -> np.ndarray:
+        """``W M``: master window rows -> rows at the slave nodes' contact points (weighted)."""
+        rows = np.ascontiguousarray(matrix).reshape(self.n_master, 2, -1)
+        mixed = np.take(rows, self.k, axis=0)
+        mixed *= self.weights[:, 0, None, None]
+        mixed += self.weights[:, 1, None, None] * np.take(rows, self.k + 1, axis=0)
+        return mixed.reshape(2 * len(self.k), -1)
+
+    def congruence(self, slave: np.ndarray, master: np.ndarray) -> np.ndarray:
+        """``G^T S G`` of both bodies' symmetric window compliances (``G = F^T [I; W]``)."""
+        at_contact = self._interpolate_rows(self._interpolate_rows(master).T)
+        return self._rotate_rows(self._rotate_rows(slave + at_contact).T)
+
+
+class NodeToSegmentContact:
+    """Frictional contact of a slave (upper) and a master (lower) condensed body."""
+
+    def __init__(self, slave: CondensedBody, master: CondensedBody, mu: float):
+        self.slave, self.master, self.mu = slave, master, mu
+        so, mo = slave.condense(), master.condense()
+        self._S = (so.compliance, mo.compliance)
+        self._relief = (so.relief.reshape(-1, 2), mo.relief.reshape(-1, 2))
+        self._X = (slave.window_reference, master.window_reference)
+        self.n_slave, self.n_master = len(self._X[0]), len(self._X[1])
+
+    def initial_state(self) -> ContactState:
+        """No contact force, both bodies in the reference configuration."""
+        return ContactState(np.zeros((self.n_slave, 2)), project(*self._X).zeta, (0.0, 0.0),
+                            np.zeros((self.n_slave, 2)), np.zeros((self.n_master, 2)))
+
+    def _positions(self, rigid, slave_forces, master_forces):
+        """Current positions of both windows (reference + rigid + elastic, inertia relief)."""
+        (S_s, S_m), (v_s, v_m) = self._S, self._relief
+        u_s = (S_s @ slave_forces.ravel()).reshape(-1, 2) - v_s * slave_forces[:, 0].sum()
+        u_m = (S_m @ master_forces.ravel()).reshape(-1, 2) - v_m * master_forces[:, 0].sum()
+        return self._X[0] + np.asarray(rigid) + u_s, self._X[1] + u_m
+
+    def _frozen_problem(self, G: _ForceMap, rigid, projection, old_zeta, master_positions):
+        """``A``, ``b``, ``(a, c)`` of ``(g, d) = (A + a c^T) lambda + b``, geometry frozen.
+
+        ``a c^T`` is the inertia relief (zero for the clamped support): ``c . lambda`` is the
+        x-resultant of the contact force on the slave body, ``a`` the gap and slip it causes
+        through both bodies' relief responses.
+        """
+        n = self.n_slave
+        A = G.congruence(*self._S)
+        b = G.transpose(self._X[0] + np.asarray(rigid), self._X[1])
+        shift = (interpolate(master_positions, projection.zeta)
+                 - interpolate(master_positions, old_zeta))
+        b[n:] += np.einsum("ij,ij->i", projection.tangent, shift)
+        v_s, v_m = self._relief
+        relief = G.transpose(-v_s, v_m)
+        resultant = G.frame[:, 0, :].T.ravel()
+        return 0.5 * (A + A.T), b, (relief, resultant)
+
+    def _solve_frozen(self, A, b, rank_one, allowed, multipliers):
+        """Coulomb by the active set; if it cycles, one Tresca step with the bound lagged.
+
+        Returns the new multipliers and the slip flags (None after a Tresca step).
+        """
+        relief, resultant = rank_one
+        solution = solve_coulomb(A + np.outer(relief, resultant), b, self.mu, allowed,
+                                 multipliers)
+        if solution is not None:
+            return solution.multipliers, solution.slipping
+        n = self.n_slave
+        bound = self.mu * multipliers[:, 0]
+        lower = np.concatenate([np.zeros(n), -bound])
+        upper = np.concatenate([np.where(allowed, np.inf, 0.0), bound])
+        tresca = solve_box_lcp(A, b, lower, upper, multipliers.T.ravel(), rank_one)
+        return tresca.x.reshape(2, n).T, None
+
+    # -- an increment -------------------------------------------------------------------------
+
+    def increment(self, state: ContactState, rigid: tuple[float, float]) -> Increment:
+        """Solve the increment from ``state`` to the flat translation ``rigid``.
+
+        Raises :class:`ContactNotConverged` (the caller may subdivide the increment) or
+        :class:`ContactOutsideWindow`.
+        """
+        multipliers = state.multipliers
+        slave_f, master_f = state.slave_forces, state.master_forces
+        mixer = _Anderson(MIXING_DEPTH)
+        fallbacks, change, sets = 0, np.inf, None
+        with threadpool_limits(1):
+            for iteration in range(1, MAX_ITERATIONS + 1):
+                slave_x, master_x = self._positions(rigid, slave_f, master_f)
+                projection = project(slave_x, master_x)
+                G = _ForceMap(projection, self.n_master)
+                A, b, rank_one = self._frozen_problem(G, rigid, projection, state.zeta, master_x)
+                new, slipping = self._solve_frozen(A, b, rank_one, projection.inside,
+                                                   multipliers)
+                fallbacks += slipping is None
+                change = np.abs(new - multipliers).max() / max(np.abs(new).max(), 1e-300)
+                multipliers = new
+                image = G.forces(multipliers)
+                if not change > TOLERANCE:  # converged, or NaN: stop either way
+                    slave_f, master_f = image
+                    break
+                new_sets = (new[:, 0] > 0, slipping)
+                if sets is None or slipping is None or not all(
+                        np.array_equal(p, q) for p, q in zip(sets, new_sets)):
+                    mixer.reset()
+                sets = new_sets if slipping is not None else None
+                point = np.concatenate([slave_f.ravel(), master_f.ravel()])
+                mixed = mixer.mix(point, np.concatenate([image[0].ravel(), image[1].ravel()]))
+                slave_f = mixed[:2 * self.n_slave].reshape(-1, 2)
+                master_f = mixed[2 * self.n_slave:].reshape(-1, 2)
+        if not change <= TOLERANCE:
+            raise ContactNotConverged(
+                f"contact fixed point did not converge in {iteration} iterations "
+                f"(relative change of the contact forces {change:.2e})", float(change))
+        self._check_window(multipliers, projection)
+        slave_x, master_x = self._positions(rigid, slave_f, master_f)
+        if slipping is None:
+            slipping = (multipliers[:, 0] > 0) & (np.abs(multipliers[:, 1])
+                                                 >= self.mu * multipliers[:, 0] * (1 - 1e-12))
+        new_state = ContactState(multipliers, projection.zeta, tuple(rigid), slave_f, master_f)
+        return Increment(new_state, projection, slipping, slave_x, master_x, iteration, fallbacks)
+
+    def _check_window(self, multipliers, projection) -> None:
+        """Contact may not reach the last slave node or the last master segment of a window."""
+        active = np.flatnonzero(multipliers[:, 0] > 0)
+        if active.size == 0:
+            return
+        k, _ = segment_and_xi(projection.zeta[active], self.n_master - 1)
+        if (active[0] == 0 or active[-1] == self.n_slave - 1 or k.min() == 0
+                or k.max() == self.n_master - 2):
+            raise ContactOutsideWindow("the contact zone reached the end of a refined contact "
+                                       "window; the mesh was sized for a smaller load")

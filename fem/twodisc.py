@@ -1,0 +1,232 @@
+"""The two-disc frictional contact example of Section 4.2 (Fig. 10) solved along a load path.
+
+Two half discs of one material (plane strain, P1, :mod:`meshes.twodisc`): the lower one held on
+its flat, the upper one's flat translated rigidly by ``(delta_t, -delta_n)`` per load step of a
+:class:`fem.loadpath.LoadPath`. Contact is node-to-segment Signorini-Coulomb with finite sliding
+(:mod:`fem.contact`), both bulks condensed on their contact windows. Supports: ``clamped`` (the
+paper's statement) and ``symmetric`` (roller flats with inertia relief), see
+:mod:`fem.contact.body`.
+
+A load step whose contact iteration does not converge is cut back: its increment is bisected,
+up to :data:`MAX_CUTS` times. A step that still fails stops the path; every step before it is
+kept and the result carries the message (``TwoDiscResult.failure``).
+
+Per step (the ``twodisc`` columns of DESIGN.md, then diagnostics):
+``Fx``, ``Fz`` the force on the upper flat that drives it (along +delta_t, and downward), from the
+reactions of the full displacement field (for ``symmetric`` Fx includes the inertia-relief body
+force, the pin carrying none); ``N``, ``T`` the contact resultants in the contact frame; ``a``, ``c``
+the contact and stick half-widths on the upper surface's reference configuration
+(:mod:`fem.contact.measure`); ``equilibrium`` the relative mismatch between the flat's force and
+the contact resultant.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import meshio
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from fem.contact.body import SUPPORTS, CondensedBody
+from fem.contact.frictional import (ContactNotConverged, ContactOutsideWindow, ContactState,
+                                    Increment, NodeToSegmentContact)
+from fem.contact.measure import arc_coordinate, measure, tractions
+from fem.elasticity import lame
+from fem.loadpath import LoadPath
+from meshes.checks import InputError, count, non_negative, one_of, poisson, positive
+from meshes.twodisc import DEFAULT_LEVEL, two_disc_meshes
+
+#: bisections of a load increment before a step counts as failed
+MAX_CUTS = 6
+
+COLUMNS = ("step", "delta_n", "delta_t", "Fx", "Fz", "N", "T", "a", "c")
+
+
+def check_touching(R1: float, R2: float, path: LoadPath) -> None:
+    """Every step must press the discs together: the rigid overlap has to be positive."""
+    distance = np.hypot(path.delta_t, R1 + R2 - path.delta_n)
+    bad = np.flatnonzero(distance >= R1 + R2)
+    if bad.size:
+        k = bad[0]
+        raise InputError(f"delta_t={path.delta_t[k]!r} with delta_n={path.delta_n[k]!r} "
+                         f"(step {k + 1}): the discs would not touch")
+
+
+@dataclass
+class TwoDiscResult:
+    """The per-step table, the traction profiles (if asked for) and why the path stopped."""
+
+    table: pd.DataFrame
+    profiles: pd.DataFrame | None
+    failure: str | None
+    info: dict = field(default_factory=dict)
+
+
+class TwoDisc:
+    """Meshed, assembled and condensed two-disc problem, ready to run load paths.
+
+    The contact windows are sized for the largest ``delta_n`` and the range of ``delta_t`` a path
+    will reach (:func:`meshes.twodisc.contact_windows`); :meth:`for_path` does that for a path.
+    ``timings`` records the set-up: mesh, assembly, factorisation (seconds).
+    """
+
+    def __init__(self, R1: float, R2: float, E: float, nu: float, mu: float, support: str,
+                 delta_n: float, delta_t: tuple[float, float], level: int = DEFAULT_LEVEL):
+        positive("R1", R1), positive("R2", R2), lame(E, nu)
+        self.mu = non_negative("mu", mu)
+        self.support = one_of("support", support, SUPPORTS)
+        self.level = count("refine", level, minimum=0)
+        self.R1, self.R2, self.E, self.nu = R1, R2, E, nu
+        clock = time.perf_counter()
+        lower_mesh, upper_mesh, self.expected_a = two_disc_meshes(R1, R2, delta_n, delta_t, level)
+        mesh_seconds = time.perf_counter() - clock
+        clock = time.perf_counter()
+        self.lower = CondensedBody(lower_mesh, E, nu, support)
+        self.upper = CondensedBody(upper_mesh, E, nu, support)
+        assembly_seconds = time.perf_counter() - clock
+        clock = time.perf_counter()
+        self.contact = NodeToSegmentContact(self.upper, self.lower, mu)
+        self.timings = {"mesh": mesh_seconds, "assembly": assembly_seconds,
+                        "factorisation": time.perf_counter() - clock}
+        self.s = arc_coordinate(self.upper.window_reference)
+
+    @classmethod
+    def for_path(cls, path: LoadPath, R1: float = 0.5, R2: float = 0.5, E: float = 10e9,
+                 nu: float = 0.25, mu: float = 0.3, support: str = "clamped",
+                 level: int = DEFAULT_LEVEL) -> "TwoDisc":
+        positive("R1", R1), positive("R2", R2), poisson("nu", nu), non_negative("mu", mu)
+        check_touching(R1, R2, path)
+        return cls(R1, R2, E, nu, mu, support, float(path.delta_n.max()),
+                   (float(path.delta_t.min()), float(path.delta_t.max())), level)
+
+    @property
+    def nodes(self) -> int:
+        return self.lower.nodes + self.upper.nodes
+
+    @property
+    def dofs(self) -> int:
+        return self.lower.dofs + self.upper.dofs
+
+    # -- stepping -----------------------------------------------------------------------------
+
+    def _advance(self, state: ContactState, rigid: tuple[float, float], cuts: int = 0):
+        """The increment to ``rigid``, bisected while the contact iteration does not converge.
+
+        Returns the final increment and the number of sub-increments it took.
+        """
+        try:
+            return self.contact.increment(state, rigid), 1
+        except ContactNotConverged:
+            if cuts >= MAX_CUTS:
+                raise
+        middle = tuple(0.5 * (np.asarray(state.rigid) + np.asarray(rigid)))
+        first, n_first = self._advance(state, middle, cuts + 1)
+        second, n_second = self._advance(first.state, rigid, cuts + 1)
+        return second, n_first + n_second
+
+    def _flat_force(self, increment: Increment) -> tuple[np.ndarray, float]:
+        """Driving force (Fx, Fz) on the upper flat from the full field, and its mismatch."""
+        forces = increment.state.slave_forces.ravel()
+        u = self.upper.displacement(increment.state.rigid, forces)
+        support = self.upper.reaction(u, forces)
+        body = -self.upper.relief_load[0::2].sum() * forces[0::2].sum()
+        applied = np.array([support[0] + body, support[1]])
+        contact = increment.state.slave_forces.sum(axis=0)
+        scale = max(np.linalg.norm(contact), 1e-300)
+        return np.array([applied[0], -applied[1]]), float(np.linalg.norm(applied + contact) / scale)
+
+    def run(self, path: LoadPath, profiles: bool = False, vtu: str | Path | None = None,
+            progress: bool = True) -> TwoDiscResult:
+        """Run ``path`` from the unloaded state; one table row per step that converged."""
+        check_touching(self.R1, self.R2, path)
+        state = self.contact.initial_state()
+        rows, profile_frames, seconds, failure = [], [], [], None
+        if vtu is not None:
+            Path(vtu).mkdir(parents=True, exist_ok=True)
+        steps = tqdm(range(len(path)), desc="twodisc", unit="step", disable=not progress,
+                     leave=False)
+        for k in steps:
+            rigid = (float(path.delta_t[k]), -float(path.delta_n[k]))
+            clock = time.perf_counter()
+            try:
+                increment, pieces = self._advance(state, rigid)
+            except ContactNotConverged as error:
+                failure = (f"step {k + 1} (delta_n={path.delta_n[k]:.6g}, "
+                           f"delta_t={path.delta_t[k]:.6g}) did not converge with its increment "
+                           f"cut to 1/{2 ** MAX_CUTS}: {error}; {k} steps kept")
+                break
+            except ContactOutsideWindow as error:
+                failure = f"step {k + 1}: {error}; {k} steps kept"
+                break
+            state = increment.state
+            (Fx, Fz), mismatch = self._flat_force(increment)
+            seconds.append(time.perf_counter() - clock)
+            m = measure(increment, self.s, self.mu)
+            rows.append({"step": k + 1, "delta_n": path.delta_n[k], "delta_t": path.delta_t[k],
+                         "Fx": Fx, "Fz": Fz, "N": m.N, "T": m.T, "a": m.a, "c": m.c,
+                         "stage": path.stage[k], "centre": m.centre,
+                         "stick_centre": m.stick_centre,
+                         "contact_nodes": int((state.multipliers[:, 0] > 0).sum()),
+                         "slip_nodes": int(increment.slipping.sum()),
+                         "iterations": increment.iterations, "increments": pieces,
+                         "equilibrium": mismatch})
+            if profiles:
+                profile_frames.append(self._profile(k + 1, increment, m))
+            if vtu is not None:
+                self.write_vtu(Path(vtu) / f"twodisc_{k + 1:04d}.vtu", increment)
+        table = pd.DataFrame(rows, columns=list(COLUMNS) + [
+            "stage", "centre", "stick_centre", "contact_nodes", "slip_nodes", "iterations",
+            "increments", "equilibrium"])
+        info = {"nodes": self.nodes, "dofs": self.dofs, "level": self.level,
+                "support": self.support, "contact_nodes": self.contact.n_slave,
+                "step_seconds": seconds, **{f"{k}_seconds": v for k, v in self.timings.items()}}
+        return TwoDiscResult(table, pd.concat(profile_frames, ignore_index=True)
+                             if profile_frames else None, failure, info)
+
+    # -- outputs ------------------------------------------------------------------------------
+
+    def _profile(self, step: int, increment: Increment, m) -> pd.DataFrame:
+        """p(s), q(s) at the slave nodes: reference arc coordinate from the contact centre."""
+        p, q = tractions(increment, self.s)
+        in_contact = increment.state.multipliers[:, 0] > 0
+        return pd.DataFrame({"step": step, "s": self.s, "x": self.s - m.centre,
+                             "x_ref": self.upper.window_reference[:, 0], "p": p, "q": q,
+                             "contact": in_contact,
+                             "stick": in_contact & ~increment.slipping})
+
+    def write_vtu(self, path: Path, increment: Increment) -> None:
+        """Both bodies, reference configuration, with displacement and stress (ParaView)."""
+        points, cells, displacement, stress, body = [], [], [], [], []
+        offset = 0
+        parts = ((self.lower, (0.0, 0.0), increment.state.master_forces),
+                 (self.upper, increment.state.rigid, increment.state.slave_forces))
+        for index, (part, rigid, forces) in enumerate(parts):
+            u = part.displacement(rigid, forces.ravel())
+            points.append(part.mesh.p.T)
+            cells.append(part.mesh.t.T + offset)
+            displacement.append(u.reshape(-1, 2))
+            stress.append(part.stress(u))
+            body.append(np.full(part.mesh.t.shape[1], index))
+            offset += part.mesh.p.shape[1]
+        sigma = np.hstack(stress)
+        xx, yy, xy, zz = sigma
+        mises = np.sqrt(0.5 * ((xx - yy) ** 2 + (yy - zz) ** 2 + (zz - xx) ** 2) + 3 * xy ** 2)
+        u = np.vstack(displacement)
+        mesh = meshio.Mesh(
+            np.column_stack([np.vstack(points), np.zeros(len(u))]), [("triangle", np.vstack(cells))],
+            point_data={"displacement": np.column_stack([u, np.zeros(len(u))])},
+            cell_data={"stress_xx": [xx], "stress_yy": [yy], "stress_xy": [xy], "stress_zz": [zz],
+                       "von_mises": [mises], "body": [np.concatenate(body)]})
+        mesh.write(path)
+
+
+def solve_two_disc(path: LoadPath, R1: float = 0.5, R2: float = 0.5, E: float = 10e9,
+                   nu: float = 0.25, mu: float = 0.3, support: str = "clamped",
+                   level: int = DEFAULT_LEVEL, profiles: bool = False,
+                   vtu: str | Path | None = None, progress: bool = True) -> TwoDiscResult:
+    """Mesh, assemble and run ``path``: the per-step table (and profiles) of Section 4.2."""
+    model = TwoDisc.for_path(path, R1, R2, E, nu, mu, support, level)
+    return model.run(path, profiles=profiles, vtu=vtu, progress=progress)
