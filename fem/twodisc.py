@@ -51,8 +51,10 @@ def check_touching(R1: float, R2: float, path: LoadPath) -> None:
     bad = np.flatnonzero(distance >= R1 + R2)
     if bad.size:
         k = bad[0]
-        raise InputError(f"delta_t={path.delta_t[k]!r} with delta_n={path.delta_n[k]!r} "
-                         f"(step {k + 1}): the discs would not touch")
+        raise InputError(f"delta_t={float(path.delta_t.max())!r} is too large for "
+                         f"delta_n={float(path.delta_n.max())!r}: the discs would not touch "
+                         f"from step {k + 1} on (delta_t={float(path.delta_t[k]):.6g}, "
+                         f"delta_n={float(path.delta_n[k]):.6g})")
 
 
 @dataclass

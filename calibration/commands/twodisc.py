@@ -1,0 +1,85 @@
+"""``hertz2d twodisc``: the two-disc frictional contact FEM (Section 4.2) along a load path.
+
+Writes the per-step table (DESIGN.md ``twodisc`` columns first, then diagnostics) to ``--out``
+(default ``results/twodisc/<path>-<support>.csv``) with a JSON sidecar holding the parameters,
+the summary and the provenance; optionally the traction profiles p(x), q(x) of every step and
+VTU files of displacement and stress. A step that does not converge even after cutting its
+increment back stops the path: the steps before it are written, and the command exits 2 with
+the step and the residual.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from calibration.atomic import write_csv, write_json
+from calibration.commands.pathargs import add_load_path_arguments, load_path_from_args
+from calibration.provenance import provenance
+from fem.contact.body import SUPPORTS
+from fem.twodisc import check_touching, solve_two_disc
+from meshes.checks import InputError, count, non_negative, one_of, poisson, positive
+from meshes.twodisc import DEFAULT_LEVEL
+
+DEFAULT_SUPPORT = "clamped"
+
+
+def register(subparsers, parents):
+    parser = subparsers.add_parser(
+        "twodisc", parents=parents,
+        help="two-disc frictional contact FEM (Section 4.2): forces and contact widths per step",
+        description="Press two half discs together and slide the upper one along a load path "
+                    "(Signorini contact, Coulomb friction with stick/slip history, finite "
+                    "sliding); report the flat's forces, the contact resultants N, T and the "
+                    "contact and stick half-widths a, c per step.")
+    add_load_path_arguments(parser)
+    parser.add_argument("--support", default=DEFAULT_SUPPORT,
+                        help=f"flat supports: {' or '.join(SUPPORTS)} ({DEFAULT_SUPPORT})")
+    parser.add_argument("--refine", type=int, default=DEFAULT_LEVEL,
+                        help=f"mesh refinement level, each halves all sizes ({DEFAULT_LEVEL})")
+    parser.add_argument("--profiles", default=None,
+                        help="CSV file for the traction profiles p(x), q(x) of every step")
+    parser.add_argument("--vtu", default=None,
+                        help="directory for one VTU file per step (displacement, stress)")
+    parser.set_defaults(run=run)
+
+
+def _summary(table) -> dict:
+    """DESIGN.md keys: the state after normal loading and the peak horizontal force."""
+    if table.empty:
+        return {"N0": None, "a0": None, "Fx_peak": None, "delta_t_at_peak": None}
+    loaded = table[np.isclose(table["delta_n"], table["delta_n"].max())].iloc[0]
+    peak = table["Fx"].idxmax()
+    return {"N0": float(loaded["N"]), "a0": float(loaded["a"]),
+            "Fx_peak": float(table.loc[peak, "Fx"]),
+            "delta_t_at_peak": float(table.loc[peak, "delta_t"])}
+
+
+def run(args) -> dict:
+    positive("R", args.R), positive("E", args.E), poisson("nu", args.nu)
+    non_negative("mu", args.mu)
+    one_of("support", args.support, SUPPORTS)
+    count("refine", args.refine, minimum=0)
+    path = load_path_from_args(args)
+    check_touching(args.R, args.R, path)
+    start = time.perf_counter()
+    result = solve_two_disc(path, R1=args.R, R2=args.R, E=args.E, nu=args.nu, mu=args.mu,
+                            support=args.support, level=args.refine,
+                            profiles=args.profiles is not None, vtu=args.vtu)
+    seconds = time.perf_counter() - start
+    out = Path(args.out or f"results/twodisc/{args.path}-{args.support}.csv")
+    write_csv(result.table, out)
+    if args.profiles is not None and result.profiles is not None:
+        write_csv(result.profiles, args.profiles)
+    summary = {**_summary(result.table), "steps": len(result.table),
+               "seconds": round(seconds, 3), "out": str(out), "support": args.support,
+               "refine": args.refine, "nodes": result.info["nodes"], "failure": result.failure}
+    parameters = {key: getattr(args, key) for key in (
+        "path", "R", "E", "nu", "mu", "delta_n", "delta_t", "steps", "normal_steps",
+        "support", "refine")}
+    write_json({"parameters": parameters, "summary": summary, "provenance": provenance()},
+               out.with_suffix(".json"))
+    if result.failure is not None:
+        raise InputError(f"{result.failure} (written to {out})")
+    return summary
