@@ -40,7 +40,7 @@ GROWTH = 0.3
 #: the window reaches this many expected half-widths beyond the contact centre on either side
 MARGIN = 1.3
 #: the level used unless the caller asks for another (see benchmarks/twodisc.py)
-DEFAULT_LEVEL = 2
+DEFAULT_LEVEL = 3
 
 BOUNDARIES = ("flat", "arc", "window")
 

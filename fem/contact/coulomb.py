@@ -13,7 +13,7 @@ of both conditions. From the current iterate each node is predicted
 * closed otherwise, and then sticking if ``|lambda_t - c_t d| < mu (lambda_n - c_n g)``
   (``d = 0``), or slipping with ``lambda_t = s mu lambda_n``, ``s = sign(lambda_t - c_t d)``;
 
-(``c = 1/diag(A)``), the closed nodes' ``g = 0`` and the sticking nodes' ``d = 0`` are solved for the
+(``c = COMPLEMENTARITY / diag(M)``), the closed nodes' ``g = 0`` and the sticking nodes' ``d = 0`` are solved for the
 remaining unknowns (a non-symmetric dense system: Coulomb's bound couples the tangential to the
 normal multipliers), and this repeats until the prediction reproduces itself, which is exactly
 the discrete Coulomb law. It converges superlinearly from a nearby start (the previous contact
@@ -30,6 +30,12 @@ from scipy.linalg import lu_factor, lu_solve
 
 #: active-set iterations before giving up
 MAX_ITERATIONS = 30
+#: c = COMPLEMENTARITY / diag(M) in the set prediction. With 1 (the natural scaling) the method
+#: cycled in 24 of 525 frozen problems of case 1 at level 3, the whole contact zone flipping its
+#: slip direction from one iteration to the next (the collective slip of all nodes dwarfs one
+#: node's diagonal); with 0.1 it converged in all of them (about 3000 over both supports, both
+#: load paths and levels 2-3) in 1.3 iterations on average, as before (tests/test_contact_coulomb.py).
+COMPLEMENTARITY = 0.1
 
 
 @dataclass(frozen=True)
@@ -49,8 +55,8 @@ def solve_coulomb(M: np.ndarray, b: np.ndarray, mu: float, allowed: np.ndarray,
     ``start`` (n, 2) warm-starts the sets.
     """
     n = len(allowed)
-    scale = np.where(allowed, 1.0, 0.0).repeat(2).reshape(n, 2).T.ravel() / np.where(
-        np.diag(M) > 0, np.diag(M), 1.0)
+    diagonal = np.diag(M)
+    scale = COMPLEMENTARITY * np.tile(allowed, 2) / np.where(diagonal > 0, diagonal, 1.0)
     x = np.where(allowed[:, None], start, 0.0).T.ravel()
     seen, previous = set(), None
     for iteration in range(MAX_ITERATIONS + 1):

@@ -218,19 +218,22 @@ class NodeToSegmentContact:
     def _solve_frozen(self, A, b, rank_one, allowed, multipliers):
         """Coulomb by the active set; if it cycles, one Tresca step with the bound lagged.
 
-        Returns the new multipliers and the slip flags (None after a Tresca step).
+        Returns the new multipliers, the slip flags and whether the Tresca fallback was used.
         """
         relief, resultant = rank_one
         solution = solve_coulomb(A + np.outer(relief, resultant), b, self.mu, allowed,
                                  multipliers)
         if solution is not None:
-            return solution.multipliers, solution.slipping
+            return solution.multipliers, solution.slipping, False
         n = self.n_slave
         bound = self.mu * multipliers[:, 0]
         lower = np.concatenate([np.zeros(n), -bound])
         upper = np.concatenate([np.where(allowed, np.inf, 0.0), bound])
         tresca = solve_box_lcp(A, b, lower, upper, multipliers.T.ravel(), rank_one)
-        return tresca.x.reshape(2, n).T, None
+        new = tresca.x.reshape(2, n).T
+        # the box solvers put a variable at its bound exactly (bvls to round-off)
+        slipping = (new[:, 0] > 0) & (np.abs(new[:, 1]) >= bound * (1 - 1e-12))
+        return new, slipping, True
 
     # -- an increment -------------------------------------------------------------------------
 
@@ -250,9 +253,9 @@ class NodeToSegmentContact:
                 projection = project(slave_x, master_x)
                 G = _ForceMap(projection, self.n_master)
                 A, b, rank_one = self._frozen_problem(G, rigid, projection, state.zeta, master_x)
-                new, slipping = self._solve_frozen(A, b, rank_one, projection.inside,
-                                                   multipliers)
-                fallbacks += slipping is None
+                new, slipping, fallback = self._solve_frozen(A, b, rank_one, projection.inside,
+                                                             multipliers)
+                fallbacks += fallback
                 change = np.abs(new - multipliers).max() / max(np.abs(new).max(), 1e-300)
                 multipliers = new
                 image = G.forces(multipliers)
@@ -260,10 +263,9 @@ class NodeToSegmentContact:
                     slave_f, master_f = image
                     break
                 new_sets = (new[:, 0] > 0, slipping)
-                if sets is None or slipping is None or not all(
-                        np.array_equal(p, q) for p, q in zip(sets, new_sets)):
+                if sets is None or not all(np.array_equal(p, q) for p, q in zip(sets, new_sets)):
                     mixer.reset()
-                sets = new_sets if slipping is not None else None
+                sets = new_sets
                 point = np.concatenate([slave_f.ravel(), master_f.ravel()])
                 mixed = mixer.mix(point, np.concatenate([image[0].ravel(), image[1].ravel()]))
                 slave_f = mixed[:2 * self.n_slave].reshape(-1, 2)
@@ -274,9 +276,6 @@ class NodeToSegmentContact:
                 f"(relative change of the contact forces {change:.2e})", float(change))
         self._check_window(multipliers, projection)
         slave_x, master_x = self._positions(rigid, slave_f, master_f)
-        if slipping is None:
-            slipping = (multipliers[:, 0] > 0) & (np.abs(multipliers[:, 1])
-                                                 >= self.mu * multipliers[:, 0] * (1 - 1e-12))
         new_state = ContactState(multipliers, projection.zeta, tuple(rigid), slave_f, master_f)
         return Increment(new_state, projection, slipping, slave_x, master_x, iteration, fallbacks)
 

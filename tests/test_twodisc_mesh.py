@@ -1,0 +1,73 @@
+"""The two half discs of Fig. 10: geometry, tags, the uniform contact windows, refinement."""
+import numpy as np
+import pytest
+
+from meshes.checks import InputError
+from meshes.halfround import node_at
+from meshes.twodisc import contact_windows, expected_half_width, two_disc_meshes
+
+R1, R2 = 0.5, 0.4
+
+
+@pytest.fixture(scope="module")
+def bodies():
+    return two_disc_meshes(R1, R2, 0.02, (0.0, 0.02), level=1)
+
+
+def _nodes(mesh, name):
+    return np.unique(mesh.facets[:, mesh.boundaries[name]])
+
+
+def test_each_body_is_a_half_disc_touching_the_other_at_the_origin(bodies):
+    lower, upper, _ = bodies
+    for mesh, R, centre, side in ((lower, R1, -R1, +1), (upper, R2, R2, -1)):
+        assert set(mesh.boundaries) >= {"flat", "arc", "window"}
+        arc = _nodes(mesh, "arc")
+        radius = np.hypot(mesh.p[0, arc], mesh.p[1, arc] - centre)
+        assert np.allclose(radius, R, rtol=1e-9)
+        flat = _nodes(mesh, "flat")
+        assert np.allclose(mesh.p[1, flat], centre)
+        assert np.ptp(mesh.p[0, flat]) == pytest.approx(2 * R)
+        node_at(mesh, 0.0, centre)  # the pin of the symmetric support is a node
+        # the body lies on its side of the flat, within the disc; the arcs meet at (0, 0)
+        assert np.all(side * (mesh.p[1] - centre) >= -1e-12)
+        assert np.all(np.hypot(mesh.p[0], mesh.p[1] - centre) <= R * (1 + 1e-9))
+        e1, e2 = mesh.p[:, mesh.t[1]] - mesh.p[:, mesh.t[0]], mesh.p[:, mesh.t[2]] - mesh.p[:, mesh.t[0]]
+        area = 0.5 * np.abs(e1[0] * e2[1] - e1[1] * e2[0]).sum()
+        assert area == pytest.approx(0.5 * np.pi * R * R, rel=2e-3)
+    assert lower.p[1].max() <= 1e-12 and upper.p[1].min() >= -1e-12
+
+
+def test_the_windows_are_uniform_and_cover_contact_and_slide(bodies):
+    lower, upper, a = bodies
+    windows = contact_windows(R1, R2, 0.02, (0.0, 0.02))[1:]
+    for mesh, (left, right) in zip((lower, upper), windows):
+        facets = mesh.facets[:, mesh.boundaries["window"]]
+        lengths = np.linalg.norm(mesh.p[:, facets[0]] - mesh.p[:, facets[1]], axis=0)
+        assert np.ptp(lengths) < 1e-6 * lengths.mean()
+        assert lengths.mean() <= 0.1 * a  # level 1: a/10
+        x = mesh.p[0, _nodes(mesh, "window")]
+        assert x.min() == pytest.approx(left) and x.max() == pytest.approx(right)
+        assert left < -a and right > a
+    # the rigid slide moves the contact centre to +R1/(R1+R2) delta_t on the lower arc
+    assert windows[0][1] == pytest.approx(0.02 * R1 / (R1 + R2) + 1.3 * a)
+    assert windows[1][0] == pytest.approx(-0.02 * R2 / (R1 + R2) - 1.3 * a)
+
+
+def test_one_level_halves_the_window_elements():
+    sizes = []
+    for level in (0, 1, 2):
+        lower, _, _ = two_disc_meshes(0.5, 0.5, 0.025, (0.0, 0.0), level)
+        facets = lower.facets[:, lower.boundaries["window"]]
+        sizes.append(np.linalg.norm(lower.p[:, facets[0]] - lower.p[:, facets[1]], axis=0).mean())
+    assert sizes[1] / sizes[0] == pytest.approx(0.5, rel=0.05)
+    assert sizes[2] / sizes[1] == pytest.approx(0.5, rel=0.05)
+
+
+def test_loads_the_half_discs_cannot_take_are_rejected():
+    with pytest.raises(InputError, match="delta_n"):
+        expected_half_width(0.5, 0.5, -0.01)
+    with pytest.raises(InputError, match="does not fit"):
+        contact_windows(0.5, 0.5, 0.025, (0.0, 0.8))
+    with pytest.raises(InputError, match="too large"):
+        expected_half_width(0.5, 0.5, 0.6)
