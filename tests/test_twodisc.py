@@ -69,6 +69,15 @@ def test_symmetric_support_follows_eq23_eq4_and_eq1(frictionless):
     assert rms < 0.02
 
 
+def test_unequal_radii_follow_eq23_with_both_radii():
+    path = LoadPath.build("hold-normal", 0.015, 0.0, 1, normal_steps=3)
+    table = solve_two_disc(path, R1=0.5, R2=0.3, mu=0.0, support="symmetric", level=2,
+                           progress=False).table
+    for row in table.itertuples():
+        assert row.N == pytest.approx(normal_force(row.delta_n, 0.5, 0.3, E, NU), rel=5e-3)
+    assert row.a == pytest.approx(half_width(row.N, 0.5, 0.3, E, NU), rel=0.01)
+
+
 def test_clamped_flats_are_stiffer_as_the_half_round_model_predicts(frictionless):
     """Eq. 23 is twice Eq. 17, the half-round body on a mirror plane. Clamping the flat stops
     its Poisson expansion: the independent half-round FEM (P2, traction-loaded) predicts the

@@ -46,7 +46,11 @@ def register(subparsers, parents):
 
 
 def _summary(table) -> dict:
-    """DESIGN.md keys: the state after normal loading and the peak horizontal force."""
+    """DESIGN.md keys: the state after normal loading and the peak horizontal force.
+
+    "After normal loading" is the first step at the path's largest delta_n: the end of the normal
+    stage of ``hold-normal``, the last step of ``proportional``.
+    """
     if table.empty:
         return {"N0": None, "a0": None, "Fx_peak": None, "delta_t_at_peak": None}
     loaded = table[np.isclose(table["delta_n"], table["delta_n"].max())].iloc[0]
