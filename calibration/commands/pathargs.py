@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import argparse
 
+import numpy as np
+import pandas as pd
+
 from fem.loadpath import PATHS, LoadPath
 
 
@@ -31,3 +34,18 @@ def add_load_path_arguments(parser: argparse.ArgumentParser) -> None:
 
 def load_path_from_args(args: argparse.Namespace) -> LoadPath:
     return LoadPath.build(args.path, args.delta_n, args.delta_t, args.steps, args.normal_steps)
+
+
+def path_summary(table: pd.DataFrame) -> dict:
+    """DESIGN.md keys: the state after normal loading and the peak horizontal force.
+
+    "After normal loading" is the first step at the path's largest delta_n: the end of the normal
+    stage of ``hold-normal``, the last step of ``proportional``.
+    """
+    if table.empty:
+        return {"N0": None, "a0": None, "Fx_peak": None, "delta_t_at_peak": None}
+    loaded = table[np.isclose(table["delta_n"], table["delta_n"].max())].iloc[0]
+    peak = table["Fx"].idxmax()
+    return {"N0": float(loaded["N"]), "a0": float(loaded["a"]),
+            "Fx_peak": float(table.loc[peak, "Fx"]),
+            "delta_t_at_peak": float(table.loc[peak, "delta_t"])}

@@ -12,10 +12,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import numpy as np
-
 from calibration.atomic import write_csv, write_json
-from calibration.commands.pathargs import add_load_path_arguments, load_path_from_args
+from calibration.commands.pathargs import (add_load_path_arguments, load_path_from_args,
+                                           path_summary)
 from calibration.provenance import provenance
 from fem.contact.body import SUPPORTS
 from fem.twodisc import check_touching, solve_two_disc
@@ -45,21 +44,6 @@ def register(subparsers, parents):
     parser.set_defaults(run=run)
 
 
-def _summary(table) -> dict:
-    """DESIGN.md keys: the state after normal loading and the peak horizontal force.
-
-    "After normal loading" is the first step at the path's largest delta_n: the end of the normal
-    stage of ``hold-normal``, the last step of ``proportional``.
-    """
-    if table.empty:
-        return {"N0": None, "a0": None, "Fx_peak": None, "delta_t_at_peak": None}
-    loaded = table[np.isclose(table["delta_n"], table["delta_n"].max())].iloc[0]
-    peak = table["Fx"].idxmax()
-    return {"N0": float(loaded["N"]), "a0": float(loaded["a"]),
-            "Fx_peak": float(table.loc[peak, "Fx"]),
-            "delta_t_at_peak": float(table.loc[peak, "delta_t"])}
-
-
 def run(args) -> dict:
     positive("R", args.R), positive("E", args.E), poisson("nu", args.nu)
     non_negative("mu", args.mu)
@@ -76,7 +60,7 @@ def run(args) -> dict:
     write_csv(result.table, out)
     if args.profiles is not None and result.profiles is not None:
         write_csv(result.profiles, args.profiles)
-    summary = {**_summary(result.table), "steps": len(result.table),
+    summary = {**path_summary(result.table), "steps": len(result.table),
                "seconds": round(seconds, 3), "out": str(out), "support": args.support,
                "refine": args.refine, "nodes": result.info["nodes"], "failure": result.failure}
     parameters = {key: getattr(args, key) for key in (

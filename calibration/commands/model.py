@@ -1,0 +1,82 @@
+"""``hertz2d model``: a contact law's curves along the same load paths as ``hertz2d twodisc``.
+
+Same flags as ``twodisc`` (both discs R, E, nu; friction mu; the load path), plus the law, its
+penalty factor and a rigid-wall option; the CSV has the ``twodisc`` columns first so the two
+tables line up row by row.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from calibration.atomic import write_csv
+from calibration.commands.pathargs import (add_load_path_arguments, load_path_from_args,
+                                           path_summary)
+from calibration.laws import (AccurateModel, AppendixC, ConstantPenalty, ContactPair,
+                              HertzMindlin, LinearSpring, MindlinDeresiewicz, PolynomialPenalty,
+                              SimplifiedModel)
+from calibration.laws.penalty_factor import EQ33
+from meshes.checks import InputError, non_negative, one_of, poisson, positive
+
+LAWS = ("simplified", "accurate", "appendix-c", "linear", "hertz-mindlin", "mindlin-deresiewicz")
+
+
+def register(subparsers, parents):
+    parser = subparsers.add_parser(
+        "model", parents=parents,
+        help="a contact law's curves for the same load paths as twodisc",
+        description="Evaluate a contact law along a two-disc load path: the paper's simplified "
+                    "(Table 1) or accurate (Eqs. 22-27) model, Appendix C's slide, a linear "
+                    "spring, or the 3D Hertz-Mindlin / Mindlin-Deresiewicz laws applied to "
+                    "discs.")
+    add_load_path_arguments(parser)
+    parser.add_argument("--law", default="simplified", help=f"one of {', '.join(LAWS)} "
+                                                            "(simplified)")
+    parser.add_argument("--penalty", default="eq33",
+                        help="penalty factor of the paper's laws: eq33, refit (from "
+                             "results/penalty/fit.json) or a number for a constant w (eq33)")
+    parser.add_argument("--wall", action="store_true",
+                        help="a disc against a rigid wall instead of two discs (Section 3.2)")
+    parser.add_argument("--kn", type=float, default=2.7e9,
+                        help="linear spring normal stiffness, N/m per m (2.7e9, the paper's)")
+    parser.add_argument("--kt", type=float, default=1.5e9,
+                        help="linear spring tangential stiffness (1.5e9, the paper's)")
+    parser.set_defaults(run=run)
+
+
+def penalty_from_flag(flag: str):
+    if flag == "eq33":
+        return EQ33
+    if flag == "refit":
+        return PolynomialPenalty.from_fit()
+    try:
+        return ConstantPenalty(float(flag))
+    except ValueError:
+        raise InputError(f"penalty={flag!r} is not eq33, refit or a number") from None
+
+
+def build_law(args):
+    positive("R", args.R), positive("E", args.E), poisson("nu", args.nu)
+    non_negative("mu", args.mu)
+    one_of("law", args.law, LAWS)
+    if args.law == "linear":
+        return LinearSpring(args.kn, args.kt, args.mu)
+    pair = (ContactPair.disc_on_wall if args.wall else ContactPair.discs)(
+        args.R, args.E, args.nu, args.mu)
+    if args.law in ("hertz-mindlin", "mindlin-deresiewicz"):
+        return (HertzMindlin if args.law == "hertz-mindlin" else MindlinDeresiewicz)(pair)
+    model = {"simplified": SimplifiedModel, "accurate": AccurateModel,
+             "appendix-c": AppendixC}[args.law]
+    return model(pair, penalty_from_flag(args.penalty))
+
+
+def run(args) -> dict:
+    law = build_law(args)
+    path = load_path_from_args(args)
+    start = time.perf_counter()
+    table = law.run(path)
+    seconds = time.perf_counter() - start
+    out = Path(args.out or f"results/model/{args.path}-{args.law}.csv")
+    write_csv(table, out)
+    return {"law": law.label, **path_summary(table), "steps": len(table),
+            "seconds": round(seconds, 4), "out": str(out)}

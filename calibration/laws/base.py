@@ -1,0 +1,68 @@
+"""The common interface of a 2D contact law: run a load path, return the per-step table.
+
+A law is built from a :class:`~calibration.laws.pair.ContactPair` (and its own parameters) and
+``run(path)`` returns one row per step of a :class:`fem.loadpath.LoadPath`, with the columns of
+the FEM's ``twodisc`` table first, so the two line up row by row:
+
+``step, delta_n, delta_t, Fx, Fz, N, T, a, c`` then ``stage, kn, kt, slip``.
+
+``Fx``, ``Fz`` are the horizontal and vertical driving forces on the upper body (equal to T and N
+for laws whose contact plane does not rotate); ``N``, ``T`` the contact resultants (N/m); ``a`` the
+contact half-width and ``c`` the stick half-width where the law defines one (empty otherwise);
+``kn``, ``kt`` the law's normal and tangential stiffness; ``slip`` one of ``open`` (no contact),
+``stick``, ``partial`` (partial slip), ``full`` (full slip) or ``slide`` (full slip with the
+contact plane rotating, Appendix C).
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+import pandas as pd
+
+from fem.loadpath import LoadPath
+from meshes.checks import InputError
+
+COLUMNS = ("step", "delta_n", "delta_t", "Fx", "Fz", "N", "T", "a", "c", "stage", "kn", "kt",
+           "slip")
+
+
+class ContactLaw(ABC):
+    """A force-displacement law of two contacting bodies."""
+
+    #: short name used on the command line and in tables
+    name: str = ""
+    #: the load paths the law is defined for
+    paths: tuple[str, ...] = ("hold-normal", "proportional")
+
+    @property
+    def label(self) -> str:
+        """Human-readable name for legends and tables."""
+        return self.name
+
+    def run(self, path: LoadPath) -> pd.DataFrame:
+        if path.kind not in self.paths:
+            raise InputError(f"law={self.name!r} is defined for {' and '.join(self.paths)} "
+                             f"paths, not path={path.kind!r}")
+        return self._run(path)
+
+    @abstractmethod
+    def _run(self, path: LoadPath) -> pd.DataFrame:
+        """The per-step table along ``path`` (the law's own displacements, before any wall)."""
+
+
+def law_table(path: LoadPath, *, N, T, a, kn, kt, slip, c=None, Fx=None, Fz=None) -> pd.DataFrame:
+    """Assemble a law's per-step table in :data:`COLUMNS` order."""
+    frame = path.frame()
+    steps = len(path)
+
+    def column(value):
+        return np.broadcast_to(np.asarray(value, float), (steps,)).copy()
+
+    frame["N"], frame["T"], frame["a"] = column(N), column(T), column(a)
+    frame["Fx"] = column(T if Fx is None else Fx)
+    frame["Fz"] = column(N if Fz is None else Fz)
+    frame["c"] = column(np.nan if c is None else c)
+    frame["kn"], frame["kt"] = column(kn), column(kt)
+    frame["slip"] = np.broadcast_to(np.asarray(slip), (steps,))
+    return frame[list(COLUMNS)]

@@ -1,0 +1,263 @@
+"""The paper's 2D Hertzian frictional contact law: closed forms, the accurate and simplified models.
+
+Normal law (Eqs. 4, 23, 28, 29). With ``a^2 = 4 N R*/(pi E*)`` (Eq. 4), Eq. 23 becomes
+``4 R* delta_n = x (C - log x)`` in ``x = a^2``, ``C = log(16 R1 R2) - 1``. Its right side rises
+to a maximum at ``x = e^(C-1)`` and falls after it, so the law is defined for
+``delta_n < 4 (R1 + R2)/e^2`` (about 0.54 (R1 + R2); beyond, the contact would be wider than the
+discs). :func:`normal_force` solves it by Newton's method in ``y = log x``:
+``h(y) = y + log(C - y) - log(4 R* delta_n)`` is increasing and concave on ``y < C - 1``, so from any
+start there the first step lands left of the root and every later step rises monotonically to it
+(quadratically near it). It converges for every admissible delta_n > 0, from 1e-15 R to the limit.
+
+Tangential law. ``B(x) = sum_i [log(2 R_i/x) + 1/2 + w_i (log(4 R_i/x) + nu_i/(2(1 - nu_i)))]``
+with ``w_i = w(x/R_i, nu_i)`` is the bracket of Eqs. 25, 26 and 31:
+
+- accurate model (Section 3.1) at constant N: ``delta_t = mu N/(pi E*) [B(a) - (c/a)^2 B(c)]``
+  (Eqs. 24-26) with ``c = a sqrt(1 - T/(mu N))`` (Eq. 7), full slip at ``delta_t = mu N B(a)/(pi E*)``
+  (Eq. 27); :func:`accurate_tangential_force` inverts it by bisection in c/a (it is monotone for
+  a/R <= 0.3, :data:`ACCURATE_MAX_A_OVER_R`, and refuses wider contacts);
+- simplified model (Section 3.3, Table 1): ``kt = pi E*/B(a)`` (Eq. 31), ``T = T0 + kt d(delta_t)``
+  capped at ``|T| <= mu N`` (Eq. 32, :mod:`calibration.laws.incremental`).
+
+Forces per unit thickness (N/m), displacements in m. Composite E*, R* as in Eqs. 5-6; for two
+bodies of different materials the law keeps Table 1's E* form.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from calibration.laws.base import ContactLaw, law_table
+from calibration.laws.incremental import capped_history, capped_update
+from calibration.laws.pair import ContactPair
+from calibration.laws.penalty_factor import EQ33, bounded
+from calibration.penalty import half_space_bracket, penalty_bracket
+from fem.loadpath import LoadPath
+from meshes.checks import InputError
+
+#: Newton iterations of the normal law before it reports failure (it needs < 10)
+NEWTON_ITERATIONS = 60
+#: bisection steps of the accurate model's inverse (c/a to 2^-60)
+BISECTIONS = 60
+#: widest contact (a / smaller radius) the accurate model accepts: with Eq. 33's w, Eqs. 24-26 stop
+#: being monotone in T near a/R = 0.35 (Eq. 33 itself is fitted on a/R <= 0.15)
+ACCURATE_MAX_A_OVER_R = 0.3
+
+
+def half_width(pair: ContactPair, N) -> np.ndarray:
+    """Eq. 4: ``a = sqrt(4 N R* / (pi E*))``."""
+    return np.sqrt(4.0 * np.asarray(N, float) * pair.radius / (np.pi * pair.modulus))
+
+
+def normal_approach(pair: ContactPair, N) -> np.ndarray:
+    """Eq. 23: ``delta_n = N/(pi E*) [log(4R1/a) + log(4R2/a) - 1]``, a from Eq. 4 (0 at N = 0)."""
+    N = np.asarray(N, float)
+    a = half_width(pair, N)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        approach = N / (np.pi * pair.modulus) * (
+            np.log(4.0 * pair.R1 / a) + np.log(4.0 * pair.R2 / a) - 1.0)
+    return np.where(N > 0, approach, 0.0)
+
+
+def max_normal_approach(pair: ContactPair) -> np.ndarray:
+    """The largest approach for which Eq. 23 has a solution: ``4 (R1 + R2)/e^2``."""
+    return 4.0 * (pair.R1 + pair.R2) / np.e**2
+
+
+def normal_force(pair: ContactPair, delta_n) -> tuple[np.ndarray, np.ndarray]:
+    """``(N, a)`` from the approach ``delta_n`` (Eqs. 4 + 23 solved together; 0 where delta_n <= 0)."""
+    delta_n = np.asarray(delta_n, float)
+    limit = max_normal_approach(pair)
+    too_far = delta_n >= limit
+    if np.any(too_far):
+        index = np.flatnonzero(np.broadcast_to(too_far, np.broadcast(delta_n, limit).shape))[0]
+        value = np.broadcast_to(delta_n, too_far.shape).ravel()[index]
+        bound = np.broadcast_to(limit, too_far.shape).ravel()[index]
+        raise InputError(f"delta_n={float(value)!r} is beyond the largest approach of Eq. 23, "
+                         f"4 (R1 + R2)/e^2 = {bound:.6g}")
+    touching = delta_n > 0
+    C = np.log(16.0 * pair.R1 * pair.R2) - 1.0
+    # open contacts iterate on a stand-in with a root (C - 3 < C - 1) and are zeroed below
+    log_D = np.where(touching, np.log(np.where(touching, 4.0 * pair.radius * delta_n, 1.0)),
+                     C - 3.0)
+    y = np.minimum(log_D, C - 2.0)
+    for _ in range(NEWTON_ITERATIONS):
+        room = C - y
+        step = (y + np.log(room) - log_D) / (1.0 - 1.0 / room)
+        y = y - step
+        if np.all(np.abs(step) <= 1e-14 * np.maximum(1.0, np.abs(y))):
+            break
+    else:
+        raise ArithmeticError("Newton's method on Eq. 23 did not converge")
+    a = np.where(touching, np.exp(0.5 * y), 0.0)
+    N = np.pi * pair.modulus * a * a / (4.0 * pair.radius)
+    return N, a
+
+
+def normal_stiffness(pair: ContactPair, a) -> np.ndarray:
+    """Eq. 29: ``kn = pi E* / [log(4R1/a) + log(4R2/a) - 1]`` (secant, N = kn delta_n; 0 if open)."""
+    a = np.asarray(a, float)
+    with np.errstate(divide="ignore"):
+        stiffness = np.pi * pair.modulus / (np.log(4.0 * pair.R1 / a) + np.log(4.0 * pair.R2 / a)
+                                            - 1.0)
+    return np.where(a > 0, stiffness, 0.0)
+
+
+def tangential_bracket(pair: ContactPair, x, penalty=EQ33) -> np.ndarray:
+    """``B(x)`` of Eqs. 25, 26, 31: both bodies' Eq. 20 brackets at contact half-width x."""
+    x = np.asarray(x, float)
+    total = 0.0
+    for R, nu in ((pair.R1, pair.nu1), (pair.R2, pair.nu2)):
+        w = bounded(penalty, x / R, nu)
+        total = total + half_space_bracket(R, x) + w * penalty_bracket(R, x, nu)
+    return total
+
+
+def tangential_stiffness(pair: ContactPair, a, penalty=EQ33) -> np.ndarray:
+    """Eq. 31: ``kt = pi E* / B(a)`` (0 where the contact is open)."""
+    a = np.asarray(a, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        stiffness = np.pi * pair.modulus / tangential_bracket(pair, a, penalty)
+    return np.where(a > 0, stiffness, 0.0)
+
+
+def full_slip_displacement(pair: ContactPair, N, a, penalty=EQ33) -> np.ndarray:
+    """Eq. 27: ``delta_t(a) = mu N / (pi E*) B(a)``, the tangential displacement at full slip."""
+    return pair.mu * np.asarray(N, float) / (np.pi * pair.modulus) * tangential_bracket(
+        pair, a, penalty)
+
+
+def stick_half_width(N, T, a, mu) -> np.ndarray:
+    """Eq. 7: ``c = a sqrt(1 - T/(mu N))``."""
+    return np.asarray(a, float) * np.sqrt(np.clip(1.0 - np.asarray(T) / (mu * np.asarray(N)),
+                                                  0.0, 1.0))
+
+
+def _check_accurate_domain(pair: ContactPair, a) -> None:
+    widest = np.max(np.asarray(a) / np.minimum(pair.R1, pair.R2), initial=0.0)
+    if widest > ACCURATE_MAX_A_OVER_R:
+        raise InputError(f"a/R={widest:.3g} is beyond the accurate model's range "
+                         f"(a/R <= {ACCURATE_MAX_A_OVER_R}, where Eqs. 24-26 are monotone in T)")
+
+
+def _partial_slip_displacement(pair: ContactPair, N, a, ratio, penalty) -> np.ndarray:
+    """Eqs. 24-26 in terms of ``ratio = c/a``: ``mu N/(pi E*) [B(a) - ratio^2 B(ratio a)]``."""
+    ratio = np.asarray(ratio, float)
+    c = ratio * a
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inner = np.where(c > 0, ratio**2 * tangential_bracket(pair, np.where(c > 0, c, 1.0),
+                                                              penalty), 0.0)
+    return pair.mu * N / (np.pi * pair.modulus) * (tangential_bracket(pair, a, penalty) - inner)
+
+
+def accurate_tangential_displacement(pair: ContactPair, N, T, penalty=EQ33) -> np.ndarray:
+    """Eqs. 24-27: delta_t at tangential force ``0 <= T <= mu N`` and constant normal force N."""
+    N, T = np.asarray(N, float), np.asarray(T, float)
+    if np.any(T < 0) or np.any(T > pair.mu * N * (1 + 1e-12)):
+        raise InputError("T must lie in [0, mu N] for the accurate model (monotonic loading)")
+    a = half_width(pair, N)
+    _check_accurate_domain(pair, a)
+    return _partial_slip_displacement(pair, N, a, np.sqrt(np.clip(1 - T / (pair.mu * N), 0, 1)),
+                                      penalty)
+
+
+def accurate_tangential_force(pair: ContactPair, N, delta_t, penalty=EQ33):
+    """Inverse of Eqs. 24-27 at constant N: ``(T, c)`` for tangential displacement ``delta_t >= 0``.
+
+    ``delta_t(c/a)`` falls monotonically from the full-slip value at c = 0 to 0 at c = a, so the
+    root is found by bisection in c/a; beyond Eq. 27, T = mu N and c = 0.
+    """
+    N, delta_t = np.broadcast_arrays(np.asarray(N, float), np.asarray(delta_t, float))
+    a = half_width(pair, N)
+    _check_accurate_domain(pair, a)
+    low, high = np.zeros_like(N), np.ones_like(N)  # c/a
+    for _ in range(BISECTIONS):
+        middle = 0.5 * (low + high)
+        beyond = _partial_slip_displacement(pair, N, a, middle, penalty) > delta_t
+        low, high = np.where(beyond, middle, low), np.where(beyond, high, middle)
+    ratio = np.where(delta_t <= 0, 1.0, 0.5 * (low + high))
+    return pair.mu * N * (1.0 - ratio**2), ratio * a
+
+
+@dataclass(frozen=True)
+class SimplifiedState:
+    """One update of the simplified model for a batch of contacts."""
+
+    N: np.ndarray
+    T: np.ndarray
+    a: np.ndarray
+    kn: np.ndarray
+    kt: np.ndarray
+    #: True where the Coulomb cap acted
+    slipping: np.ndarray
+
+
+def simplified_update(pair: ContactPair, delta_n, d_delta_t, T_previous,
+                      penalty=EQ33) -> SimplifiedState:
+    """Table 1 for a batch of contacts: the DEM hot path, vectorised over contacts.
+
+    ``delta_n`` the current approach, ``d_delta_t`` the tangential displacement increment of this
+    step and ``T_previous`` the tangential force of the previous step (the history), all of the
+    disc relative to the other body (doubled internally for a wall).
+    """
+    N, a = normal_force(pair, pair.pair_displacement(delta_n))
+    kn, kt = normal_stiffness(pair, a), tangential_stiffness(pair, a, penalty)
+    T, slipping = capped_update(T_previous, kt, pair.pair_displacement(d_delta_t), N, pair.mu)
+    return SimplifiedState(N, T, a, kn, kt, slipping)
+
+
+class SimplifiedModel(ContactLaw):
+    """The paper's simplified model for DEM (Table 1) with a chosen penalty factor."""
+
+    name = "simplified"
+
+    def __init__(self, pair: ContactPair, penalty=EQ33):
+        self.pair, self.penalty = pair, penalty
+
+    @property
+    def label(self) -> str:
+        return f"simplified, {self.penalty.label}"
+
+    def _run(self, path: LoadPath) -> pd.DataFrame:
+        pair = self.pair
+        N, a = normal_force(pair, pair.pair_displacement(path.delta_n))
+        kt = tangential_stiffness(pair, a, self.penalty)
+        T, slipping = capped_history(pair.pair_displacement(path.delta_t), N, kt, pair.mu)
+        slip = np.where(N <= 0, "open", np.where(slipping, "full", "stick"))
+        return law_table(path, N=N, T=T, a=a, kn=normal_stiffness(pair, a), kt=kt, slip=slip)
+
+
+class AccurateModel(ContactLaw):
+    """The paper's accurate model (Eqs. 22-27): partial slip at constant N, full slip at Eq. 27.
+
+    It is derived for a tangential force rising monotonically at constant normal force, so it runs
+    ``hold-normal`` paths only: the normal stage by Eq. 23, the tangential stage by the inverse of
+    Eqs. 24-26, and T = mu N (c = 0) once delta_t passes Eq. 27. ``kt`` is the secant T/delta_t
+    (the paper's Fig. 13). The finite slide after full slip is Appendix C's.
+    """
+
+    name = "accurate"
+    paths = ("hold-normal",)
+
+    def __init__(self, pair: ContactPair, penalty=EQ33):
+        self.pair, self.penalty = pair, penalty
+
+    @property
+    def label(self) -> str:
+        return f"accurate, {self.penalty.label}"
+
+    def _run(self, path: LoadPath) -> pd.DataFrame:
+        pair = self.pair
+        N, a = normal_force(pair, pair.pair_displacement(path.delta_n))
+        delta_t = pair.pair_displacement(path.delta_t)
+        T, c = accurate_tangential_force(pair, N, delta_t, self.penalty)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            secant = np.where(delta_t > 0, T / delta_t,
+                              tangential_stiffness(pair, a, self.penalty))
+        full = T >= pair.mu * N * (1 - 1e-12)
+        slip = np.where(N <= 0, "open", np.where(delta_t <= 0, "stick",
+                                                 np.where(full, "full", "partial")))
+        return law_table(path, N=N, T=T, a=a, c=c, kn=normal_stiffness(pair, a), kt=secant,
+                         slip=slip)

@@ -1,0 +1,92 @@
+"""Two bodies in contact: radii, moduli, Poisson ratios, friction, or a disc against a rigid wall.
+
+Every parameter may be a scalar or an array (one entry per contact, broadcast together), so one
+:class:`ContactPair` describes a whole batch of DEM contacts. Composite quantities: Eq. 5
+``1/E* = (1 - nu1^2)/E1 + (1 - nu2^2)/E2``, Eq. 6 ``1/R* = 1/R1 + 1/R2``, and Mindlin's shear
+modulus ``1/G* = (2 - nu1)/G1 + (2 - nu2)/G2`` of the sphere laws.
+
+A rigid wall (Section 3.2) is the mirror image of the disc: the pair is the disc and its mirror,
+and every law doubles the disc-to-wall displacements before it applies the pair relations.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from meshes.checks import InputError
+
+
+def _checked(name: str, value, low: float, high: float | None = None,
+             low_inclusive: bool = False) -> np.ndarray:
+    """``value`` as a float array; every entry finite and in the stated range, or InputError."""
+    array = np.asarray(value, dtype=float)
+    bad = ~np.isfinite(array)
+    bad |= (array < low) if low_inclusive else (array <= low)
+    if high is not None:
+        bad |= array >= high
+    if bad.any():
+        first = float(array.ravel()[np.flatnonzero(bad.ravel())[0]])
+        interval = (f"[{low:g}, {high:g})" if high is not None else
+                    (f">= {low:g}" if low_inclusive else f"> {low:g}"))
+        raise InputError(f"{name}={first!r} must be {'in ' if high is not None else ''}{interval}")
+    return array
+
+
+@dataclass(frozen=True)
+class ContactPair:
+    """Material and geometry of two contacting bodies (arrays broadcast per contact)."""
+
+    R1: np.ndarray
+    R2: np.ndarray
+    E1: np.ndarray
+    E2: np.ndarray
+    nu1: np.ndarray
+    nu2: np.ndarray
+    mu: np.ndarray
+    #: True when body 2 is the mirror image standing for a rigid wall (Section 3.2)
+    wall: bool = False
+
+    def __init__(self, R1, R2, E1, E2, nu1, nu2, mu, wall: bool = False):
+        values = {"R1": _checked("R1", R1, 0.0), "R2": _checked("R2", R2, 0.0),
+                  "E1": _checked("E1", E1, 0.0), "E2": _checked("E2", E2, 0.0),
+                  "nu1": _checked("nu1", nu1, 0.0, 0.5, low_inclusive=True),
+                  "nu2": _checked("nu2", nu2, 0.0, 0.5, low_inclusive=True),
+                  "mu": _checked("mu", mu, 0.0, low_inclusive=True)}
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "wall", bool(wall))
+
+    @classmethod
+    def discs(cls, R, E, nu, mu, R2=None) -> "ContactPair":
+        """Two discs of one material (radius ``R``, or ``R`` and ``R2``)."""
+        return cls(R, R if R2 is None else R2, E, E, nu, nu, mu)
+
+    @classmethod
+    def disc_on_wall(cls, R, E, nu, mu) -> "ContactPair":
+        """A disc against a rigid straight wall, as the disc and its mirror image (Section 3.2)."""
+        return cls(R, R, E, E, nu, nu, mu, wall=True)
+
+    def swapped(self) -> "ContactPair":
+        return ContactPair(self.R2, self.R1, self.E2, self.E1, self.nu2, self.nu1, self.mu,
+                           self.wall)
+
+    @property
+    def modulus(self) -> np.ndarray:
+        """E*, Eq. 5."""
+        return 1.0 / ((1.0 - self.nu1**2) / self.E1 + (1.0 - self.nu2**2) / self.E2)
+
+    @property
+    def radius(self) -> np.ndarray:
+        """R*, Eq. 6."""
+        return 1.0 / (1.0 / self.R1 + 1.0 / self.R2)
+
+    @property
+    def shear_modulus(self) -> np.ndarray:
+        """G* of Mindlin's sphere contact: ``1/G* = (2 - nu1)/G1 + (2 - nu2)/G2``."""
+        G1, G2 = self.E1 / (2.0 * (1.0 + self.nu1)), self.E2 / (2.0 * (1.0 + self.nu2))
+        return 1.0 / ((2.0 - self.nu1) / G1 + (2.0 - self.nu2) / G2)
+
+    def pair_displacement(self, displacement):
+        """Relative displacement of the pair for a given one: doubled for a wall (Section 3.2)."""
+        return 2.0 * np.asarray(displacement, float) if self.wall else np.asarray(displacement, float)
