@@ -30,7 +30,6 @@ def fresh_cache() -> None:
 
 def per_level(max_level: int) -> None:
     from calibration.penalty import penalty_factor_from_displacement
-    from fem.elasticity import StiffnessParts, vector_basis
     from fem.halfround import HalfRoundBody
     from meshes.halfround import half_round_mesh
 
@@ -47,7 +46,7 @@ def per_level(max_level: int) -> None:
         case_s = []
         for poisson in POISSONS:
             start = time.perf_counter()
-            compliance = body.compliance(E, poisson, "clamped")
+            body.compliance(E, poisson, "clamped")
             case_s.append(time.perf_counter() - start)
         w = float(penalty_factor_from_displacement(
             body.compliance(E, nu, "clamped").tangential, 1.0, E, nu, R, a))

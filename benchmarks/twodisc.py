@@ -10,31 +10,29 @@ BLAS thread pools left alone instead of limited to one thread (CONTACT-NOTES).
 per level: frictionless normal loading against Eqs. 23, 4 and 1, partial slip at delta_t = 0.01 m
 against Eqs. 7 and 2, the onset of full slip against Eq. 27, the peak and final forces of cases 1
 and 2 with their change from the previous level, and the worst equilibrium mismatch. The closed
-forms are the ones of ``tests/test_twodisc_reference.py``.
+forms come from :mod:`calibration.laws` (checked against an independent transcription in
+tests/test_laws.py).
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
 import os
-import sys
 import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
 
 import fem.contact.frictional as frictional
-from calibration.penalty import penalty_factor_eq33, penalty_factor_from_displacement
+from calibration.laws import (EQ33, ConstantPenalty, ContactPair, full_slip_displacement,
+                              half_width, normal_force, pressure, shear_traction, stick_half_width)
+from calibration.penalty import penalty_factor_from_displacement
 from fem.halfround import HalfRoundBody
 from fem.loadpath import LoadPath
 from fem.twodisc import TwoDisc
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from test_twodisc_reference import (full_slip_displacement, half_width, normal_force,  # noqa: E402
-                                    pressure, stick_half_width, traction)
-
 R, E, NU, MU = 0.5, 10e9, 0.25, 0.3
+PAIR = ContactPair.discs(R, E, NU, MU)
 SUPPORTS = ("clamped", "symmetric")
 
 
@@ -94,29 +92,29 @@ def verify(levels) -> None:
             result = model.run(case1, profiles=True, progress=False)
             table, profiles = result.table, result.profiles
             loaded = table[table["stage"] == "normal"].iloc[-1]
-            a4 = half_width(loaded.N, R, R, E, NU)
+            a4 = float(half_width(PAIR, loaded.N))
             prof = profiles[profiles["step"] == loaded.step]
             x = prof["s"].to_numpy() - loaded.centre
             p0 = 2 * loaded.N / (np.pi * a4)
             p_rms = _rms(prof["p"].to_numpy(), pressure(x, loaded.N, a4), np.abs(x) <= 0.9 * a4,
                          p0)
             slip = table[np.isclose(table["delta_t"], 0.01)].iloc[0]
-            a4s = half_width(slip.N, R, R, E, NU)
-            c7 = stick_half_width(a4s, slip["T"], MU, slip.N)
+            a4s = float(half_width(PAIR, slip.N))
+            c7 = float(stick_half_width(slip.N, slip["T"], a4s, MU))
             prof = profiles[profiles["step"] == slip.step]
             x = prof["s"].to_numpy() - slip.centre
-            q_rms = _rms(prof["q"].to_numpy(), traction(x, MU, slip.N, a4s, c7),
+            q_rms = _rms(prof["q"].to_numpy(), shear_traction(x, slip.N, a4s, c7, MU),
                          np.abs(x) <= 0.9 * a4s, MU * 2 * slip.N / (np.pi * a4s))
             tangential = table[table["stage"] == "tangential"]
             partial, full = tangential[tangential["c"] > 0], tangential[tangential["c"] == 0]
             last = partial.iloc[-2:]
             onset = float(np.polyval(np.polyfit(last["c"] ** 2, last["delta_t"], 1), 0.0))
             first_full = full.iloc[0]
-            a_on = half_width(first_full.N, R, R, E, NU)
+            a_on = float(half_width(PAIR, first_full.N))
             w_hr = float(penalty_factor_from_displacement(
                 HalfRoundBody(R, a_on).compliance(E, NU, support).tangential, 1.0, E, NU, R, a_on))
-            w33 = float(penalty_factor_eq33(a_on / R, NU))
-            eq27 = [full_slip_displacement(first_full.N, R, R, E, NU, MU, w, w) for w in (w_hr, w33)]
+            eq27 = [float(full_slip_displacement(PAIR, first_full.N, a_on, penalty))
+                    for penalty in (ConstantPenalty(w_hr), EQ33)]
             result2 = model.run(case2, progress=False)
             forces = {"peak": table["Fx"].max(), "Fx": table["Fx"].iloc[-1],
                       "Fz": table["Fz"].iloc[-1], "Fx2": result2.table["Fx"].iloc[-1],
@@ -125,7 +123,7 @@ def verify(levels) -> None:
                       for k, v in forces.items()}
             previous.update({(support, k): v for k, v in forces.items()})
             equilibrium = max(table["equilibrium"].max(), result2.table["equilibrium"].max())
-            print(f"{level:>5} {loaded.N / normal_force(loaded.delta_n, R, R, E, NU):>8.4f} "
+            print(f"{level:>5} {loaded.N / float(normal_force(PAIR, loaded.delta_n)[0]):>8.4f} "
                   f"{loaded.a / a4:>7.4f} {p_rms:>7.4f} | {slip.c:>8.5f} {slip.c / c7:>7.4f} "
                   f"{q_rms:>7.4f} | {onset:>8.5f} {onset / eq27[0]:>10.4f} {w_hr:>6.3f} "
                   f"{onset / eq27[1]:>9.4f} | {forces['peak']:>10.4e} {change['peak']:>+7.2%} "

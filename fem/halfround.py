@@ -28,7 +28,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import skfem
 
 from fem.elasticity import StiffnessParts, vector_basis
 from fem.factor import PatternFactorizer

@@ -1,5 +1,4 @@
 """Verification of the half-round FEM before any penalty factor it produces is trusted."""
-import numpy as np
 import pytest
 
 from calibration.penalty import (normal_displacement_eq17, penalty_factor_eq33,

@@ -8,7 +8,8 @@ from calibration.laws import (AccurateModel, AppendixC, ConstantPenalty, Contact
                               HertzMindlin, LinearSpring, MindlinDeresiewicz, SimplifiedModel,
                               accurate_tangential_displacement, accurate_tangential_force,
                               full_slip_displacement, half_width, normal_approach, normal_force,
-                              simplified_update, stick_half_width, tangential_stiffness)
+                              pressure, shear_traction, simplified_update, stick_half_width,
+                              tangential_stiffness)
 from calibration.laws.hertz2d import ACCURATE_MAX_A_OVER_R, max_normal_approach
 from fem.loadpath import LoadPath
 from meshes.checks import InputError
@@ -266,3 +267,23 @@ def test_laws_derived_at_constant_normal_force_refuse_proportional_paths():
     for law in (AccurateModel(PAPER), AppendixC(PAPER), MindlinDeresiewicz(PAPER)):
         with pytest.raises(InputError, match="hold-normal"):
             law.run(path)
+
+
+def test_library_agrees_with_the_independent_transcription_of_the_tests():
+    # tests/test_twodisc_reference.py transcribes Eqs. 1, 2, 4, 7, 23, 27 separately
+    import test_twodisc_reference as ref
+    R1, R2, E, nu, mu = 0.4, 0.7, 7e9, 0.3, 0.4
+    pair = ContactPair.discs(R1, E, nu, mu, R2=R2)
+    N, a = normal_force(pair, 0.01)
+    assert N == pytest.approx(ref.normal_force(0.01, R1, R2, E, nu), rel=1e-9)
+    assert a == pytest.approx(ref.half_width(N, R1, R2, E, nu), rel=1e-12)
+    T = 0.6 * mu * N
+    c = stick_half_width(N, T, a, mu)
+    assert c == pytest.approx(ref.stick_half_width(a, T, mu, N), rel=1e-12)
+    x = np.linspace(-1.1, 1.1, 23) * a
+    np.testing.assert_allclose(pressure(x, N, a), ref.pressure(x, N, a), rtol=1e-12)
+    np.testing.assert_allclose(shear_traction(x, N, a, c, mu), ref.traction(x, mu, N, a, c),
+                               rtol=1e-12, atol=1e-9 * mu * N / a)
+    w = 0.37
+    assert full_slip_displacement(pair, N, a, ConstantPenalty(w)) == pytest.approx(
+        ref.full_slip_displacement(N, R1, R2, E, nu, mu, w, w), rel=1e-12)

@@ -18,7 +18,8 @@ from calibration.laws.hertz2d import (AccurateModel, SimplifiedModel, Simplified
                                       accurate_tangential_displacement,
                                       accurate_tangential_force, full_slip_displacement,
                                       half_width, normal_approach, normal_force, normal_stiffness,
-                                      simplified_update, stick_half_width, tangential_stiffness)
+                                      pressure, shear_traction, simplified_update,
+                                      stick_half_width, tangential_stiffness)
 from calibration.laws.linear import LinearSpring
 from calibration.laws.pair import ContactPair
 from calibration.laws.penalty_factor import EQ33, ConstantPenalty, PolynomialPenalty
@@ -29,6 +30,7 @@ __all__ = [
     "EQ33", "HertzMindlin", "LinearSpring", "MindlinDeresiewicz", "PolynomialPenalty",
     "SimplifiedModel", "SimplifiedState", "accurate_tangential_displacement",
     "accurate_tangential_force", "full_slip_displacement", "half_width", "normal_approach",
-    "normal_force", "normal_stiffness", "simplified_update", "stick_half_width",
+    "normal_force", "normal_stiffness", "pressure", "shear_traction", "simplified_update",
+    "stick_half_width",
     "tangential_stiffness",
 ]

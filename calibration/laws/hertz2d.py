@@ -129,6 +129,19 @@ def full_slip_displacement(pair: ContactPair, N, a, penalty=EQ33) -> np.ndarray:
         pair, a, penalty)
 
 
+def pressure(x, N, a) -> np.ndarray:
+    """Eq. 1: ``p = 2N/(pi a) sqrt(1 - x^2/a^2)`` (0 outside the contact)."""
+    return 2.0 * N / (np.pi * a) * np.sqrt(np.clip(1.0 - (np.asarray(x) / a) ** 2, 0.0, None))
+
+
+def shear_traction(x, N, a, c, mu) -> np.ndarray:
+    """Eq. 2 (Cattaneo-Mindlin): ``mu p(x)`` less ``(c/a) mu p_c(x)`` in the stick zone |x| < c."""
+    x = np.asarray(x, float)
+    stick = 2.0 * c / (np.pi * a * a) * mu * N * np.sqrt(
+        np.clip(1.0 - (x / c) ** 2, 0.0, None)) if c > 0 else 0.0
+    return mu * pressure(x, N, a) - stick
+
+
 def stick_half_width(N, T, a, mu) -> np.ndarray:
     """Eq. 7: ``c = a sqrt(1 - T/(mu N))``."""
     return np.asarray(a, float) * np.sqrt(np.clip(1.0 - np.asarray(T) / (mu * np.asarray(N)),
