@@ -6,12 +6,11 @@ Section 4.2 (delta_n = 0.025 m in 10 steps, then delta_t 0 -> 0.025 m in 50 step
 mean and max time per load step, and the total. A second table shows the per-step time with the
 BLAS thread pools left alone instead of limited to one thread (CONTACT-NOTES).
 
-``python benchmarks/twodisc.py --verify [--levels 2 3 4]`` prints the issue's "Must show" numbers
-per level: frictionless normal loading against Eqs. 23, 4 and 1, partial slip at delta_t = 0.01 m
-against Eqs. 7 and 2, the onset of full slip against Eq. 27, the peak and final forces of cases 1
-and 2 with their change from the previous level, and the worst equilibrium mismatch. The closed
-forms come from :mod:`calibration.laws` (checked against an independent transcription in
-tests/test_laws.py).
+``python benchmarks/twodisc.py --verify [--levels 2 3 4]`` prints the verification table of the
+validation stage per support and level (:mod:`calibration.validation.verification`): the normal
+stage against Eqs. 23, 4 and 1, partial slip at delta_t = 0.01 m against Eqs. 7 and 2, the onset
+of full slip against Eq. 27, the peak and final forces of cases 1 and 2 with their change from the
+coarsest level, and the worst equilibrium mismatch.
 """
 from __future__ import annotations
 
@@ -20,20 +19,17 @@ import contextlib
 import os
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 import fem.contact.frictional as frictional
-from calibration.laws import (EQ33, ConstantPenalty, ContactPair, full_slip_displacement,
-                              half_width, normal_force, pressure, shear_traction, stick_half_width)
-from calibration.penalty import penalty_factor_from_displacement
-from fem.halfround import HalfRoundBody
+from calibration.store import CaseStore
+from calibration.validation.fem_runs import SUPPORTS, ValidationSettings, fem_runs
+from calibration.validation.verification import verification_table
 from fem.loadpath import LoadPath
 from fem.twodisc import TwoDisc
-
-R, E, NU, MU = 0.5, 10e9, 0.25, 0.3
-PAIR = ContactPair.discs(R, E, NU, MU)
-SUPPORTS = ("clamped", "symmetric")
 
 
 def case(kind: str, steps: int = 50) -> LoadPath:
@@ -74,62 +70,14 @@ def timing(levels) -> None:
         frictional.threadpool_limits = limiter
 
 
-def _rms(values, reference, inside, scale):
-    return float(np.sqrt(np.mean((values - reference)[inside] ** 2)) / scale)
-
-
 def verify(levels) -> None:
-    case1, case2 = case("hold-normal"), case("proportional")
-    previous = {}
-    for support in SUPPORTS:
-        print(f"\n== support: {support}")
-        print(f"{'level':>5} {'N/Eq23':>8} {'a/Eq4':>7} {'p rms':>7} | {'c':>8} {'c/Eq7':>7} "
-              f"{'q rms':>7} | {'onset':>8} {'/Eq27 w_hr':>10} {'w_hr':>6} {'/Eq27 w33':>9} | "
-              f"{'Fx peak':>10} {'chg':>7} {'final Fx':>10} {'chg':>7} {'final Fz':>10} {'chg':>7} | "
-              f"{'c2 Fx end':>10} {'chg':>7} {'c2 Fz end':>10} {'chg':>7} | {'equil':>7}")
-        for level in levels:
-            model = TwoDisc.for_path(case1, support=support, level=level)
-            result = model.run(case1, profiles=True, progress=False)
-            table, profiles = result.table, result.profiles
-            loaded = table[table["stage"] == "normal"].iloc[-1]
-            a4 = float(half_width(PAIR, loaded.N))
-            prof = profiles[profiles["step"] == loaded.step]
-            x = prof["s"].to_numpy() - loaded.centre
-            p0 = 2 * loaded.N / (np.pi * a4)
-            p_rms = _rms(prof["p"].to_numpy(), pressure(x, loaded.N, a4), np.abs(x) <= 0.9 * a4,
-                         p0)
-            slip = table[np.isclose(table["delta_t"], 0.01)].iloc[0]
-            a4s = float(half_width(PAIR, slip.N))
-            c7 = float(stick_half_width(slip.N, slip["T"], a4s, MU))
-            prof = profiles[profiles["step"] == slip.step]
-            x = prof["s"].to_numpy() - slip.centre
-            q_rms = _rms(prof["q"].to_numpy(), shear_traction(x, slip.N, a4s, c7, MU),
-                         np.abs(x) <= 0.9 * a4s, MU * 2 * slip.N / (np.pi * a4s))
-            tangential = table[table["stage"] == "tangential"]
-            partial, full = tangential[tangential["c"] > 0], tangential[tangential["c"] == 0]
-            last = partial.iloc[-2:]
-            onset = float(np.polyval(np.polyfit(last["c"] ** 2, last["delta_t"], 1), 0.0))
-            first_full = full.iloc[0]
-            a_on = float(half_width(PAIR, first_full.N))
-            w_hr = float(penalty_factor_from_displacement(
-                HalfRoundBody(R, a_on).compliance(E, NU, support).tangential, 1.0, E, NU, R, a_on))
-            eq27 = [float(full_slip_displacement(PAIR, first_full.N, a_on, penalty))
-                    for penalty in (ConstantPenalty(w_hr), EQ33)]
-            result2 = model.run(case2, progress=False)
-            forces = {"peak": table["Fx"].max(), "Fx": table["Fx"].iloc[-1],
-                      "Fz": table["Fz"].iloc[-1], "Fx2": result2.table["Fx"].iloc[-1],
-                      "Fz2": result2.table["Fz"].iloc[-1]}
-            change = {k: (v / previous[support, k] - 1 if (support, k) in previous else np.nan)
-                      for k, v in forces.items()}
-            previous.update({(support, k): v for k, v in forces.items()})
-            equilibrium = max(table["equilibrium"].max(), result2.table["equilibrium"].max())
-            print(f"{level:>5} {loaded.N / float(normal_force(PAIR, loaded.delta_n)[0]):>8.4f} "
-                  f"{loaded.a / a4:>7.4f} {p_rms:>7.4f} | {slip.c:>8.5f} {slip.c / c7:>7.4f} "
-                  f"{q_rms:>7.4f} | {onset:>8.5f} {onset / eq27[0]:>10.4f} {w_hr:>6.3f} "
-                  f"{onset / eq27[1]:>9.4f} | {forces['peak']:>10.4e} {change['peak']:>+7.2%} "
-                  f"{forces['Fx']:>10.4e} {change['Fx']:>+7.2%} {forces['Fz']:>10.4e} "
-                  f"{change['Fz']:>+7.2%} | {forces['Fx2']:>10.4e} {change['Fx2']:>+7.2%} "
-                  f"{forces['Fz2']:>10.4e} {change['Fz2']:>+7.2%} | {equilibrium:>7.1e}")
+    """The verification table of the validation stage (calibration.validation.verification)."""
+    settings = ValidationSettings(levels=tuple(levels))
+    store = CaseStore("bench", Path(tempfile.mkdtemp()) / "cases.sqlite")
+    table = verification_table(fem_runs(settings, jobs=2, store=store), settings)
+    with pd.option_context("display.width", 200, "display.max_columns", 100,
+                           "display.float_format", "{:.5g}".format):
+        print(table.set_index(["support", "level"]).T.to_string())
 
 
 def main() -> None:

@@ -17,11 +17,11 @@ from calibration.commands.pathargs import (add_load_path_arguments, load_path_fr
                                            path_summary)
 from calibration.provenance import provenance
 from fem.contact.body import SUPPORTS
+from fem.halfround import DEFAULT_SUPPORT
 from fem.twodisc import check_touching, solve_two_disc
 from meshes.checks import InputError, count, non_negative, one_of, poisson, positive
 from meshes.twodisc import DEFAULT_LEVEL
 
-DEFAULT_SUPPORT = "clamped"
 
 
 def register(subparsers, parents):

@@ -1,0 +1,24 @@
+"""``hertz2d validate``: every contact law against the two-disc FEM, error table and figures."""
+from __future__ import annotations
+
+from calibration.validation.stage import validate
+from meshes.checks import count
+
+
+def register(subparsers, parents):
+    parser = subparsers.add_parser(
+        "validate", parents=parents, help="every contact law against the two-disc FEM",
+        description="Run (or reuse) the two-disc FEM for cases 1 and 2, both supports, two mesh "
+                    "levels; run every contact law on the same load paths; write the error "
+                    "table results/validation/errors.csv, the verification table and Figs. "
+                    "11-15. Needs results/penalty/fit.json (hertz2d fit) for the refitted w.")
+    parser.add_argument("--quick", action="store_true",
+                        help="coarser meshes (levels 2, 3) and 25 tangential steps")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
+    parser.add_argument("--results", default="results", help="results folder (results)")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> dict:
+    count("jobs", args.jobs)
+    return validate(args.quick, args.jobs, args.results)

@@ -1,0 +1,7 @@
+"""Validation of contact laws against the two-disc frictional contact FEM (Section 4.2).
+
+:mod:`~calibration.validation.fem_runs` (cached FEM runs), :mod:`~calibration.validation.verification`
+(the FEM against closed forms), :mod:`~calibration.validation.comparison` (every law on the same
+paths, error metrics), :mod:`~calibration.validation.figures` (Figs. 11-15),
+:mod:`~calibration.validation.stage` (the ``hertz2d validate`` stage).
+"""

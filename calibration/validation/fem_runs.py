@@ -1,0 +1,132 @@
+"""The two-disc FEM runs the validation compares every law with: cached, parallel, resumable.
+
+Two load paths of Section 4.2 (case 1 ``hold-normal``, case 2 ``proportional``), both supports,
+at two mesh levels (the finer one gives the curves, the coarser one their mesh convergence).
+Each run is stored, table and traction profiles, in the :class:`calibration.store.CaseStore`
+under a namespace that hashes the solver's source, so a rerun or a run after Ctrl-C recomputes
+only what is missing and a changed solver recomputes everything.
+"""
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from multiprocessing import get_context
+
+import pandas as pd
+from threadpoolctl import threadpool_limits
+from tqdm import tqdm
+
+import fem.contact.body
+import fem.contact.coulomb
+import fem.contact.boxqp
+import fem.contact.frictional
+import fem.contact.measure
+import fem.contact.surface
+import fem.elasticity
+import fem.loadpath
+import fem.loads
+import fem.twodisc
+import meshes.twodisc
+from calibration.provenance import versions
+from calibration.store import CaseStore, source_digest
+from fem.loadpath import LoadPath
+from fem.twodisc import solve_two_disc
+
+CASES = {"case 1": "hold-normal", "case 2": "proportional"}
+SUPPORTS = ("clamped", "symmetric")
+
+
+@dataclass(frozen=True)
+class ValidationSettings:
+    """The paper's second example (Section 4.2) and the meshes and steps it is run with."""
+
+    R: float = 0.5
+    E: float = 10e9
+    nu: float = 0.25
+    mu: float = 0.3
+    delta_n: float = 0.025
+    delta_t: float = 0.025
+    steps: int = 50
+    normal_steps: int = 10
+    #: mesh levels to run; the curves use the finest, the others show its mesh convergence
+    levels: tuple[int, ...] = (3, 4)
+
+    @classmethod
+    def quick(cls) -> "ValidationSettings":
+        return cls(steps=25, normal_steps=5, levels=(2, 3))
+
+    def path(self, case: str) -> LoadPath:
+        return LoadPath.build(CASES[case], self.delta_n, self.delta_t, self.steps,
+                              self.normal_steps)
+
+
+@dataclass(frozen=True)
+class FemRun:
+    """One two-disc FEM run: which, and its per-step table and traction profiles."""
+
+    case: str
+    support: str
+    level: int
+    table: pd.DataFrame
+    profiles: pd.DataFrame
+    failure: str | None
+
+
+def solver_namespace() -> str:
+    modules = [meshes.twodisc, fem.elasticity, fem.loads, fem.loadpath, fem.contact.body,
+               fem.contact.surface, fem.contact.coulomb, fem.contact.boxqp,
+               fem.contact.frictional, fem.contact.measure, fem.twodisc]
+    pinned = {k: v for k, v in versions().items() if k in ("scikit-fem", "gmsh", "numpy", "scipy")}
+    return "twodisc-" + source_digest(modules, pinned)
+
+
+def _key(settings: ValidationSettings, case: str, support: str, level: int) -> tuple:
+    physical = {k: v for k, v in asdict(settings).items() if k != "levels"}
+    return (case, support, level, tuple(sorted(physical.items())))
+
+
+def run_one(settings: ValidationSettings, case: str, support: str, level: int) -> dict:
+    """Worker task: one path on one mesh; JSON-ready so it can be stored."""
+    with threadpool_limits(1):
+        result = solve_two_disc(settings.path(case), R1=settings.R, R2=settings.R,
+                                E=settings.E, nu=settings.nu, mu=settings.mu, support=support,
+                                level=level, profiles=True, progress=False)
+    return {"table": result.table.to_dict("list"), "profiles": result.profiles.to_dict("list"),
+            "failure": result.failure}
+
+
+def fem_runs(settings: ValidationSettings, jobs: int = 2, store: CaseStore | None = None,
+             progress: bool = True) -> list[FemRun]:
+    """Every (case, support, level) run, computing only those missing from ``store``."""
+    store = store or CaseStore(solver_namespace())
+    wanted = [(case, support, level) for level in sorted(settings.levels, reverse=True)
+              for case in CASES for support in SUPPORTS]
+    keys = {w: _key(settings, *w) for w in wanted}
+    done = store.get(list(keys.values()))
+    todo = [w for w in wanted if keys[w] not in done]
+    rows = {w: done[keys[w]] for w in wanted if keys[w] in done}
+
+    def collect(which, row, bar):
+        rows[which] = row
+        if row["failure"] is None:  # a failed path is retried on the next run
+            store.put([(keys[which], row)])
+        bar.update(1)
+
+    with tqdm(total=len(todo), desc="two-disc FEM", unit="run", disable=not progress) as bar:
+        if jobs == 1:
+            for which in todo:
+                collect(which, run_one(settings, *which), bar)
+        else:
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+                futures = {pool.submit(run_one, settings, *w): w for w in todo}
+                try:
+                    for future in as_completed(futures):
+                        collect(futures[future], future.result(), bar)
+                except BaseException:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise
+    return [FemRun(case, support, level, pd.DataFrame(rows[case, support, level]["table"]),
+                   pd.DataFrame(rows[case, support, level]["profiles"]),
+                   rows[case, support, level]["failure"])
+            for case, support, level in wanted]
+

@@ -1,0 +1,99 @@
+"""The validation stage: FEM runs -> verification -> every law on the same paths -> errors, figures.
+
+Outputs in ``results/validation/``: ``curves.csv`` (every FEM run at the finer mesh and every law,
+one row per step, tidy), ``profiles.csv`` (the FEM's contact tractions of case 1 at the end of
+the normal stage and at delta_t = 0.01 m), ``verification.csv``, ``errors.csv``, ``summary.json``
+(settings, the linear spring's regression, the paper's values, failures, provenance), and the
+figures ``fig11_tractions.png`` ... ``fig15_case2.png``, ``laws_case1.png``.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from calibration.atomic import save_figure, write_csv, write_json
+from calibration.laws import ContactPair, PolynomialPenalty, normal_force, tangential_stiffness
+from calibration.provenance import provenance
+from calibration.validation import figures
+from calibration.validation.comparison import (error_table, law_curves, laws_to_validate,
+                                               linear_spring_from, with_stiffness)
+from calibration.validation.fem_runs import FemRun, ValidationSettings, fem_runs
+from calibration.validation.verification import PARTIAL_SLIP_DELTA_T, verification_table
+from fem.halfround import DEFAULT_SUPPORT
+
+#: the paper's linear spring, regressed on its own case 2 (Section 4.3)
+PAPER_KN, PAPER_KT = 2.7e9, 1.5e9
+
+
+def _fem_curves(runs: list[FemRun]) -> pd.DataFrame:
+    return pd.concat([with_stiffness(r.table).assign(source=f"FEM, {r.support}", case=r.case)
+                      for r in runs], ignore_index=True)
+
+
+def _profiles(runs: list[FemRun]) -> pd.DataFrame:
+    frames = []
+    for run in runs:
+        if run.case != "case 1":
+            continue
+        table = run.table
+        steps = {int(table[table.stage == "normal"].step.iloc[-1]),
+                 int(table.step.iloc[np.argmin(np.abs(table.delta_t - PARTIAL_SLIP_DELTA_T))])}
+        frames.append(run.profiles[run.profiles.step.isin(steps)].assign(support=run.support))
+    return pd.concat(frames, ignore_index=True)
+
+
+def validate(quick: bool = False, jobs: int = 2, results: str | Path = "results",
+             progress: bool = True) -> dict:
+    """Run the stage; return a summary (the laws validated and where the error table is)."""
+    start = time.perf_counter()
+    results = Path(results)
+    out = results / "validation"
+    settings = ValidationSettings.quick() if quick else ValidationSettings()
+    refit = PolynomialPenalty.from_fit(results / "penalty" / "fit.json")
+    runs = fem_runs(settings, jobs=jobs, progress=progress)
+    finest = [r for r in runs if r.level == max(settings.levels)]
+    by = {(r.case, r.support): r for r in finest}
+    springs = {support: linear_spring_from(by["case 2", support].table, settings.mu)
+               for support in sorted({r.support for r in finest})}
+    laws = laws_to_validate(settings, refit, springs[DEFAULT_SUPPORT])
+    modelled = law_curves(list(laws.values()), settings)
+    curves = pd.concat([_fem_curves(finest), modelled], ignore_index=True)
+    errors = error_table(finest, modelled)
+    verification = verification_table(runs, settings)
+
+    pair = ContactPair.discs(settings.R, settings.E, settings.nu, settings.mu)
+    _, a_end = normal_force(pair, settings.delta_n)
+    ratio = float(tangential_stiffness(pair, a_end) / (
+        normal_force(pair, settings.delta_n)[0] / settings.delta_n))
+    summary = {
+        "settings": asdict(settings), "quick": quick, "default_support": DEFAULT_SUPPORT,
+        "laws": {role: law.label for role, law in laws.items()},
+        "linear_spring": {support: {"kn": s.kn, "kt": s.kt} for support, s in springs.items()},
+        "paper": {"kn": PAPER_KN, "kt": PAPER_KT, "kt_over_kn": PAPER_KT / PAPER_KN},
+        "table1_kt_over_kn_at_end_of_case2": ratio,
+        "failures": {f"{r.case}, {r.support}, level {r.level}": r.failure
+                     for r in runs if r.failure},
+        "provenance": provenance(), "seconds": round(time.perf_counter() - start, 1)}
+    write_csv(curves, out / "curves.csv")
+    write_csv(_profiles(finest), out / "profiles.csv")
+    write_csv(verification, out / "verification.csv")
+    write_csv(errors, out / "errors.csv")
+    write_json(summary, out / "summary.json")
+    label = {role: law.label for role, law in laws.items()}
+    simplified = [label[r] for r in ("simplified", "simplified-refit", "simplified-constant")]
+    save_figure(figures.figure11(finest, settings), out / "fig11_tractions.png")
+    save_figure(figures.figure12(curves, settings, label["accurate"], label["appendix-c"]),
+                out / "fig12_horizontal_force.png")
+    save_figure(figures.figure13(curves, settings, label["accurate"], label["simplified"]),
+                out / "fig13_secant_stiffness.png")
+    save_figure(figures.figure14(curves, settings, simplified), out / "fig14_simplified.png")
+    save_figure(figures.figure15(curves, settings, [label["simplified"], label["linear"],
+                                                    label["hertz-mindlin"]]),
+                out / "fig15_case2.png")
+    save_figure(figures.all_laws_figure(curves, settings), out / "laws_case1.png")
+    return {"laws": list(label.values()), "out": str(out / "errors.csv"),
+            "failures": summary["failures"], "seconds": summary["seconds"]}
