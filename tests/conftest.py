@@ -14,3 +14,16 @@ def isolated_cache(tmp_path_factory):
         os.environ.pop("HERTZ2D_CACHE", None)
     else:
         os.environ["HERTZ2D_CACHE"] = previous
+
+
+@pytest.fixture(scope="session")
+def quick_results(tmp_path_factory, isolated_cache):
+    """``results/`` of a quick penalty sweep, refit and validation (shared by the tests)."""
+    from calibration import penalty_stage
+    from calibration.validation.stage import validate
+
+    results = tmp_path_factory.mktemp("results")
+    penalty_stage.sweep(quick=True, out=results / "penalty" / "grid.csv", progress=False)
+    penalty_stage.fit(results / "penalty" / "grid.csv")
+    summary = validate(quick=True, jobs=2, results=results, progress=False)
+    return results, summary

@@ -5,11 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibration import penalty_stage
 from calibration.validation.comparison import (error_table, linear_spring_from, regimes,
                                                with_stiffness)
 from calibration.validation.fem_runs import FemRun
-from calibration.validation.stage import validate
 
 
 def fem_table():
@@ -54,15 +52,6 @@ def test_linear_spring_regression_reads_the_case2_forces():
                           "Fx": 1.5e9 * delta})
     spring = linear_spring_from(table, mu=0.3)
     assert (spring.kn, spring.kt) == (pytest.approx(2.7e9), pytest.approx(1.5e9))
-
-
-@pytest.fixture(scope="module")
-def quick_results(tmp_path_factory):
-    results = tmp_path_factory.mktemp("results")
-    penalty_stage.sweep(quick=True, out=results / "penalty" / "grid.csv", progress=False)
-    penalty_stage.fit(results / "penalty" / "grid.csv")
-    summary = validate(quick=True, jobs=2, results=results, progress=False)
-    return results, summary
 
 
 def test_quick_validation_writes_every_output(quick_results):

@@ -5,6 +5,7 @@ with every figure embedded, and to Markdown for reading on a code host.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -50,7 +51,29 @@ def _disagreements(notes: list[str]) -> Section:
     return section
 
 
-def build_report(results: str | Path = "results", wall_seconds: float | None = None) -> dict:
+def _provenance(results: Path, penalty, validation) -> dict:
+    """Who made the results (the last ``hertz2d all``, each stage) and who made this report."""
+    def made(stage: dict) -> dict:  # full provenance stays in the stage's own JSON file
+        return {"command": stage["command"], "date": stage["date"]}
+
+    meta = {"report": provenance(),
+            "penalty stage (results/penalty/fit.json)": made(penalty.fit["provenance"]),
+            "validation stage (results/validation/summary.json)": made(
+                validation.summary["provenance"]),
+            "mesh level (half-round grid)": int(
+                penalty.grid_cases(penalty.default).level.mode().iloc[0]),
+            "mesh levels (two-disc)": str(validation.summary["settings"]["levels"]),
+            "quick settings": bool(validation.summary["quick"])}
+    record = results / "run.json"
+    if record.exists():
+        run = json.loads(record.read_text())
+        meta["pipeline run"] = {"command": run["command"], "date": run["date"],
+                                "wall time (s)": run["seconds"],
+                                **{f"{k} (s)": v for k, v in run["stage_seconds"].items()}}
+    return meta
+
+
+def build_report(results: str | Path = "results") -> dict:
     """Write ``report.html`` and ``report.md`` into ``results``; return their paths."""
     results = Path(results)
     penalty = penalty_sections.PenaltyResults(results)
@@ -61,12 +84,7 @@ def build_report(results: str | Path = "results", wall_seconds: float | None = N
                 validation_sections.validation_section(validation),
                 _disagreements(penalty_sections.disagreements(penalty)
                                + validation_sections.disagreements(validation))]
-    meta = {**provenance(), "mesh level (half-round grid)": int(
-        penalty.grid_cases(penalty.default).level.mode().iloc[0]),
-            "mesh levels (two-disc)": str(validation.summary["settings"]["levels"]),
-            "quick settings": bool(validation.summary["quick"])}
-    if wall_seconds is not None:
-        meta["wall time of the run (s)"] = round(wall_seconds, 1)
+    meta = _provenance(results, penalty, validation)
     html_path = write_text(to_html(TITLE, sections, meta), results / "report.html")
     md_path = write_text(to_markdown(TITLE, sections, meta, results), results / "report.md")
     return {"out": str(html_path), "markdown": str(md_path)}

@@ -44,7 +44,7 @@ def to_html(title: str, sections: list[Section], provenance: dict) -> str:
                 rendered.append(("figure", (_data_uri(block.path), block.caption)))
         blocks.append((section, rendered))
     return _TEMPLATES.get_template("report.html.j2").render(
-        title=title, sections=blocks, provenance=provenance)
+        title=title, sections=blocks, provenance=list(_flatten(provenance)))
 
 
 def _markdown_table(frame: pd.DataFrame) -> str:
@@ -75,8 +75,9 @@ def to_markdown(title: str, sections: list[Section], provenance: dict, relative_
 
 
 def _flatten(data: dict, prefix: str = ""):
+    """``(key path, value)`` pairs of a nested dict, keys joined by ': '."""
     for key, value in data.items():
         if isinstance(value, dict):
-            yield from _flatten(value, f"{prefix}{key}.")
+            yield from _flatten(value, f"{prefix}{key}: ")
         else:
             yield f"{prefix}{key}", value

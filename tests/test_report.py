@@ -1,0 +1,67 @@
+"""The report: one self-contained HTML file, a Markdown twin, and the pipeline that makes them."""
+import base64
+import json
+import re
+
+import pytest
+
+from calibration.cli import main
+from calibration.report import build_report
+from calibration.report.screenshot import find_browser, screenshot
+
+
+@pytest.fixture(scope="module")
+def report(quick_results):
+    results, _ = quick_results
+    return results, build_report(results)
+
+
+def test_html_is_self_contained_with_every_figure_embedded(report):
+    results, paths = report
+    html = (results / "report.html").read_text()
+    sources = re.findall(r'<img src="([^"]+)"', html)
+    assert len(sources) == 10  # Figs. 7-9, convergence, Figs. 11-15, all laws
+    for source in sources:
+        assert source.startswith("data:image/png;base64,")
+        assert base64.b64decode(source.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not re.search(r'(src|href)="(https?:|file:)', html)
+    for anchor in ("summary", "verification-halfround", "verification-twodisc", "penalty",
+                   "validation", "disagreements", "provenance"):
+        assert f'id="{anchor}"' in html
+    assert "--quick" in html  # a quick report says so
+
+
+def test_markdown_links_resolve_to_the_figures(report):
+    results, _ = report
+    markdown = (results / "report.md").read_text()
+    links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", markdown)
+    assert len(links) == 10 and all((results / link).exists() for link in links)
+
+
+def test_disagreements_are_reported_with_numbers(report):
+    results, _ = report
+    markdown = (results / "report.md").read_text()
+    section = markdown.split("## Where hertz2d disagrees with the paper")[1].split("##")[0]
+    assert "Case 2" in section and "slide" in section
+    assert re.search(r"kt = \d\.\d+e\+08", section)
+
+
+@pytest.mark.skipif(find_browser() is None, reason="Chromium is not installed")
+def test_the_report_renders_in_headless_chromium(report, tmp_path):
+    from PIL import Image
+    import numpy as np
+    results, _ = report
+    image = Image.open(screenshot(results / "report.html", tmp_path / "report.png"))
+    grey = np.asarray(image.convert("L"))
+    assert image.height > 5000 and grey.std() > 10  # a long page with content, not blank
+
+
+def test_all_quick_runs_the_pipeline_end_to_end(quick_results, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # results/ of a new user's checkout
+    assert main(["all", "--quick", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["failed_cases"] == 0 and not summary["failed_paths"]
+    for path in ("results/report.html", "results/report.md", "results/run.json",
+                 "results/penalty/fit.json", "results/validation/errors.csv"):
+        assert (tmp_path / path).stat().st_size > 0
+    assert not list(tmp_path.glob("results/**/.*"))  # no temporary file left behind
