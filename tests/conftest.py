@@ -2,6 +2,14 @@
 import os
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# The default suite's property tests; HYPOTHESIS_PROFILE=thorough searches 20x harder
+# (run it before a release, it takes ~10 minutes).
+settings.register_profile("default", max_examples=150, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", parent=settings.get_profile("default"), max_examples=3000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,7 +1,7 @@
 """The contact-law library: properties over wide parameter ranges, the paper's worked numbers."""
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from calibration.laws import (AccurateModel, AppendixC, ConstantPenalty, ContactPair,
@@ -14,13 +14,12 @@ from calibration.laws.hertz2d import ACCURATE_MAX_A_OVER_R, max_normal_approach
 from fem.loadpath import LoadPath
 from meshes.checks import InputError
 
-SETTINGS = settings(max_examples=150, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
-
 radii = st.floats(1e-3, 10.0)
 moduli = st.floats(1e6, 1e12)
 poissons = st.floats(0.0, 0.49)
-frictions = st.floats(0.0, 2.0)
+#: frictionless or a physical coefficient; a subnormal mu makes mu*N subnormal and its
+#: relative precision meaningless, which is floating point, not the law
+frictions = st.one_of(st.just(0.0), st.floats(1e-4, 2.0))
 
 
 @st.composite
@@ -35,7 +34,6 @@ fractions = st.floats(1e-13, 0.9)
 PAPER = ContactPair.discs(R=0.5, E=10e9, nu=0.25, mu=0.3)  # Section 4.2
 
 
-@SETTINGS
 @given(pairs(), fractions, fractions)
 def test_normal_force_increases_with_the_approach(pair, f1, f2):
     assume(abs(f1 - f2) > 1e-9 * max(f1, f2))
@@ -45,7 +43,6 @@ def test_normal_force_increases_with_the_approach(pair, f1, f2):
     assert 0 < N1 < N2
 
 
-@SETTINGS
 @given(pairs(), fractions)
 def test_eq4_and_eq23_hold_together_at_the_solution(pair, fraction):
     delta_n = fraction * max_normal_approach(pair)
@@ -54,7 +51,6 @@ def test_eq4_and_eq23_hold_together_at_the_solution(pair, fraction):
     assert half_width(pair, N) == pytest.approx(a, rel=1e-10)
 
 
-@SETTINGS
 @given(pairs(), fractions)
 def test_swapping_the_bodies_changes_nothing(pair, fraction):
     delta_n = fraction * max_normal_approach(pair)
@@ -65,14 +61,12 @@ def test_swapping_the_bodies_changes_nothing(pair, fraction):
         np.testing.assert_allclose(backward[column], forward[column], rtol=1e-12)
 
 
-@SETTINGS
 @given(pairs(), fractions)
 def test_tangential_stiffness_is_positive(pair, fraction):
     _, a = normal_force(pair, fraction * max_normal_approach(pair))
     assert tangential_stiffness(pair, a) > 0
 
 
-@SETTINGS
 @given(pairs(), st.lists(st.tuples(st.floats(-0.3, 1.0), st.floats(-1.0, 1.0)),
                          min_size=1, max_size=40))
 def test_coulomb_bound_holds_along_any_history(pair, moves):
@@ -86,7 +80,6 @@ def test_coulomb_bound_holds_along_any_history(pair, moves):
     assert np.all(table.loc[table["N"] == 0, "T"] == 0)
 
 
-@SETTINGS
 @given(pairs(), st.floats(1e-9, 0.1))
 def test_accurate_model_is_monotone_and_reaches_eq27(pair, fraction):
     assume(pair.mu > 1e-6)
@@ -103,7 +96,6 @@ def test_accurate_model_is_monotone_and_reaches_eq27(pair, fraction):
     np.testing.assert_allclose(back, T, rtol=1e-9, atol=1e-12 * pair.mu * N)
 
 
-@SETTINGS
 @given(st.floats(1e-3, 10.0), moduli, poissons, frictions, st.floats(1e-6, 0.1))
 def test_wall_contact_is_the_mirrored_pair_with_doubled_displacements(R, E, nu, mu, fraction):
     pair = ContactPair.discs(R, E, nu, mu)
@@ -117,7 +109,6 @@ def test_wall_contact_is_the_mirrored_pair_with_doubled_displacements(R, E, nu, 
             np.testing.assert_allclose(wall[column], mirrored[column], rtol=1e-10)
 
 
-@SETTINGS
 @given(pairs(), st.floats(1e-3, 1e3), st.floats(1e-6, 0.05))
 def test_scaling_the_moduli_scales_forces_and_nothing_else(pair, factor, fraction):
     scaled = ContactPair(pair.R1, pair.R2, factor * pair.E1, factor * pair.E2, pair.nu1,
