@@ -13,8 +13,6 @@ from __future__ import annotations
 import math
 import time
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from multiprocessing import get_context
 
 import pandas as pd
 from threadpoolctl import threadpool_limits
@@ -26,6 +24,7 @@ import fem.factor
 import fem.halfround
 import fem.loads
 import meshes.halfround
+from calibration.parallel import completed
 from calibration.provenance import versions
 from calibration.spec import Case
 from calibration.store import CaseStore, source_digest
@@ -97,27 +96,13 @@ def run_sweep(cases: list[Case], jobs: int = 1, store: CaseStore | None = None,
     todo = [case for case in unique if case.key not in done]
     fresh: dict[tuple, dict] = {}
 
-    def collect(rows: list[dict], cases_of_group: list[Case], bar) -> None:
-        results = {case.key: row for case, row in zip(cases_of_group, rows)}
-        fresh.update(results)
-        store.put([(k, r) for k, r in results.items() if r["status"] == "ok"])
-        bar.update(len(rows))
-
     with tqdm(total=len(todo), unit="case", desc="half-round sweep", disable=not progress,
               mininterval=0.5) as bar:
-        groups = _groups(todo)
-        if jobs == 1:
-            for group in groups:
-                collect(solve_group(group), group, bar)
-        else:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-                futures = {pool.submit(solve_group, group): group for group in groups}
-                try:
-                    for future in as_completed(futures):
-                        collect(future.result(), futures[future], bar)
-                except BaseException:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    raise
+        for (group,), rows in completed(solve_group, [(g,) for g in _groups(todo)], jobs):
+            results = {case.key: row for case, row in zip(group, rows)}
+            fresh.update(results)
+            store.put([(k, r) for k, r in results.items() if r["status"] == "ok"])
+            bar.update(len(rows))
     rows = []
     for case in cases:
         row = dict(fresh.get(case.key) or done[case.key])

@@ -8,9 +8,7 @@ only what is missing and a changed solver recomputes everything.
 """
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
-from multiprocessing import get_context
 
 import pandas as pd
 from threadpoolctl import threadpool_limits
@@ -27,6 +25,7 @@ import fem.loadpath
 import fem.loads
 import fem.twodisc
 import meshes.twodisc
+from calibration.parallel import completed
 from calibration.provenance import versions
 from calibration.store import CaseStore, source_digest
 from fem.loadpath import LoadPath
@@ -106,25 +105,12 @@ def fem_runs(settings: ValidationSettings, jobs: int = 2, store: CaseStore | Non
     todo = [w for w in wanted if keys[w] not in done]
     rows = {w: done[keys[w]] for w in wanted if keys[w] in done}
 
-    def collect(which, row, bar):
-        rows[which] = row
-        if row["failure"] is None:  # a failed path is retried on the next run
-            store.put([(keys[which], row)])
-        bar.update(1)
-
     with tqdm(total=len(todo), desc="two-disc FEM", unit="run", disable=not progress) as bar:
-        if jobs == 1:
-            for which in todo:
-                collect(which, run_one(settings, *which), bar)
-        else:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-                futures = {pool.submit(run_one, settings, *w): w for w in todo}
-                try:
-                    for future in as_completed(futures):
-                        collect(futures[future], future.result(), bar)
-                except BaseException:
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    raise
+        for (_, *which), row in completed(run_one, [(settings, *w) for w in todo], jobs):
+            rows[tuple(which)] = row
+            if row["failure"] is None:  # a failed path is retried on the next run
+                store.put([(keys[tuple(which)], row)])
+            bar.update(1)
     return [FemRun(case, support, level, pd.DataFrame(rows[case, support, level]["table"]),
                    pd.DataFrame(rows[case, support, level]["profiles"]),
                    rows[case, support, level]["failure"])
