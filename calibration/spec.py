@@ -88,16 +88,22 @@ def _study_cases(base: Case, name: str, table: dict) -> list[Case]:
     return [_vary(base, name, variable, float(v), hold) for v in table[variable]]
 
 
+def _require_keys(table: str, given: dict, required: set[str]) -> None:
+    missing, unknown = sorted(required - set(given)), sorted(set(given) - required)
+    if missing or unknown:
+        problems = ([f"missing {', '.join(missing)}"] if missing else []) + (
+            [f"unknown {', '.join(unknown)}"] if unknown else [])
+        raise InputError(f"[{table}] in the spec: {'; '.join(problems)}")
+
+
 def expand(spec: dict) -> list[Case]:
     """All cases of a parsed spec, validated, for every support (duplicates kept: one per study)."""
     if "base" not in spec:
         raise InputError("spec has no [base] table")
     settings = dict(spec["base"])
     supports = settings.pop("supports", list(SUPPORTS))
+    _require_keys("base", settings, {"R", "a", "E", "nu", "T", "level"})
     level = settings.pop("level")
-    unknown = set(settings) - {"R", "a", "E", "nu", "T"}
-    if unknown:
-        raise InputError(f"base has unknown keys {sorted(unknown)}")
     base = Case("base", supports[0], level=int(level),
                 **{k: float(settings[k]) for k in ("R", "a", "E", "nu", "T")})
     cases: list[Case] = []
@@ -105,6 +111,7 @@ def expand(spec: dict) -> list[Case]:
         cases += _study_cases(base, name, table)
     grid = spec.get("grid")
     if grid:
+        _require_keys("grid", grid, {"a_over_R", "nu"})
         cases += [replace(base, study="grid", a=x * base.R, nu=float(n))
                   for x in grid["a_over_R"] for n in grid["nu"]]
     for level in spec.get("convergence", {}).get("levels", []):

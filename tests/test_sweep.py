@@ -32,6 +32,9 @@ def test_spec_expansion_holds_what_it_says():
     ({"studies": {"bad": {"nu": [0.5]}}}, "nu=0.5"),
     ({"studies": {"bad": {"a_over_R": [1.2]}}}, "must be smaller than R"),
     ({"studies": {"bad": {"nu": [0.1], "hold": "volume"}}}, "hold"),
+    ({"base": {k: v for k, v in SMALL_SPEC["base"].items() if k != "level"}}, "missing level"),
+    ({"base": {**SMALL_SPEC["base"], "G": 1.0}}, "unknown G"),
+    ({"grid": {"nu": [0.1]}}, r"\[grid\] in the spec: missing a_over_R"),
 ])
 def test_bad_specs_name_the_bad_value(change, message):
     with pytest.raises(InputError, match=message):
