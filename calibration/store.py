@@ -12,6 +12,7 @@ import hashlib
 import inspect
 import json
 import sqlite3
+from contextlib import closing, contextmanager
 from pathlib import Path
 from types import ModuleType
 
@@ -36,8 +37,11 @@ class CaseStore:
             db.execute("CREATE TABLE IF NOT EXISTS cases "
                        "(namespace TEXT, key TEXT, row TEXT, PRIMARY KEY (namespace, key))")
 
-    def _connect(self) -> sqlite3.Connection:
-        return sqlite3.connect(self.path, timeout=30)
+    @contextmanager
+    def _connect(self):
+        """One transaction (committed on success, rolled back on error), then closed."""
+        with closing(sqlite3.connect(self.path, timeout=30)) as db, db:
+            yield db
 
     @staticmethod
     def _key(key: tuple) -> str:
