@@ -153,8 +153,8 @@ def disagreements(p: PenaltyResults) -> list[str]:
         f"{base.w_fem:.3f} ({100 * (base.w_fem / w_paper - 1):+.1f} %). Over the whole grid the "
         f"paper's Eq. 33 misses the FEM w by {mine['rmse_vs_paper']:.3f} RMS (refit: "
         f"{mine['rmse']:.3f}); the refitted coefficients differ most in the (a/R) and (a/R)^2 "
-        f"terms ({mine['coefficients'][1]:.2f} and {mine['coefficients'][3]:.2f} against 2.89 "
-        f"and -10.31). Most likely reason: the paper's COMSOL mesh and grid are not given, and a "
+        f"terms ({mine['coefficients'][1]:.2f} and {mine['coefficients'][3]:.2f} against "
+        f"{EQ33_COEFFICIENTS[1]:g} and {EQ33_COEFFICIENTS[3]:g}). Most likely reason: the paper's COMSOL mesh and grid are not given, and a "
         f"quadratic in a/R fitted on a different set of points trades these two terms against "
         f"each other (they are strongly correlated on 0.01 <= a/R <= 0.15).")
     if "symmetric" in p.by_support:

@@ -60,7 +60,7 @@ def to_markdown(title: str, sections: list[Section], provenance: dict, relative_
     lines = [f"# {title}", ""]
     lines += [f"- [{s.title}](#{s.anchor})" for s in sections] + [""]
     for section in sections:
-        lines += [f"## {section.title}", ""]
+        lines += [f'<a id="{section.anchor}"></a>', "", f"## {section.title}", ""]
         for block in section.blocks:
             if isinstance(block, Paragraph):
                 lines += [block.text, ""]

@@ -9,6 +9,7 @@ import pandas as pd
 from calibration.report.document import Section
 from meshes.checks import InputError
 
+
 class ValidationResults:
     """The files of ``results/validation``."""
 
@@ -165,8 +166,9 @@ def disagreements(v: ValidationResults) -> list[str]:
             f"falling force, which indeed does not occur in case 2).")
     notes.append(
         f"The linear spring regressed on case 2 gives kn = {spring['kn']:.3g} N/m per m "
-        f"({100 * (spring['kn'] / paper['kn'] - 1):+.0f} % against the paper's 2.7e9) and "
-        f"kt = {spring['kt']:.3g} ({100 * (spring['kt'] / paper['kt'] - 1):+.0f} % against 1.5e9). "
+        f"({100 * (spring['kn'] / paper['kn'] - 1):+.0f} % against the paper's {paper['kn']:.2g}) "
+        f"and kt = {spring['kt']:.3g} ({100 * (spring['kt'] / paper['kt'] - 1):+.0f} % against "
+        f"{paper['kt']:.2g}). "
         f"With full slip the horizontal force is capped at mu N, so kt is about mu kn; the "
         f"paper's kt/kn = {paper['kt_over_kn']:.2f} is what a sticking contact would give, "
         f"consistent with the previous point.")
