@@ -10,13 +10,13 @@ import time
 from pathlib import Path
 
 from calibration.atomic import write_csv
-from calibration.commands.pathargs import (add_load_path_arguments, load_path_from_args,
-                                           path_summary)
+from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
+                                           load_path_from_args, path_summary)
 from calibration.laws import (AccurateModel, AppendixC, ConstantPenalty, ContactPair,
                               HertzMindlin, LinearSpring, MindlinDeresiewicz, PolynomialPenalty,
                               SimplifiedModel)
 from calibration.laws.penalty_factor import EQ33
-from meshes.checks import InputError, non_negative, one_of, poisson, positive
+from meshes.checks import InputError, one_of
 
 LAWS = ("simplified", "accurate", "appendix-c", "linear", "hertz-mindlin", "mindlin-deresiewicz")
 
@@ -56,8 +56,7 @@ def penalty_from_flag(flag: str):
 
 
 def build_law(args):
-    positive("R", args.R), positive("E", args.E), poisson("nu", args.nu)
-    non_negative("mu", args.mu)
+    check_disc_arguments(args)
     one_of("law", args.law, LAWS)
     if args.law == "linear":
         return LinearSpring(args.kn, args.kt, args.mu)

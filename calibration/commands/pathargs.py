@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from fem.loadpath import PATHS, LoadPath
+from meshes.checks import non_negative, poisson, positive
 
 
 def add_load_path_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,6 +31,12 @@ def add_load_path_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--normal-steps", type=int, default=10,
                         help="load steps of the normal ramp before a hold-normal path (10)")
     parser.add_argument("--out", default=None, help="CSV file for the per-step table")
+
+
+def check_disc_arguments(args: argparse.Namespace) -> None:
+    """The discs' material and friction flags: one line naming a bad value (exit 2)."""
+    positive("R", args.R), positive("E", args.E), poisson("nu", args.nu)
+    non_negative("mu", args.mu)
 
 
 def load_path_from_args(args: argparse.Namespace) -> LoadPath:

@@ -13,15 +13,14 @@ import time
 from pathlib import Path
 
 from calibration.atomic import write_csv, write_json
-from calibration.commands.pathargs import (add_load_path_arguments, load_path_from_args,
-                                           path_summary)
+from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
+                                           load_path_from_args, path_summary)
 from calibration.provenance import provenance
 from fem.contact.body import SUPPORTS
 from fem.halfround import DEFAULT_SUPPORT
 from fem.twodisc import check_touching, solve_two_disc
-from meshes.checks import InputError, count, non_negative, one_of, poisson, positive
+from meshes.checks import InputError, count, one_of
 from meshes.twodisc import DEFAULT_LEVEL
-
 
 
 def register(subparsers, parents):
@@ -45,8 +44,7 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
-    positive("R", args.R), positive("E", args.E), poisson("nu", args.nu)
-    non_negative("mu", args.mu)
+    check_disc_arguments(args)
     one_of("support", args.support, SUPPORTS)
     count("refine", args.refine, minimum=0)
     path = load_path_from_args(args)
