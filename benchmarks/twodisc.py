@@ -10,7 +10,7 @@ BLAS thread pools left alone instead of limited to one thread (CONTACT-NOTES).
 validation stage per support and level (:mod:`calibration.validation.verification`): the normal
 stage against Eqs. 23, 4 and 1, partial slip at delta_t = 0.01 m against Eqs. 7 and 2, the onset
 of full slip against Eq. 27, the peak and final forces of cases 1 and 2 with their change from the
-coarsest level, and the worst equilibrium mismatch.
+coarsest level, and the largest Signorini residual of any step.
 """
 from __future__ import annotations
 

@@ -188,6 +188,8 @@ class NodeToSegmentContact:
         self._relief = (so.relief.reshape(-1, 2), mo.relief.reshape(-1, 2))
         self._X = (slave.window_reference, master.window_reference)
         self.n_slave, self.n_master = len(self._X[0]), len(self._X[1])
+        #: mean element length along the slave window, the scale of :meth:`gap_residual`
+        self.element = float(np.linalg.norm(np.diff(self._X[0], axis=0), axis=1).mean())
 
     def initial_state(self) -> ContactState:
         """No contact force, both bodies in the reference configuration."""
@@ -281,6 +283,21 @@ class NodeToSegmentContact:
         self._check_window(multipliers, projection)
         new_state = ContactState(multipliers, projection.zeta, tuple(rigid), slave_f, master_f)
         return Increment(new_state, projection, slipping, iteration, fallbacks)
+
+    def gap_residual(self, increment: Increment) -> float:
+        """How far the converged increment is from Signorini's conditions in its own geometry.
+
+        The geometry is rebuilt from the converged forces (not the frozen one the last solve
+        used) and the largest of ``|g|`` at the nodes that press and of the penetration ``-g`` at
+        the others is returned in units of the slave element length. It measures what the fixed
+        point's :data:`TOLERANCE` leaves of the nonlinear contact conditions.
+        """
+        state = increment.state
+        slave_x, master_x = self._positions(state.rigid, state.slave_forces, state.master_forces)
+        projection = project(slave_x, master_x)
+        pressing = state.multipliers[:, 0] > 0
+        violation = np.where(pressing, np.abs(projection.gap), np.maximum(-projection.gap, 0.0))
+        return float(violation[projection.inside].max(initial=0.0) / self.element)
 
     def _check_window(self, multipliers, projection) -> None:
         """Contact may not reach the last slave node or the last master segment of a window."""
