@@ -155,10 +155,10 @@ def transition_path():
                     np.array(["normal"] + ["tangential"] * (len(delta_t) - 1))), float(N)
 
 
-@pytest.mark.parametrize("tangential", ["accurate", "simplified"])
-def test_appendix_c_is_continuous_at_slide_and_peaks_near_mu_N(tangential):
+@pytest.mark.parametrize("partial_slip", [AccurateModel, SimplifiedModel])
+def test_appendix_c_is_continuous_at_slide_and_peaks_near_mu_N(partial_slip):
     path, N0 = transition_path()
-    table = AppendixC(PAPER, tangential=tangential).run(path)
+    table = AppendixC(PAPER, partial_slip=partial_slip).run(path)
     before, after = table.iloc[2], table.iloc[3]
     assert before.slip in ("partial", "stick") and after.slip == "slide"
     assert after.Fx == pytest.approx(before.Fx, rel=1e-5)

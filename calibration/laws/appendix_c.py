@@ -4,9 +4,9 @@ The lower disc is fixed; the upper disc's centre moves from ``(0, y0)`` to ``(S_
 ``y0 = R1 + R2 - delta_n0`` (the approach held after the normal stage). Two regimes:
 
 partial slip (alpha = 0)
-    the contact plane stays horizontal: N = N0 and T(S_t) from the tangential law of the chosen
-    model (the accurate model's Eqs. 24-26, or the simplified model's kt), up to the onset of full
-    slip at ``S_t = delta_su(N0)`` (Eq. 27; both models share it, Eq. 31 being its secant).
+    the contact plane stays horizontal: the rows of the chosen model (:class:`AccurateModel`,
+    Eqs. 24-26, by default, or :class:`SimplifiedModel`), up to the onset of full slip at
+    ``S_t = delta_su(N0)`` (Eq. 27; both models share it, Eq. 31 being its secant).
 full slip and finite slide (alpha > 0)
     the contact normal has rotated by alpha. With the centre-to-centre vector decomposed on the
     rotated frame, ``(S_t, y0) = (R1 + R2 - delta_n)(sin a, cos a) + delta_su (cos a, -sin a)``, which
@@ -27,79 +27,68 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from calibration.laws.base import ContactLaw, law_table
-from calibration.laws.hertz2d import (accurate_tangential_force, full_slip_displacement,
-                                      normal_force, normal_stiffness, tangential_stiffness)
+from calibration.laws.base import ContactLaw
+from calibration.laws.hertz2d import (AccurateModel, full_slip_displacement, normal_force,
+                                      normal_stiffness)
 from calibration.laws.pair import ContactPair
 from calibration.laws.penalty_factor import EQ33
 from fem.loadpath import LoadPath
-from meshes.checks import one_of
 
-TANGENTIAL_LAWS = ("accurate", "simplified")
 #: bisection steps for the contact-normal rotation (alpha to 2^-60 of its bracket)
 BISECTIONS = 60
 
 
 class AppendixC(ContactLaw):
-    """Partial slip, then full slip and finite slide with a rotating contact normal."""
+    """Partial slip by ``partial_slip`` (a law class), then full slip and finite slide."""
 
     name = "appendix-c"
     paths = ("hold-normal",)
 
-    def __init__(self, pair: ContactPair, penalty=EQ33, tangential: str = "accurate"):
+    def __init__(self, pair: ContactPair, penalty=EQ33, partial_slip=AccurateModel):
         self.pair, self.penalty = pair, penalty
-        self.tangential = one_of("tangential", tangential, TANGENTIAL_LAWS)
+        self.partial_slip = partial_slip(pair, penalty)
 
     @property
     def label(self) -> str:
-        return f"Appendix C ({self.tangential} partial slip, {self.penalty.label})"
+        return f"Appendix C ({self.partial_slip.name} partial slip, {self.penalty.label})"
+
+    def _approach(self, S_t: np.ndarray, alpha: np.ndarray, y0: float) -> np.ndarray:
+        """(C.5): ``delta_n = R1 + R2 - (S_t sin a + y0 cos a)`` on the rotated contact normal."""
+        return self.pair.R1 + self.pair.R2 - (S_t * np.sin(alpha) + y0 * np.cos(alpha))
 
     def _slide_angle(self, S_t: np.ndarray, y0: float) -> np.ndarray:
-        """The rotation alpha of the contact normal at horizontal translations ``S_t`` (full slip)."""
-        pair = self.pair
-        reach = pair.R1 + pair.R2
+        """The rotation alpha of the contact normal at translations ``S_t`` in full slip.
+
+        Bisection on ``delta_su(N(alpha)) - (S_t cos a - y0 sin a)`` (Eq. 27 against (C.4)),
+        increasing in alpha on ``[0, atan(S_t/y0)]``.
+        """
         low, high = np.zeros_like(S_t), np.arctan2(S_t, y0)
         for _ in range(BISECTIONS):
             alpha = 0.5 * (low + high)
-            delta_n = reach - (S_t * np.sin(alpha) + y0 * np.cos(alpha))
-            N, a = normal_force(pair, delta_n)
-            residual = (full_slip_displacement(pair, N, a, self.penalty)
+            N, a = normal_force(self.pair, self._approach(S_t, alpha, y0))
+            residual = (full_slip_displacement(self.pair, N, a, self.penalty)
                         - (S_t * np.cos(alpha) - y0 * np.sin(alpha)))
             low, high = np.where(residual < 0, alpha, low), np.where(residual < 0, high, alpha)
         return 0.5 * (low + high)
 
     def _run(self, path: LoadPath) -> pd.DataFrame:
+        table = self.partial_slip.run(path)
+        tangential = (path.stage == "tangential")
+        if not tangential.any():
+            return table
         pair = self.pair
-        delta_n = pair.pair_displacement(path.delta_n)
         S_t = pair.pair_displacement(path.delta_t)
-        N, a = normal_force(pair, delta_n)
-        T, c = np.zeros_like(N), a.copy()
-        alpha = np.zeros_like(N)
-        tangential = path.stage == "tangential"
-        if tangential.any():
-            held = float(delta_n[tangential][0])
-            y0 = pair.R1 + pair.R2 - held
-            N0, a0 = (float(v) for v in normal_force(pair, held))
-            onset = float(full_slip_displacement(pair, N0, a0, self.penalty))
-            partial = tangential & (S_t < onset)
-            if self.tangential == "accurate":
-                T[partial], c[partial] = accurate_tangential_force(pair, N0, S_t[partial],
-                                                                   self.penalty)
-            else:
-                T[partial] = tangential_stiffness(pair, a0, self.penalty) * S_t[partial]
-                c[partial] = np.nan
-            slide = tangential & ~partial
-            alpha[slide] = self._slide_angle(S_t[slide], y0)
-            N[slide], a[slide] = normal_force(
-                pair, pair.R1 + pair.R2 - (S_t[slide] * np.sin(alpha[slide])
-                                           + y0 * np.cos(alpha[slide])))
-            T[slide], c[slide] = pair.mu * N[slide], 0.0
-        Fx = T * np.cos(alpha) - N * np.sin(alpha)
-        Fz = T * np.sin(alpha) + N * np.cos(alpha)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            secant = np.where(S_t > 0, T / S_t, tangential_stiffness(pair, a, self.penalty))
-        below_bound = "partial" if self.tangential == "accurate" else "stick"  # no stick zone
-        slip = np.where(N <= 0, "open", np.where(alpha > 0, "slide", np.where(
-            S_t <= 0, "stick", np.where(T >= pair.mu * N * (1 - 1e-12), "full", below_bound))))
-        return law_table(path, N=N, T=T, a=a, c=c, kn=normal_stiffness(pair, a), kt=secant,
-                         slip=slip, Fx=Fx, Fz=Fz)
+        first = np.flatnonzero(tangential)[0]
+        N0, a0 = table.N.iloc[first], table.a.iloc[first]
+        y0 = pair.R1 + pair.R2 - float(pair.pair_displacement(path.delta_n[first]))
+        slide = tangential & (S_t >= full_slip_displacement(pair, N0, a0, self.penalty))
+        alpha = self._slide_angle(S_t[slide], y0)
+        N, a = normal_force(pair, self._approach(S_t[slide], alpha, y0))
+        T = pair.mu * N
+        table.loc[slide, ["N", "T", "a", "c"]] = np.column_stack([N, T, a, np.zeros_like(N)])
+        table.loc[slide, "Fx"] = T * np.cos(alpha) - N * np.sin(alpha)  # (C.3)
+        table.loc[slide, "Fz"] = T * np.sin(alpha) + N * np.cos(alpha)  # (C.2)
+        table.loc[slide, "kn"] = normal_stiffness(pair, a)
+        table.loc[slide, "kt"] = T / S_t[slide]  # secant, as the accurate model's
+        table.loc[slide, "slip"] = "slide"
+        return table

@@ -54,10 +54,8 @@ def half_width(pair: ContactPair, N) -> np.ndarray:
 def normal_approach(pair: ContactPair, N) -> np.ndarray:
     """Eq. 23: ``delta_n = N/(pi E*) [log(4R1/a) + log(4R2/a) - 1]``, a from Eq. 4 (0 at N = 0)."""
     N = np.asarray(N, float)
-    a = half_width(pair, N)
     with np.errstate(divide="ignore", invalid="ignore"):
-        approach = N / (np.pi * pair.modulus) * (
-            np.log(4.0 * pair.R1 / a) + np.log(4.0 * pair.R2 / a) - 1.0)
+        approach = N / normal_stiffness(pair, half_width(pair, N))  # Eq. 29 is its secant
     return np.where(N > 0, approach, 0.0)
 
 
@@ -136,9 +134,7 @@ def pressure(x, N, a) -> np.ndarray:
 
 def shear_traction(x, N, a, c, mu) -> np.ndarray:
     """Eq. 2 (Cattaneo-Mindlin): ``mu p(x)`` less ``(c/a) mu p_c(x)`` in the stick zone |x| < c."""
-    x = np.asarray(x, float)
-    stick = 2.0 * c / (np.pi * a * a) * mu * N * np.sqrt(
-        np.clip(1.0 - (x / c) ** 2, 0.0, None)) if c > 0 else 0.0
+    stick = mu * pressure(x, N * (c / a) ** 2, c) if c > 0 else 0.0  # (c/a) mu p_c, Eq. 1 on c
     return mu * pressure(x, N, a) - stick
 
 
@@ -155,14 +151,15 @@ def _check_accurate_domain(pair: ContactPair, a) -> None:
                          f"(a/R <= {ACCURATE_MAX_A_OVER_R}, where Eqs. 24-26 are monotone in T)")
 
 
-def _partial_slip_displacement(pair: ContactPair, N, a, ratio, penalty) -> np.ndarray:
-    """Eqs. 24-26 in terms of ``ratio = c/a``: ``mu N/(pi E*) [B(a) - ratio^2 B(ratio a)]``."""
+def _stick_zone_term(pair: ContactPair, N, a, ratio, penalty) -> np.ndarray:
+    """What the stick zone ``c = ratio a`` takes off Eq. 27 (Eqs. 24-26):
+    ``delta_t = delta_su - mu N/(pi E*) ratio^2 B(ratio a)``."""
     ratio = np.asarray(ratio, float)
     c = ratio * a
     with np.errstate(divide="ignore", invalid="ignore"):
         inner = np.where(c > 0, ratio**2 * tangential_bracket(pair, np.where(c > 0, c, 1.0),
                                                               penalty), 0.0)
-    return pair.mu * N / (np.pi * pair.modulus) * (tangential_bracket(pair, a, penalty) - inner)
+    return pair.mu * N / (np.pi * pair.modulus) * inner
 
 
 def accurate_tangential_displacement(pair: ContactPair, N, T, penalty=EQ33) -> np.ndarray:
@@ -172,23 +169,26 @@ def accurate_tangential_displacement(pair: ContactPair, N, T, penalty=EQ33) -> n
         raise InputError("T must lie in [0, mu N] for the accurate model (monotonic loading)")
     a = half_width(pair, N)
     _check_accurate_domain(pair, a)
-    return _partial_slip_displacement(pair, N, a, np.sqrt(np.clip(1 - T / (pair.mu * N), 0, 1)),
-                                      penalty)
+    ratio = stick_half_width(N, T, a, pair.mu) / a  # Eq. 7
+    return full_slip_displacement(pair, N, a, penalty) - _stick_zone_term(pair, N, a, ratio,
+                                                                          penalty)
 
 
 def accurate_tangential_force(pair: ContactPair, N, delta_t, penalty=EQ33):
     """Inverse of Eqs. 24-27 at constant N: ``(T, c)`` for tangential displacement ``delta_t >= 0``.
 
     ``delta_t(c/a)`` falls monotonically from the full-slip value at c = 0 to 0 at c = a, so the
-    root is found by bisection in c/a; beyond Eq. 27, T = mu N and c = 0.
+    root is found by bisection in c/a; beyond Eq. 27, T = mu N and c = 0. T follows from c by
+    Eq. 3, ``T = mu N (1 - (c/a)^2)``.
     """
     N, delta_t = np.broadcast_arrays(np.asarray(N, float), np.asarray(delta_t, float))
     a = half_width(pair, N)
     _check_accurate_domain(pair, a)
+    full_slip = full_slip_displacement(pair, N, a, penalty)
     low, high = np.zeros_like(N), np.ones_like(N)  # c/a
     for _ in range(BISECTIONS):
         middle = 0.5 * (low + high)
-        beyond = _partial_slip_displacement(pair, N, a, middle, penalty) > delta_t
+        beyond = full_slip - _stick_zone_term(pair, N, a, middle, penalty) > delta_t
         low, high = np.where(beyond, middle, low), np.where(beyond, high, middle)
     ratio = np.where(delta_t <= 0, 1.0, 0.5 * (low + high))
     return pair.mu * N * (1.0 - ratio**2), ratio * a

@@ -2,8 +2,8 @@
 
 Each is a callable ``w(a_over_R, nu)``. The paper bounds w between 0 and 1 (Section 2.3), and
 every law clips the value to that range (:func:`bounded`): Eq. 33, a quadratic fitted on
-0.01 <= a/R <= 0.15, turns negative for a/R above about 0.45, where Eq. 31 would otherwise give a
-negative tangential stiffness.
+0.01 <= a/R <= 0.15, turns negative for a/R above 0.34 (nu = 0) to 0.45 (nu = 0.49), where Eq. 31
+would otherwise give a negative tangential stiffness.
 """
 from __future__ import annotations
 
