@@ -26,7 +26,8 @@ import pandas as pd
 
 import fem.contact.frictional as frictional
 from calibration.store import CaseStore
-from calibration.validation.fem_runs import SUPPORTS, ValidationSettings, fem_runs
+from calibration.validation.fem_runs import ValidationSettings, fem_runs
+from fem.supports import SUPPORTS
 from calibration.validation.verification import verification_table
 from fem.loadpath import LoadPath
 from fem.twodisc import TwoDisc

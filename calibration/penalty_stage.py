@@ -18,7 +18,7 @@ from calibration.provenance import provenance
 from calibration.regression import CONSTANT_W, constant_w_errors, fit_eq33
 from calibration.spec import load_spec
 from calibration.sweep import run_sweep
-from fem.halfround import DEFAULT_SUPPORT, SUPPORTS
+from fem.supports import DEFAULT_SUPPORT, SUPPORTS
 from meshes.checks import InputError
 
 RESULTS = Path("results") / "penalty"

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, replace
 from importlib import resources
 from pathlib import Path
 
-from fem.halfround import SUPPORTS
+from fem.supports import SUPPORTS
 from meshes.checks import InputError, count, one_of, poisson, positive
 from meshes.halfround import check_geometry
 

@@ -23,6 +23,7 @@ import fem.elasticity
 import fem.factor
 import fem.halfround
 import fem.loads
+import fem.supports
 import meshes.halfround
 from calibration.parallel import completed
 from calibration.provenance import versions
@@ -37,7 +38,8 @@ COLUMNS = ["study", "support", "R", "a", "a_over_R", "E", "nu", "T", "level", "d
 
 def solver_namespace() -> str:
     """Identity of the code and packages that compute a row (the store's namespace)."""
-    modules = [meshes.halfround, fem.elasticity, fem.loads, fem.factor, fem.halfround, penalty]
+    modules = [meshes.halfround, fem.elasticity, fem.loads, fem.factor, fem.supports, fem.halfround,
+               penalty]
     pinned = {k: v for k, v in versions().items() if k in ("scikit-fem", "gmsh", "qdldl", "numpy")}
     return "halfround-" + source_digest(modules, pinned)
 

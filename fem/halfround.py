@@ -4,20 +4,14 @@ The measured quantity is the displacement of the top centre relative to the base
 under the tangential traction (Eq. 20 defines the penalty factor w from it), and the approach
 (downward, positive) under the normal traction (Eq. 17 predicts it).
 
-Two base supports, because the paper does not state its own:
-
-``clamped``
-    every displacement on the base diameter is zero.
-``symmetric``
-    the base is the mirror plane of a full disc loaded symmetrically at top and bottom: normal
-    displacement zero on the base, shear-free. Under the normal load the roller reactions balance
-    N. Under the tangential load the mirrored full disc carries 2T along x with nothing to react it,
-    so the net force is balanced the way a free body balances it, by d'Alembert's uniform body
-    force ``-T/A`` over the half body (area A, "inertia relief"); the moment ``T h`` of the half body
-    is carried by the roller's normal reactions (the mirrored half cancels it in the full disc).
-    The remaining rigid x-translation is removed by fixing u_x at the base centre; that constraint
-    carries no force (the loads are self-equilibrated), so it adds no stiffness, and the relative
-    displacement we measure does not depend on it.
+Two base supports (:mod:`fem.supports`), because the paper does not state its own: ``clamped``
+(the base diameter fixed) and ``symmetric`` (the base as the mirror plane of a full disc loaded
+symmetrically at top and bottom). With ``symmetric``, the roller reactions balance N under the
+normal load; under the tangential load the mirrored full disc carries 2T along x with nothing to
+react it, so d'Alembert's uniform body force ``-T/A`` (inertia relief) balances it, the moment
+``T h`` of the half body is carried by the roller's normal reactions (the mirrored half cancels it
+in the full disc), and the pin at the base centre carries nothing, so the relative displacement
+we measure does not depend on it.
 
 The stiffness depends on E and nu only through ``lambda K_lambda + mu K_mu`` and the mesh only on
 ``a/R``, so one :class:`HalfRoundBody` serves every material and both supports.
@@ -31,14 +25,10 @@ import numpy as np
 
 from fem.elasticity import StiffnessParts, vector_basis
 from fem.factor import PatternFactorizer
-from fem.loads import hertzian_traction, uniform_body_force
+from fem.loads import hertzian_traction
+from fem.supports import SUPPORTS, fixed_dofs, relief_load
 from meshes.checks import one_of, poisson, positive
 from meshes.halfround import DEFAULT_LEVEL, half_round_mesh, node_at
-
-SUPPORTS = ("clamped", "symmetric")
-#: the support whose penalty factors reproduce the paper's (Eq. 33, Figs. 7-9): with ``symmetric``
-#: w is about half the paper's value, while ``symmetric`` is the one that reproduces Eq. 17
-DEFAULT_SUPPORT = "clamped"
 
 
 @dataclass(frozen=True)
@@ -64,27 +54,24 @@ class HalfRoundBody:
         flat = self.mesh.boundaries["flat"]
         self.tangential_load = hertzian_traction(self.basis, flat, 1.0, a, (1.0, 0.0))
         self.normal_load = hertzian_traction(self.basis, flat, 1.0, a, (0.0, -1.0))
-        self.inertia_relief = uniform_body_force(self.basis, (-1.0, 0.0))
         self.top = self.basis.nodal_dofs[:, node_at(self.mesh, 0.0, math.sqrt(R * R - a * a))]
-        self.base_centre = self.basis.nodal_dofs[:, node_at(self.mesh, 0.0, 0.0)]
-        self._supports: dict[str, tuple[np.ndarray, StiffnessParts, PatternFactorizer]] = {}
+        self.base_centre_node = node_at(self.mesh, 0.0, 0.0)
+        self.base_centre = self.basis.nodal_dofs[:, self.base_centre_node]
+        self._supports: dict[str, tuple] = {}
         self._unit_modulus: dict[tuple[float, str], tuple[HalfRoundCompliance, np.ndarray]] = {}
 
     @property
     def dofs(self) -> int:
         return self.basis.N
 
-    def fixed_dofs(self, support: str) -> np.ndarray:
-        """DOFs the support holds at zero."""
-        base = self.basis.get_dofs("base")
-        if support == "clamped":
-            return base.all()
-        return np.union1d(base.all("u^2"), self.base_centre[:1])
-
-    def _support(self, support: str):
+    def support(self, support: str) -> tuple[np.ndarray, StiffnessParts, PatternFactorizer,
+                                             np.ndarray]:
+        """Free DOFs, their stiffness parts, a factoriser and the relief load of ``support``."""
         if support not in self._supports:
-            free = np.setdiff1d(np.arange(self.dofs), self.fixed_dofs(support))
-            self._supports[support] = (free, self.parts.restricted(free), PatternFactorizer())
+            held = fixed_dofs(self.basis, "base", self.base_centre_node, support)
+            free = np.setdiff1d(np.arange(self.dofs), held)
+            self._supports[support] = (free, self.parts.restricted(free), PatternFactorizer(),
+                                       relief_load(self.basis, support))
         return self._supports[support]
 
     def solve(self, E: float, nu: float, support: str) -> tuple[HalfRoundCompliance, np.ndarray]:
@@ -100,10 +87,9 @@ class HalfRoundBody:
 
     def _unit_modulus_solution(self, nu: float, support: str):
         if (nu, support) not in self._unit_modulus:
-            free, parts, factorizer = self._support(support)
+            free, parts, factorizer, relief = self.support(support)
             solve = factorizer.factorize(parts.combine(1.0, nu))
-            tangential = self.tangential_load + (
-                self.inertia_relief if support == "symmetric" else 0.0)
+            tangential = self.tangential_load + relief  # unit x-resultant
             fields = np.zeros((self.dofs, 2))
             for column, load in enumerate((tangential, self.normal_load)):
                 fields[free, column] = solve(load[free])

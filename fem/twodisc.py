@@ -43,12 +43,13 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from fem.contact.body import SUPPORTS, CondensedBody
+from fem.contact.body import CondensedBody
 from fem.contact.frictional import (ContactNotConverged, ContactOutsideWindow, ContactState,
                                     Increment, NodeToSegmentContact)
 from fem.contact.measure import arc_coordinate, measure, tractions
 from fem.elasticity import lame
 from fem.loadpath import LoadPath
+from fem.supports import SUPPORTS
 from meshes.checks import InputError, count, non_negative, one_of, poisson, positive
 from meshes.twodisc import DEFAULT_LEVEL, two_disc_meshes
 

@@ -7,7 +7,7 @@ from calibration.regression import constant_w_errors, fit_eq33
 from calibration.spec import load_spec
 from calibration.store import CaseStore
 from calibration.sweep import run_sweep
-from fem.halfround import DEFAULT_SUPPORT
+from fem.supports import DEFAULT_SUPPORT
 
 
 @pytest.fixture(scope="module")

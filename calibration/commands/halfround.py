@@ -5,7 +5,8 @@ import time
 
 from calibration.penalty import (normal_displacement_eq17, penalty_factor_eq33,
                                  penalty_factor_from_displacement, tangential_displacement_eq20)
-from fem.halfround import DEFAULT_SUPPORT, SUPPORTS, HalfRoundBody
+from fem.halfround import HalfRoundBody
+from fem.supports import DEFAULT_SUPPORT, SUPPORTS
 from meshes.checks import count, one_of, poisson, positive
 from meshes.halfround import DEFAULT_LEVEL, check_geometry
 

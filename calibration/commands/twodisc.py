@@ -16,8 +16,7 @@ from calibration.atomic import write_csv, write_json
 from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
                                            load_path_from_args, path_summary)
 from calibration.provenance import provenance
-from fem.contact.body import SUPPORTS
-from fem.halfround import DEFAULT_SUPPORT
+from fem.supports import DEFAULT_SUPPORT, SUPPORTS
 from fem.twodisc import check_touching, solve_two_disc
 from meshes.checks import InputError, count, one_of
 from meshes.twodisc import DEFAULT_LEVEL

@@ -23,16 +23,17 @@ import fem.contact.surface
 import fem.elasticity
 import fem.loadpath
 import fem.loads
+import fem.supports
 import fem.twodisc
 import meshes.twodisc
 from calibration.parallel import completed
 from calibration.provenance import versions
 from calibration.store import CaseStore, source_digest
 from fem.loadpath import LoadPath
+from fem.supports import SUPPORTS
 from fem.twodisc import solve_two_disc
 
 CASES = {"case 1": "hold-normal", "case 2": "proportional"}
-SUPPORTS = ("clamped", "symmetric")
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ class FemRun:
 def solver_namespace() -> str:
     modules = [meshes.twodisc, fem.elasticity, fem.loads, fem.loadpath, fem.contact.body,
                fem.contact.surface, fem.contact.coulomb, fem.contact.boxqp,
-               fem.contact.frictional, fem.contact.measure, fem.twodisc]
+               fem.contact.frictional, fem.contact.measure, fem.supports, fem.twodisc]
     pinned = {k: v for k, v in versions().items() if k in ("scikit-fem", "gmsh", "numpy", "scipy")}
     return "twodisc-" + source_digest(modules, pinned)
 

@@ -23,7 +23,7 @@ from calibration.validation.comparison import (error_table, law_curves, laws_to_
                                                linear_spring_from, with_stiffness)
 from calibration.validation.fem_runs import FemRun, ValidationSettings, fem_runs
 from calibration.validation.verification import PARTIAL_SLIP_DELTA_T, verification_table
-from fem.halfround import DEFAULT_SUPPORT
+from fem.supports import DEFAULT_SUPPORT
 
 #: the paper's linear spring, regressed on its own case 2 (Section 4.3)
 PAPER_KN, PAPER_KT = 2.7e9, 1.5e9

@@ -10,20 +10,13 @@ compliance of the window DOFs. Static condensation of this kind
 is exact for a linear bulk (e.g. Wriggers, *Computational Contact Mechanics*, 2006, Sec. 6.5;
 Johnson's influence-coefficient method, *Contact Mechanics*, 1985, Sec. 5.9).
 
-Supports of the flat (the same two as :mod:`fem.halfround`):
-
-``clamped``
-    every flat DOF prescribed (the paper's statement: "fixed at the bottom", "prescribed
-    displacements at the top").
-``symmetric``
-    the flat is the mirror plane of a full disc: its normal DOFs are prescribed (roller), the
-    x-resultant of the contact force is balanced by a uniform body force over the half disc
-    (d'Alembert, "inertia relief"), and the x-DOF of the flat's centre node is prescribed (a pin
-    that carries no force, because the loads are self-equilibrated). The load is
-    ``P^T f - g (e_x . f)`` with ``g`` the body force of unit x-resultant, so
-    ``C = P K^-1 P^T - v e_x^T`` with ``v = P K^-1 g``: still linear in f, but not symmetric (the
-    body force is not work-conjugate to the pinned displacement). :meth:`CondensedBody.condense`
-    therefore returns the symmetric part ``S = P K^-1 P^T`` and ``v`` separately.
+Supports of the flat (:mod:`fem.supports`, the same two as the half-round body): ``clamped``
+(the paper's statement: "fixed at the bottom", "prescribed displacements at the top") and
+``symmetric`` (roller, inertia relief, a pin carrying nothing). With the relief load ``g`` the
+load is ``P^T f + g (e_x . f)``, so ``C = P K^-1 P^T + v e_x^T`` with ``v = P K^-1 g``: still
+linear in f, but not symmetric (the body force is not work-conjugate to the pinned
+displacement). :meth:`CondensedBody.condense` therefore returns the symmetric part
+``S = P K^-1 P^T`` and ``v`` separately.
 
 The condensation is a Schur complement: the free DOFs are ordered by SuperLU's minimum-degree
 ordering of ``K + K^T`` (``MMD_AT_PLUS_A``; the default ordering is ~50x slower on these matrices,
@@ -47,11 +40,9 @@ import skfem
 from scipy.sparse.linalg import splu
 
 from fem.elasticity import StiffnessParts, lame, vector_basis
-from fem.loads import uniform_body_force
+from fem.supports import SUPPORTS, fixed_dofs, relief_load
 from meshes.checks import one_of
 from meshes.halfround import node_at
-
-SUPPORTS = ("clamped", "symmetric")
 
 
 class _OrderedFactor:
@@ -83,7 +74,7 @@ class WindowOperators:
 
     #: ``P K^-1 P^T``: symmetric compliance of the window DOFs
     compliance: np.ndarray
-    #: ``P K^-1 g``: window displacement under the unit inertia-relief body force (0 if clamped)
+    #: ``P K^-1 g``: window displacement under the relief load of a unit x-resultant (0 if clamped)
     relief: np.ndarray
 
 
@@ -105,18 +96,11 @@ class CondensedBody:
         self.window_dofs = self.basis.nodal_dofs[:, self.window_nodes].T.ravel()
         flat_y = mesh.p[1, mesh.facets[0, mesh.boundaries["flat"][0]]]
         self.flat_centre = node_at(mesh, 0.0, flat_y)
-        self.fixed = self._fixed_dofs()
+        self.fixed = fixed_dofs(self.basis, "flat", self.flat_centre, support)
         self.free = np.setdiff1d(np.arange(self.basis.N), self.fixed)
-        self.relief_load = (uniform_body_force(self.basis, (1.0, 0.0))
-                            if support == "symmetric" else np.zeros(self.basis.N))
+        self.relief_load = relief_load(self.basis, support)
         self._factor: _OrderedFactor | None = None
         self._operators: WindowOperators | None = None
-
-    def _fixed_dofs(self) -> np.ndarray:
-        flat = self.basis.get_dofs("flat")
-        if self.support == "clamped":
-            return flat.all()
-        return np.union1d(flat.all("u^2"), self.basis.nodal_dofs[:1, self.flat_centre])
 
     @property
     def dofs(self) -> int:
@@ -145,7 +129,7 @@ class CondensedBody:
 
     def load(self, forces: np.ndarray) -> np.ndarray:
         """The load vector of window forces ``forces`` (2 per window node), with inertia relief."""
-        load = -self.relief_load * forces[0::2].sum()
+        load = self.relief_load * forces[0::2].sum()
         load[self.window_dofs] += forces
         return load
 

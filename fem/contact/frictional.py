@@ -199,8 +199,8 @@ class NodeToSegmentContact:
     def _positions(self, rigid, slave_forces, master_forces):
         """Current positions of both windows (reference + rigid + elastic, inertia relief)."""
         (S_s, S_m), (v_s, v_m) = self._S, self._relief
-        u_s = (S_s @ slave_forces.ravel()).reshape(-1, 2) - v_s * slave_forces[:, 0].sum()
-        u_m = (S_m @ master_forces.ravel()).reshape(-1, 2) - v_m * master_forces[:, 0].sum()
+        u_s = (S_s @ slave_forces.ravel()).reshape(-1, 2) + v_s * slave_forces[:, 0].sum()
+        u_m = (S_m @ master_forces.ravel()).reshape(-1, 2) + v_m * master_forces[:, 0].sum()
         return self._X[0] + np.asarray(rigid) + u_s, self._X[1] + u_m
 
     def _frozen_problem(self, G: _ForceMap, rigid, projection, old_zeta, master_positions):
@@ -217,7 +217,7 @@ class NodeToSegmentContact:
                  - interpolate(master_positions, old_zeta))
         b[n:] += np.einsum("ij,ij->i", projection.tangent, shift)
         v_s, v_m = self._relief
-        relief = G.transpose(-v_s, v_m)
+        relief = G.transpose(v_s, -v_m)  # the master carries minus the slave's x-resultant
         resultant = G.frame[:, 0, :].T.ravel()
         return 0.5 * (A + A.T), b, (relief, resultant)
 
