@@ -141,9 +141,13 @@ def test_accurate_secant_stiffness_falls_about_12_percent_over_partial_slip():
 
 
 def test_simplified_stiffness_is_the_accurate_secant_at_the_onset_of_full_slip():
+    # Eq. 31 against mu N / Eq. 27, the latter from the tests' own transcription
+    import test_twodisc_reference as ref
+    w = 0.41
     N, a = normal_force(PAPER, 0.025)
-    onset = full_slip_displacement(PAPER, N, a)
-    assert tangential_stiffness(PAPER, a) == pytest.approx(PAPER.mu * N / onset, rel=1e-12)
+    onset = ref.full_slip_displacement(N, 0.5, 0.5, 10e9, 0.25, PAPER.mu, w, w)
+    assert tangential_stiffness(PAPER, a, ConstantPenalty(w)) == pytest.approx(
+        PAPER.mu * N / onset, rel=1e-12)
 
 
 def transition_path():

@@ -1,4 +1,6 @@
 """The Eq. 33 refit and the constant-w errors, on tables whose answers are known."""
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -41,6 +43,17 @@ def test_constant_w_errors_vanish_where_fem_w_is_the_constant_and_have_opposite_
     errors = constant_w_errors(grid_table(lambda x, n: 0.5 + 0.2 * (n - 0.25)))
     at_half = errors[np.isclose(errors.w_fem, 0.5)]
     assert np.allclose(at_half[["displacement_error", "force_error"]], 0.0, atol=1e-14)
-    # more compliant with w = 0.5 than the FEM says <=> stiffer force prediction, reciprocally
-    product = (1 + errors.displacement_error) * (1 + errors.force_error)
-    assert np.allclose(product, 1.0, atol=1e-14)
+    # one case by hand from Eq. 20's bracket: a/R = 0.05 (R = 0.5, a = 0.025), nu = 0.294, w_fem 0.7
+    table = grid_table(lambda x, n: 0.7 + 0 * x)
+    row = constant_w_errors(table[np.isclose(table.a_over_R, 0.05) & np.isclose(table.nu, 0.294)])
+    nu = 0.294
+
+    def bracket(w):
+        return math.log(2 / 0.05) + 0.5 + w * (math.log(4 / 0.05) + nu / (2 * (1 - nu)))
+
+    assert len(row) == 1
+    assert row.displacement_error.iloc[0] == pytest.approx(bracket(0.5) / bracket(0.7) - 1,
+                                                           rel=1e-12)
+    assert row.force_error.iloc[0] == pytest.approx(bracket(0.7) / bracket(0.5) - 1, rel=1e-12)
+    # w = 0.5 below the FEM's w: too little displacement at a given force, too much force
+    assert row.displacement_error.iloc[0] < 0 < row.force_error.iloc[0]

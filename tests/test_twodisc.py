@@ -9,6 +9,7 @@ import pytest
 import fem.contact.frictional as frictional
 import fem.twodisc as twodisc
 from calibration.penalty import penalty_factor_from_displacement
+from calibration.validation.verification import onset_of_full_slip
 from fem.halfround import HalfRoundBody
 from fem.loadpath import LoadPath
 from fem.twodisc import TwoDisc, solve_two_disc
@@ -125,9 +126,8 @@ def test_partial_slip_follows_cattaneo_mindlin(partial_slip):
 
 def test_onset_of_full_slip_matches_eq27_with_the_half_round_penalty_factor(partial_slip):
     tangential = partial_slip.table[partial_slip.table["stage"] == "tangential"]
-    partial, full = tangential[tangential["c"] > 0], tangential[tangential["c"] == 0]
-    last = partial.iloc[-2:]
-    onset = np.polyval(np.polyfit(last["c"] ** 2, last["delta_t"], 1), 0.0)  # c^2 -> 0
+    onset = onset_of_full_slip(partial_slip.table)  # c^2 extrapolated to 0
+    full = tangential[tangential["c"] == 0]
     N = full["N"].iloc[0]
     a = half_width(N, R, R, E, NU)
     w = penalty_factor_from_displacement(HalfRoundBody(R, a, 1).compliance(E, NU, "clamped")
