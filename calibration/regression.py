@@ -31,7 +31,6 @@ class PenaltyFit:
     cases: int
     paper_r2: float
     paper_rmse: float
-    residuals: np.ndarray
 
     def __str__(self) -> str:
         terms = ", ".join(f"{c:+.4f}" for c in self.coefficients)
@@ -40,7 +39,7 @@ class PenaltyFit:
                 f"R^2 = {self.paper_r2:.4f}, RMSE = {self.paper_rmse:.4f}")
 
     def summary(self) -> dict:
-        """JSON-ready summary (residuals summarised, not listed)."""
+        """JSON-ready summary."""
         return {"support": self.support, "coefficients": list(self.coefficients), "r2": self.r2,
                 "rmse": self.rmse, "max_abs_residual": self.max_abs_residual,
                 "cases": self.cases, "paper": list(EQ33_COEFFICIENTS),
@@ -68,8 +67,7 @@ def fit_eq33(grid: pd.DataFrame, support: str) -> PenaltyFit:
         support=support, coefficients=tuple(float(c) for c in coefficients),
         r2=_r2(observed, predicted), rmse=float(np.sqrt(np.mean(residuals**2))),
         max_abs_residual=float(np.abs(residuals).max()), cases=len(cases),
-        paper_r2=_r2(observed, paper), paper_rmse=float(np.sqrt(np.mean((observed - paper) ** 2))),
-        residuals=residuals)
+        paper_r2=_r2(observed, paper), paper_rmse=float(np.sqrt(np.mean((observed - paper) ** 2))))
 
 
 def constant_w_errors(grid: pd.DataFrame, w: float = CONSTANT_W) -> pd.DataFrame:

@@ -35,11 +35,6 @@ def lame(E: float, nu: float) -> tuple[float, float]:
     return E * nu / ((1.0 + nu) * (1.0 - 2.0 * nu)), E / (2.0 * (1.0 + nu))
 
 
-def plane_strain_modulus(E: float, nu: float) -> float:
-    """``E / (1 - nu^2)``, the modulus that scales every plane-strain displacement."""
-    return positive("E", E) / (1.0 - poisson("nu", nu) ** 2)
-
-
 @dataclass(frozen=True)
 class StiffnessParts:
     """``K_lambda`` and ``K_mu`` on one CSC pattern; :meth:`combine` gives K for any material."""

@@ -72,7 +72,7 @@ def test_a_failed_step_keeps_the_table_and_exits_2(capsys, tmp_path, monkeypatch
     def increment(self, state, rigid):
         calls.append(rigid)
         if rigid[0] > 0.0015:
-            raise frictional.ContactNotConverged("stalled (relative change 1e-3)", 1e-3)
+            raise frictional.ContactNotConverged("stalled (relative change 1e-3)")
         return original(self, state, rigid)
 
     monkeypatch.setattr(frictional.NodeToSegmentContact, "increment", increment)

@@ -17,8 +17,8 @@ from calibration.commands.pathargs import (add_load_path_arguments, check_disc_a
                                            load_path_from_args, path_summary)
 from calibration.provenance import provenance
 from fem.supports import DEFAULT_SUPPORT, SUPPORTS
-from fem.twodisc import check_touching, solve_two_disc
-from meshes.checks import InputError, count, one_of
+from fem.twodisc import solve_two_disc
+from meshes.checks import InputError
 from meshes.twodisc import DEFAULT_LEVEL
 
 
@@ -43,11 +43,8 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
-    check_disc_arguments(args)
-    one_of("support", args.support, SUPPORTS)
-    count("refine", args.refine, minimum=0)
+    check_disc_arguments(args)  # support, refine and the touching check: in TwoDisc
     path = load_path_from_args(args)
-    check_touching(args.R, args.R, path)
     start = time.perf_counter()
     result = solve_two_disc(path, R1=args.R, R2=args.R, E=args.E, nu=args.nu, mu=args.mu,
                             support=args.support, level=args.refine,

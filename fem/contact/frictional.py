@@ -65,10 +65,6 @@ MIXING_DEPTH = 3
 class ContactNotConverged(RuntimeError):
     """The fixed point of one increment did not converge (the caller may cut the step back)."""
 
-    def __init__(self, message: str, residual: float):
-        super().__init__(message)
-        self.residual = residual
-
 
 class ContactOutsideWindow(RuntimeError):
     """Contact reached the end of a refined window: the mesh does not cover this load."""
@@ -279,7 +275,7 @@ class NodeToSegmentContact:
         if not change <= TOLERANCE:
             raise ContactNotConverged(
                 f"contact fixed point did not converge in {iteration} iterations "
-                f"(relative change of the contact forces {change:.2e})", float(change))
+                f"(relative change of the contact forces {change:.2e})")
         self._check_window(multipliers, projection)
         new_state = ContactState(multipliers, projection.zeta, tuple(rigid), slave_f, master_f)
         return Increment(new_state, projection, slipping, iteration, fallbacks)

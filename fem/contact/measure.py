@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from fem.contact.frictional import Increment
+from fem.contact.surface import tangent_of
 
 
 @dataclass(frozen=True)
@@ -37,8 +38,6 @@ class ContactMeasures:
     c: float
     centre: float
     stick_centre: float
-    #: unit contact normal (pointing into the upper body)
-    normal: np.ndarray
 
 
 def arc_coordinate(reference: np.ndarray) -> np.ndarray:
@@ -81,13 +80,12 @@ def measure(increment: Increment, s: np.ndarray, mu: float) -> ContactMeasures:
     forces = increment.state.multipliers
     normals = increment.projection.normal
     in_contact = forces[:, 0] > 0
-    total = forces[:, :1] * normals + forces[:, 1:] * increment.projection.tangent
-    resultant = total[in_contact].sum(axis=0)
+    resultant = increment.state.slave_forces[in_contact].sum(axis=0)
     if not in_contact.any():
-        return ContactMeasures(0.0, 0.0, 0.0, 0.0, np.nan, np.nan, np.array([0.0, 1.0]))
+        return ContactMeasures(0.0, 0.0, 0.0, 0.0, np.nan, np.nan)
     mean_normal = (forces[in_contact, :1] * normals[in_contact]).sum(axis=0)
     mean_normal /= np.linalg.norm(mean_normal)
-    mean_tangent = np.array([mean_normal[1], -mean_normal[0]])
+    mean_tangent = tangent_of(mean_normal[None, :])[0]
     p, q = tractions(increment, s)
     left, right = _edges(s, p, in_contact)
     stick = in_contact & ~increment.slipping
@@ -98,5 +96,4 @@ def measure(increment: Increment, s: np.ndarray, mu: float) -> ContactMeasures:
     return ContactMeasures(
         N=float(resultant @ mean_normal), T=float(-resultant @ mean_tangent),
         a=0.5 * (right - left), c=0.5 * (stick_right - stick_left),
-        centre=0.5 * (left + right), stick_centre=0.5 * (stick_left + stick_right),
-        normal=mean_normal)
+        centre=0.5 * (left + right), stick_centre=0.5 * (stick_left + stick_right))
