@@ -28,7 +28,7 @@ def fresh_cache() -> None:
 
 
 def per_level(max_level: int) -> None:
-    from calibration.penalty import penalty_factor_from_displacement
+    from calibration.laws.closed_forms import penalty_factor_from_displacement
     from fem.halfround import HalfRoundBody
     from meshes.halfround import half_round_mesh
 
@@ -90,9 +90,9 @@ def factorisation() -> None:
 
 
 def grid_sweep() -> None:
-    from calibration.spec import load_spec
-    from calibration.store import CaseStore
-    from calibration.sweep import run_sweep
+    from calibration.penalty.spec import load_spec
+    from calibration.runs.store import CaseStore
+    from calibration.penalty.sweep import run_sweep
 
     cases = [c for c in load_spec() if c.study == "grid"]
     print(f"\nDefault grid: {len(cases)} cases ({len(cases) // 2} per support), empty case store")

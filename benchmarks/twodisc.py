@@ -4,7 +4,7 @@
 Section 4.2 (delta_n = 0.025 m in 10 steps, then delta_t 0 -> 0.025 m in 50 steps): nodes, contact
 (slave) nodes, set-up (gmsh meshing with a cold cache, assembly, factorisation and condensation),
 mean and max time per load step, and the total. A second table shows the per-step time with the
-BLAS thread pools left alone instead of limited to one thread (CONTACT-NOTES).
+BLAS thread pools left alone instead of limited to one thread (design note 3 in :mod:`fem.contact`).
 
 ``python benchmarks/twodisc.py --verify [--levels 2 3 4]`` prints the verification table of the
 validation stage per support and level (:mod:`calibration.validation.verification`): the normal
@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 import fem.contact.frictional as frictional
-from calibration.store import CaseStore
+from calibration.runs.store import CaseStore
 from calibration.validation.fem_runs import ValidationSettings, fem_runs
 from fem.supports import SUPPORTS
 from calibration.validation.verification import verification_table

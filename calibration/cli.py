@@ -1,21 +1,27 @@
 """The ``hertz2d`` command line (also ``python -m calibration``).
 
-Each sub-command lives in :mod:`calibration.commands` as a module with ``register(subparsers)``
-and ``run(args) -> dict``. This module owns the contract of DESIGN.md: progress on stderr, a JSON
-summary as the last stdout line with ``--json``, exit 0 on success and exit 2 with one line naming
-the bad value on bad input.
+Each sub-command is a module of :mod:`calibration.commands` (listed in
+:data:`calibration.commands.COMMANDS`). This module owns the contract every command keeps (the
+README's "Command line" section): outputs under ``--results DIR``, progress on stderr, a JSON
+summary as the last stdout line with ``--json``, exit 0 on success, exit 2 with one line naming
+the bad value on bad input (no traceback), exit 130 on Ctrl-C with finished work kept. Warnings
+(a corrupt cache moved aside, say) are one ``hertz2d: warning:`` line each on stderr.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 
 import matplotlib
 
-from calibration.atomic import json_default
 from calibration.commands import COMMANDS
+from calibration.runs.atomic import json_default
 from meshes.checks import InputError
+
+#: where every command writes unless told otherwise (the committed full run)
+DEFAULT_RESULTS = "results"
 
 
 class _OneLineParser(argparse.ArgumentParser):
@@ -25,15 +31,52 @@ class _OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+def _is_number(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
+
+
+def attach_negative_values(argv: list[str]) -> list[str]:
+    """``--E -1e9`` -> ``--E=-1e9``: argparse takes a token that starts with '-' and is not a plain
+    decimal for an option, and would report "expected one argument" without naming the value;
+    attached, the value reaches the command's own check, whose message names it."""
+    out: list[str] = []
+    for token in argv:
+        previous = out[-1] if out else ""
+        if (token.startswith("-") and _is_number(token) and previous.startswith("--")
+                and "=" not in previous):
+            out[-1] = f"{previous}={token}"
+        else:
+            out.append(token)
+    return out
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _OneLineParser(prog="hertz2d", description=__doc__.splitlines()[0])
     common = _OneLineParser(add_help=False)
     common.add_argument("--json", action="store_true",
                         help="print one JSON object summarising the run as the last stdout line")
+    common.add_argument("--results", default=DEFAULT_RESULTS, metavar="DIR",
+                        help=f"results root every output goes under ({DEFAULT_RESULTS})")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_OneLineParser)
     for command in COMMANDS:
         command.register(sub, parents=[common])
     return parser
+
+
+def _warnings_to_stderr() -> None:
+    """Library warnings (logger ``hertz2d``) as one ``hertz2d: warning:`` line each."""
+    log = logging.getLogger("hertz2d")
+    if not any(getattr(h, "hertz2d_cli", False) for h in log.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("hertz2d: warning: %(message)s"))
+        handler.hertz2d_cli = True
+        log.addHandler(handler)
+        log.setLevel(logging.WARNING)
+        log.propagate = False
 
 
 def _print_summary(summary: dict) -> None:
@@ -43,11 +86,19 @@ def _print_summary(summary: dict) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     matplotlib.use("Agg")  # a batch program: figures go to files, never to a window
-    args = build_parser().parse_args(argv)
+    _warnings_to_stderr()
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser().parse_args(attach_negative_values(list(argv)))
     try:
         summary = args.run(args)
     except InputError as error:
         print(f"hertz2d {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        if error.filename is None:
+            raise
+        print(f"hertz2d {args.command}: error: {error.filename}: {error.strerror}",
+              file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"hertz2d {args.command}: interrupted; finished work is kept", file=sys.stderr)

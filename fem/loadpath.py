@@ -17,6 +17,14 @@ import pandas as pd
 from meshes.checks import count, non_negative, one_of, positive
 
 PATHS = ("hold-normal", "proportional")
+#: the longest path: its arrays and the tables run on it take ~200 bytes a step (0.2 GB here)
+MAX_STEPS = 1_000_000
+STEPS_LIMIT = "a load path's tables take ~200 bytes a step; 1e6 steps is 0.2 GB"
+
+#: the first columns of every per-step table, the FEM's (``hertz2d twodisc``) and every law's
+#: (``hertz2d model``), so the two line up row by row: the step, the prescribed displacements,
+#: the horizontal and vertical driving forces, the contact resultants and half-widths
+STEP_COLUMNS = ("step", "delta_n", "delta_t", "Fx", "Fz", "N", "T", "a", "c")
 
 
 @dataclass(frozen=True)
@@ -34,11 +42,12 @@ class LoadPath:
         one_of("path", kind, PATHS)
         positive("delta_n", delta_n)
         non_negative("delta_t", delta_t)
-        steps = count("steps", steps)
+        steps = count("steps", steps, maximum=MAX_STEPS, why=STEPS_LIMIT)
         if kind == "proportional":
             ramp = np.arange(1, steps + 1) / steps
             return cls(kind, delta_n * ramp, delta_t * ramp, np.full(steps, "proportional"))
-        normal_steps = count("normal_steps", normal_steps)
+        normal_steps = count("normal_steps", normal_steps, maximum=MAX_STEPS - steps,
+                             why=STEPS_LIMIT)
         normal = delta_n * np.arange(1, normal_steps + 1) / normal_steps
         tangential = delta_t * np.arange(1, steps + 1) / steps
         return cls(kind,

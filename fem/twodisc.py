@@ -20,7 +20,7 @@ A load step whose contact iteration does not converge is cut back: its increment
 up to :data:`MAX_CUTS` times. A step that still fails stops the path; every step before it is
 kept and the result carries the message (``TwoDiscResult.failure``).
 
-Per step, the ``twodisc`` columns of DESIGN.md: ``Fx``, ``Fz`` the force that drives the upper
+Per step, the step columns shared with the laws (:data:`fem.loadpath.STEP_COLUMNS`): ``Fx``, ``Fz`` the force that drives the upper
 flat (along +delta_t, and downward), minus the contact force on the upper body (the only load
 on a linear bulk, so the support balances it exactly; for ``symmetric`` through the inertia
 relief, the pin carrying nothing, tests/test_contact_parts.py);
@@ -48,15 +48,17 @@ from fem.contact.frictional import (ContactNotConverged, ContactOutsideWindow, C
                                     Increment, NodeToSegmentContact)
 from fem.contact.measure import arc_coordinate, measure, tractions
 from fem.elasticity import lame
-from fem.loadpath import LoadPath
+from fem.loadpath import STEP_COLUMNS, LoadPath
 from fem.supports import SUPPORTS
 from meshes.checks import InputError, count, non_negative, one_of, positive
-from meshes.twodisc import DEFAULT_LEVEL, two_disc_meshes
+from meshes.twodisc import DEFAULT_LEVEL, LEVEL_LIMIT, MAX_LEVEL, two_disc_meshes
 
 #: bisections of a load increment before a step counts as failed
 MAX_CUTS = 6
+#: the longest path the FEM runs: a step takes ~0.04 s at level 3 (more on finer meshes)
+MAX_STEPS = 20_000
+STEPS_LIMIT = "the two-disc FEM takes ~0.04 s a step at level 3: 20000 steps is ~15 minutes"
 
-COLUMNS = ("step", "delta_n", "delta_t", "Fx", "Fz", "N", "T", "a", "c")
 
 
 def check_touching(R1: float, R2: float, path: LoadPath) -> None:
@@ -94,7 +96,7 @@ class TwoDisc:
         positive("R1", R1), positive("R2", R2), lame(E, nu)
         self.mu = non_negative("mu", mu)
         self.support = one_of("support", support, SUPPORTS)
-        self.level = count("refine", level, minimum=0)
+        self.level = count("refine", level, minimum=0, maximum=MAX_LEVEL, why=LEVEL_LIMIT)
         self.R1, self.R2, self.E, self.nu = R1, R2, E, nu
         clock = time.perf_counter()
         lower_mesh, upper_mesh, _ = two_disc_meshes(R1, R2, delta_n, delta_t, level)
@@ -114,6 +116,7 @@ class TwoDisc:
                  nu: float = 0.25, mu: float = 0.3, support: str = "clamped",
                  level: int = DEFAULT_LEVEL) -> "TwoDisc":
         positive("R1", R1), positive("R2", R2)  # before the touching check uses them
+        count("steps", len(path), maximum=MAX_STEPS, why=STEPS_LIMIT)
         check_touching(R1, R2, path)
         return cls(R1, R2, E, nu, mu, support, float(path.delta_n.max()),
                    (float(path.delta_t.min()), float(path.delta_t.max())), level)
@@ -183,7 +186,7 @@ class TwoDisc:
                 profile_frames.append(self._profile(k + 1, increment, m))
             if vtu is not None:
                 self.write_vtu(Path(vtu) / f"twodisc_{k + 1:04d}.vtu", increment)
-        table = pd.DataFrame(rows, columns=list(COLUMNS) + [
+        table = pd.DataFrame(rows, columns=list(STEP_COLUMNS) + [
             "stage", "centre", "stick_centre", "contact_nodes", "slip_nodes", "iterations",
             "increments", "fallbacks", "gap_residual"])
         info = {"nodes": self.nodes, "dofs": self.dofs, "level": self.level,

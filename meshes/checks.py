@@ -57,11 +57,17 @@ def one_of(name: str, value, choices) -> str:
     return value
 
 
-def count(name: str, value, minimum: int = 1) -> int:
-    """An integer ``>= minimum`` (load steps, refinement levels, jobs)."""
+def count(name: str, value, minimum: int = 1, maximum: int | None = None,
+          why: str = "") -> int:
+    """An integer in ``[minimum, maximum]`` (load steps, refinement levels, jobs).
+
+    ``why`` says where ``maximum`` comes from (memory, time); it ends the message.
+    """
     if isinstance(value, bool) or not isinstance(value, int) and not (
             isinstance(value, float) and value.is_integer()):
         raise InputError(f"{name}={value!r} is not an integer")
     if value < minimum:
         raise InputError(f"{name}={value!r} must be >= {minimum}")
+    if maximum is not None and value > maximum:
+        raise InputError(f"{name}={value!r} must be <= {maximum}" + (f" ({why})" if why else ""))
     return int(value)

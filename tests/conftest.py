@@ -26,12 +26,12 @@ def isolated_cache(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def quick_results(tmp_path_factory, isolated_cache):
-    """``results/`` of a quick penalty sweep, refit and validation (shared by the tests)."""
-    from calibration import penalty_stage
+    """A results root with a quick penalty sweep, refit and validation (shared by the tests)."""
+    from calibration.penalty import stage
     from calibration.validation.stage import validate
 
     results = tmp_path_factory.mktemp("results")
-    penalty_stage.sweep(quick=True, out=results / "penalty" / "grid.csv", progress=False)
-    penalty_stage.fit(results / "penalty" / "grid.csv")
+    stage.sweep(quick=True, results=results, progress=False)
+    stage.fit(results=results)
     summary = validate(quick=True, jobs=2, results=results, progress=False)
     return results, summary

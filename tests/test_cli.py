@@ -1,4 +1,4 @@
-"""The command-line contract of DESIGN.md: JSON summary, exit 0, exit 2 with one line."""
+"""The command-line contract (README, "Command line"): JSON summary, exit 0, exit 2 with one line."""
 import json
 import os
 import signal
@@ -54,16 +54,17 @@ def test_halfround_json_summary(capsys):
 
 
 def test_sweep_then_fit_writes_the_tables(capsys, tmp_path):
-    out = tmp_path / "grid.csv"
-    code, text, _ = run_cli(capsys, "sweep", "--quick", "--jobs", "1", "--out", str(out), "--json")
+    out = tmp_path / "penalty" / "grid.csv"
+    code, text, _ = run_cli(capsys, "sweep", "--quick", "--jobs", "1", "--results", str(tmp_path),
+                            "--json")
     summary = json.loads(text.strip().splitlines()[-1])
     assert code == 0 and summary["failed"] == 0 and summary["rows"] == len(pd.read_csv(out))
-    code, text, _ = run_cli(capsys, "fit", "--grid", str(out), "--json")
+    code, text, _ = run_cli(capsys, "fit", "--results", str(tmp_path), "--json")
     fit = json.loads(text.strip().splitlines()[-1])
     assert code == 0 and len(fit["coefficients"]) == 6 and fit["paper"][0] == 0.22
     for name in ("fit.json", "fig7_parameters.png", "fig8_grid.png", "fig9_constant_w.png",
                  "convergence.png"):
-        assert (tmp_path / name).stat().st_size > 0
+        assert (tmp_path / "penalty" / name).stat().st_size > 0
 
 
 def stored_cases(cache) -> int:
@@ -81,7 +82,7 @@ def test_ctrl_c_keeps_finished_cases_and_leaves_no_partial_file(tmp_path):
     cache, results = tmp_path / "cache", tmp_path / "results"
     env = {**os.environ, "HERTZ2D_CACHE": str(cache)}
     command = [sys.executable, "-m", "calibration", "sweep", "--quick", "--jobs", "2",
-               "--out", str(results / "grid.csv")]
+               "--results", str(results)]
     # a terminal's foreground job: own process group, SIGINT not inherited as ignored (as it is
     # when the test runner itself was started in the background)
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

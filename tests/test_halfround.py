@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from scipy.sparse.linalg import spsolve
 
-from calibration.penalty import (normal_displacement_eq17, penalty_factor_eq33,
+from calibration.laws.closed_forms import (normal_displacement_eq17, penalty_factor_eq33,
                                  penalty_factor_from_displacement)
 from fem.halfround import HalfRoundBody
 from meshes.halfround import DEFAULT_LEVEL

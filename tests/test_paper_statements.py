@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibration.regression import constant_w_errors, fit_eq33
+from calibration.penalty.regression import constant_w_errors, fit_eq33
 from fem.supports import DEFAULT_SUPPORT
 
 

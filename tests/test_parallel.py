@@ -1,9 +1,9 @@
-"""calibration.parallel: every result comes back, and a failing task raises its own error."""
+"""calibration.runs.parallel: every result comes back, and a failing task raises its own error."""
 import math
 
 import pytest
 
-from calibration.parallel import completed
+from calibration.runs.parallel import completed
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

@@ -1,9 +1,9 @@
-"""The closed forms of calibration/penalty.py against their own derivations (Eqs. 13-17, 20)."""
+"""The closed forms of calibration/laws/closed_forms.py against their own derivations (Eqs. 13-17, 20)."""
 import numpy as np
 import pytest
 from scipy.integrate import quad
 
-from calibration import penalty
+from calibration.laws import closed_forms as penalty
 
 
 def test_eq13_constant_is_the_hertzian_average_of_log():

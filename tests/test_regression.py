@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibration.penalty import EQ33_COEFFICIENTS, penalty_factor_eq33
-from calibration.regression import constant_w_errors, fit_eq33
+from calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
+from calibration.penalty.regression import constant_w_errors, fit_eq33
 from meshes.checks import InputError
 
 

@@ -28,7 +28,7 @@ def test_html_is_self_contained_with_every_figure_embedded(report):
     for anchor in ("summary", "verification-halfround", "verification-twodisc", "penalty",
                    "validation", "disagreements", "provenance"):
         assert f'id="{anchor}"' in html
-    assert "--quick" in html  # a quick report says so
+    assert "a QUICK run" in html  # a quick report says so
 
 
 def test_markdown_links_resolve_to_the_figures(report):
@@ -57,11 +57,13 @@ def test_the_report_renders_in_headless_chromium(report, tmp_path):
 
 
 def test_all_quick_runs_the_pipeline_end_to_end(quick_results, tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)  # results/ of a new user's checkout
-    assert main(["all", "--quick", "--json"]) == 0
+    monkeypatch.chdir(tmp_path)  # a new user's checkout, running the quick start's command
+    assert main(["all", "--quick", "--results", "results-quick", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["failed_cases"] == 0 and not summary["failed_paths"]
-    for path in ("results/report.html", "results/report.md", "results/run.json",
-                 "results/penalty/fit.json", "results/validation/errors.csv"):
-        assert (tmp_path / path).stat().st_size > 0
-    assert not list(tmp_path.glob("results/**/.*"))  # no temporary file left behind
+    for path in ("report.html", "report.md", "run.json", "penalty/fit.json",
+                 "validation/errors.csv"):
+        assert (tmp_path / "results-quick" / path).stat().st_size > 0
+    assert [p.name for p in tmp_path.iterdir()] == ["results-quick"]  # nothing else written
+    assert not list(tmp_path.glob("results-quick/**/.*"))  # no temporary file left behind
+    assert "a QUICK run" in (tmp_path / "results-quick" / "report.md").read_text()

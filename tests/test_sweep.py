@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from calibration.spec import expand, load_spec
-from calibration.store import CaseStore
-from calibration.sweep import run_sweep
+from calibration.penalty.spec import expand, load_spec
+from calibration.runs.store import CaseStore
+from calibration.penalty.sweep import run_sweep
 from fem.halfround import HalfRoundBody
 from meshes.checks import InputError
 

@@ -8,7 +8,7 @@ import pytest
 
 import fem.contact.frictional as frictional
 import fem.twodisc as twodisc
-from calibration.penalty import penalty_factor_from_displacement
+from calibration.laws.closed_forms import penalty_factor_from_displacement
 from calibration.validation.verification import onset_of_full_slip
 from fem.halfround import HalfRoundBody
 from fem.loadpath import LoadPath

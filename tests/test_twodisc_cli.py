@@ -1,4 +1,4 @@
-"""``hertz2d twodisc``: the DESIGN.md contract (CSV columns, JSON keys, exit codes) and outputs."""
+"""``hertz2d twodisc``: the command-line contract (CSV columns, JSON keys, exit codes) and outputs."""
 import json
 
 import meshio

@@ -1,4 +1,4 @@
-"""Closed forms the two-disc FEM is checked against (EQUATIONS.md), and checks of the closed forms.
+"""Closed forms the two-disc FEM is checked against (the paper's equations), and checks of the closed forms.
 
 Two discs of one material (E, nu), radii R1 and R2; forces per unit thickness. These are written
 here, independently of the FEM, from the equation sheet: Hertz (Eqs. 1, 2, 4, 7), the

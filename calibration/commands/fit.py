@@ -1,7 +1,7 @@
 """``hertz2d fit``: refit Eq. 33 to the sweep's penalty factors and draw Figs. 7-9."""
 from __future__ import annotations
 
-from calibration import penalty_stage
+from calibration.penalty import stage
 
 
 def register(subparsers, parents):
@@ -9,13 +9,15 @@ def register(subparsers, parents):
         "fit", parents=parents, help="refit Eq. 33, compare with the paper, draw Figs. 7-9",
         description="Least-squares refit of Eq. 33's form for each base support, the paper's "
                     "coefficients judged on the same cases, the constant-w errors (Fig. 9) and "
-                    "the mesh convergence of w; writes fit.json and PNG figures.")
-    parser.add_argument("--grid", default=None, help="sweep table (results/penalty/grid.csv)")
+                    "the mesh convergence of w; writes <results>/penalty/fit.json and PNG "
+                    "figures.")
+    parser.add_argument("--grid", default=None,
+                        help="sweep table to fit (<results>/penalty/grid.csv)")
     parser.set_defaults(run=run)
 
 
 def run(args) -> dict:
-    summary = penalty_stage.fit(args.grid)
+    summary = stage.fit(args.grid, args.results)
     keys = ("coefficients", "r2", "rmse", "paper", "rmse_vs_paper", "paper_r2", "default_support")
     return {**{k: summary[k] for k in keys},
             "w_range": [summary["by_support"][summary["default_support"]][k]

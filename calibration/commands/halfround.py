@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import time
 
-from calibration.penalty import (normal_displacement_eq17, penalty_factor_eq33,
+from calibration.laws.closed_forms import (normal_displacement_eq17, penalty_factor_eq33,
                                  penalty_factor_from_displacement, tangential_displacement_eq20)
 from fem.halfround import HalfRoundBody
 from fem.supports import DEFAULT_SUPPORT, SUPPORTS

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from calibration.atomic import write_csv
+from calibration.runs.atomic import check_writable, write_csv
 from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
                                            load_path_from_args, path_summary)
 from calibration.laws import (AccurateModel, AppendixC, ConstantPenalty, ContactPair,
@@ -34,7 +34,7 @@ def register(subparsers, parents):
                                                             "(simplified)")
     parser.add_argument("--penalty", default="eq33",
                         help="penalty factor of the paper's laws: eq33, refit (from "
-                             "results/penalty/fit.json) or a number for a constant w (eq33)")
+                             "<results>/penalty/fit.json) or a constant w in [0, 1] (eq33)")
     parser.add_argument("--wall", action="store_true",
                         help="a disc against a rigid wall instead of two discs (Section 3.2)")
     parser.add_argument("--kn", type=float, default=2.7e9,
@@ -44,15 +44,17 @@ def register(subparsers, parents):
     parser.set_defaults(run=run)
 
 
-def penalty_from_flag(flag: str):
+def penalty_from_flag(flag: str, results: str | Path):
+    """``eq33``, ``refit`` (the fit under ``results``) or a constant w in [0, 1]."""
     if flag == "eq33":
         return EQ33
     if flag == "refit":
-        return PolynomialPenalty.from_fit()
+        return PolynomialPenalty.from_fit(Path(results) / "penalty" / "fit.json")
     try:
-        return ConstantPenalty(float(flag))
+        value = float(flag)
     except ValueError:
         raise InputError(f"penalty={flag!r} is not eq33, refit or a number") from None
+    return ConstantPenalty(value)
 
 
 def build_law(args):
@@ -66,16 +68,17 @@ def build_law(args):
         return (HertzMindlin if args.law == "hertz-mindlin" else MindlinDeresiewicz)(pair)
     model = {"simplified": SimplifiedModel, "accurate": AccurateModel,
              "appendix-c": AppendixC}[args.law]
-    return model(pair, penalty_from_flag(args.penalty))
+    return model(pair, penalty_from_flag(args.penalty, args.results))
 
 
 def run(args) -> dict:
     law = build_law(args)
     path = load_path_from_args(args)
+    out = check_writable("out", args.out or Path(args.results) / "model" /
+                         f"{args.path}-{args.law}.csv")
     start = time.perf_counter()
     table = law.run(path)
     seconds = time.perf_counter() - start
-    out = Path(args.out or f"results/model/{args.path}-{args.law}.csv")
     write_csv(table, out)
     return {"law": law.label, **path_summary(table), "steps": len(table),
             "seconds": round(seconds, 4), "out": str(out)}

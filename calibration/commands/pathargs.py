@@ -44,7 +44,8 @@ def load_path_from_args(args: argparse.Namespace) -> LoadPath:
 
 
 def path_summary(table: pd.DataFrame) -> dict:
-    """DESIGN.md keys: the state after normal loading and the peak horizontal force.
+    """The JSON keys ``N0, a0, Fx_peak, delta_t_at_peak``: the state after normal loading and the
+    peak horizontal force.
 
     "After normal loading" is the first step at the path's largest delta_n: the end of the normal
     stage of ``hold-normal``, the last step of ``proportional``.

@@ -1,22 +1,24 @@
-"""``hertz2d report``: figures and tables from ``results/`` into ``report.html`` and ``report.md``."""
+"""``hertz2d report``: figures and tables of a results root into ``report.html`` and ``report.md``."""
 from __future__ import annotations
 
 from calibration.report import build_report
 from calibration.report.screenshot import screenshot
+from calibration.runs.atomic import check_writable
 
 
 def register(subparsers, parents):
     parser = subparsers.add_parser(
-        "report", parents=parents, help="write results/report.html and results/report.md",
+        "report", parents=parents, help="write <results>/report.html and <results>/report.md",
         description="Build the comparison report (paper vs hertz2d, verification, every figure "
-                    "with its caption, provenance) from the files in results/.")
-    parser.add_argument("--results", default="results", help="results folder (results)")
+                    "with its caption, provenance) from the files under the results root.")
     parser.add_argument("--screenshot", default=None, metavar="PNG",
                         help="also render the HTML in headless Chromium into this PNG")
     parser.set_defaults(run=run)
 
 
 def run(args) -> dict:
+    if args.screenshot:
+        check_writable("screenshot", args.screenshot)
     summary = build_report(args.results)
     if args.screenshot:
         summary["screenshot"] = str(screenshot(summary["out"], args.screenshot))

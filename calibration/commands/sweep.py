@@ -1,7 +1,7 @@
 """``hertz2d sweep``: the paper's parametric studies and the a/R x nu grid of half-round cases."""
 from __future__ import annotations
 
-from calibration import penalty_stage
+from calibration.penalty import stage
 from meshes.checks import count
 
 
@@ -9,16 +9,16 @@ def register(subparsers, parents):
     parser = subparsers.add_parser(
         "sweep", parents=parents, help="parametric studies + the a/R x nu grid (Figs. 7, 8)",
         description="Run every half-round case of a TOML spec for both base supports, in "
-                    "parallel, reusing cases finished by earlier runs; write the tidy table.")
+                    "parallel, reusing cases finished by earlier runs; write the tidy table "
+                    "<results>/penalty/grid.csv.")
     parser.add_argument("--spec", default=None,
-                        help="TOML spec (default: calibration/specs/default.toml)")
+                        help="TOML spec (default: the shipped calibration/penalty/specs/default.toml)")
     parser.add_argument("--quick", action="store_true",
                         help="the shipped quick spec: coarser grid and mesh")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
-    parser.add_argument("--out", default=None, help="CSV file (results/penalty/grid.csv)")
     parser.set_defaults(run=run)
 
 
 def run(args) -> dict:
     count("jobs", args.jobs)
-    return penalty_stage.sweep(args.spec, args.quick, args.jobs, args.out)
+    return stage.sweep(args.spec, args.quick, args.jobs, args.results)

@@ -1,7 +1,8 @@
 """``hertz2d twodisc``: the two-disc frictional contact FEM (Section 4.2) along a load path.
 
-Writes the per-step table (DESIGN.md ``twodisc`` columns first, then diagnostics) to ``--out``
-(default ``results/twodisc/<path>-<support>.csv``) with a JSON sidecar holding the parameters,
+Writes the per-step table (the step columns shared with ``hertz2d model`` first, then
+diagnostics; the README lists them) to ``--out`` (default
+``<results>/twodisc/<path>-<support>.csv``) with a JSON sidecar holding the parameters,
 the summary and the provenance; optionally the traction profiles p(x), q(x) of every step and
 VTU files of displacement and stress. A step that does not converge even after cutting its
 increment back stops the path: the steps before it are written, and the command exits 2 with
@@ -12,10 +13,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from calibration.atomic import write_csv, write_json
+from calibration.runs.atomic import check_writable, write_csv, write_json
 from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
                                            load_path_from_args, path_summary)
-from calibration.provenance import provenance
+from calibration.runs.provenance import provenance
 from fem.supports import DEFAULT_SUPPORT, SUPPORTS
 from fem.twodisc import solve_two_disc
 from meshes.checks import InputError
@@ -45,12 +46,18 @@ def register(subparsers, parents):
 def run(args) -> dict:
     check_disc_arguments(args)  # support, refine and the touching check: in TwoDisc
     path = load_path_from_args(args)
+    out = check_writable("out", args.out or Path(args.results) / "twodisc" /
+                         f"{args.path}-{args.support}.csv")
+    check_writable("out", out.with_suffix(".json"))
+    if args.profiles is not None:
+        check_writable("profiles", args.profiles)
+    if args.vtu is not None:
+        check_writable("vtu", args.vtu, directory=True)
     start = time.perf_counter()
     result = solve_two_disc(path, R1=args.R, R2=args.R, E=args.E, nu=args.nu, mu=args.mu,
                             support=args.support, level=args.refine,
                             profiles=args.profiles is not None, vtu=args.vtu)
     seconds = time.perf_counter() - start
-    out = Path(args.out or f"results/twodisc/{args.path}-{args.support}.csv")
     write_csv(result.table, out)
     if args.profiles is not None and result.profiles is not None:
         write_csv(result.profiles, args.profiles)

@@ -10,12 +10,11 @@ def register(subparsers, parents):
         "validate", parents=parents, help="every contact law against the two-disc FEM",
         description="Run (or reuse) the two-disc FEM for cases 1 and 2, both supports, two mesh "
                     "levels; run every contact law on the same load paths; write the error "
-                    "table results/validation/errors.csv, the verification table and Figs. "
-                    "11-15. Needs results/penalty/fit.json (hertz2d fit) for the refitted w.")
+                    "table <results>/validation/errors.csv, the verification table and Figs. "
+                    "11-15. Needs <results>/penalty/fit.json (hertz2d fit) for the refitted w.")
     parser.add_argument("--quick", action="store_true",
                         help="coarser meshes (levels 2, 3) and 25 tangential steps")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
-    parser.add_argument("--results", default="results", help="results folder (results)")
     parser.set_defaults(run=run)
 
 

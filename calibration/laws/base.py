@@ -20,11 +20,10 @@ from abc import ABC, abstractmethod
 import numpy as np
 import pandas as pd
 
-from fem.loadpath import LoadPath
+from fem.loadpath import STEP_COLUMNS, LoadPath
 from meshes.checks import InputError
 
-COLUMNS = ("step", "delta_n", "delta_t", "Fx", "Fz", "N", "T", "a", "c", "stage", "kn", "kt",
-           "slip")
+COLUMNS = (*STEP_COLUMNS, "stage", "kn", "kt", "slip")
 
 
 class ContactLaw(ABC):

@@ -33,7 +33,7 @@ from calibration.laws.base import ContactLaw, law_table
 from calibration.laws.incremental import capped_history, capped_update
 from calibration.laws.pair import ContactPair
 from calibration.laws.penalty_factor import EQ33, bounded
-from calibration.penalty import half_space_bracket, penalty_bracket
+from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
 from fem.loadpath import LoadPath
 from meshes.checks import InputError
 

@@ -8,13 +8,17 @@ would otherwise give a negative tangential stiffness.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from calibration.penalty import EQ33_COEFFICIENTS, penalty_factor_eq33
+from calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
 from meshes.checks import InputError
+
+#: the range the paper gives w (Section 2.3): 0 for a half space, 1 at most
+W_RANGE = (0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -28,14 +32,24 @@ class PolynomialPenalty:
         return penalty_factor_eq33(a_over_R, nu, self.coefficients)
 
     @classmethod
-    def from_fit(cls, path: str | Path = "results/penalty/fit.json") -> "PolynomialPenalty":
-        """The refit written by ``hertz2d fit`` (its default support's coefficients)."""
+    def from_fit(cls, path: str | Path) -> "PolynomialPenalty":
+        """The refit written by ``hertz2d fit`` (``<results>/penalty/fit.json``): its default
+        support's coefficients."""
         path = Path(path)
         if not path.exists():
             raise InputError(f"fit={str(path)!r} does not exist; run `hertz2d fit` first")
-        summary = json.loads(path.read_text())
-        return cls(tuple(summary["coefficients"]),
-                   f"refit ({summary.get('default_support', 'FEM')} base)")
+        try:
+            summary = json.loads(path.read_text())
+            coefficients = tuple(float(c) for c in summary["coefficients"])
+            support = str(summary.get("default_support", "FEM"))
+        except (OSError, ValueError, TypeError, KeyError) as error:
+            raise InputError(f"fit={str(path)!r} is not a fit.json of `hertz2d fit` "
+                             f"({type(error).__name__}: {error})") from None
+        if len(coefficients) != len(EQ33_COEFFICIENTS) or not all(map(math.isfinite,
+                                                                       coefficients)):
+            raise InputError(f"fit={str(path)!r} does not hold {len(EQ33_COEFFICIENTS)} finite "
+                             "coefficients")
+        return cls(coefficients, f"refit ({support} base)")
 
 
 @dataclass(frozen=True)
@@ -43,6 +57,11 @@ class ConstantPenalty:
     """A constant w (the paper suggests 0.5 for convenience, Fig. 9)."""
 
     value: float = 0.5
+
+    def __post_init__(self):
+        if not (isinstance(self.value, (int, float)) and W_RANGE[0] <= self.value <= W_RANGE[1]):
+            raise InputError(f"penalty={self.value!r} must be a number in [{W_RANGE[0]:g}, "
+                             f"{W_RANGE[1]:g}] (the range of w, Section 2.3)")
 
     @property
     def label(self) -> str:
@@ -57,4 +76,4 @@ EQ33 = PolynomialPenalty()
 
 def bounded(penalty, a_over_R, nu) -> np.ndarray:
     """``penalty(a/R, nu)`` clipped to [0, 1], the range the paper gives w."""
-    return np.clip(penalty(a_over_R, nu), 0.0, 1.0)
+    return np.clip(penalty(a_over_R, nu), *W_RANGE)

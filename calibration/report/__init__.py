@@ -1,4 +1,4 @@
-"""``results/report.html`` and ``results/report.md`` from the pipeline's results.
+"""``<results>/report.html`` and ``<results>/report.md`` from the pipeline's results.
 
 The same content (:mod:`calibration.report.document`) renders to one self-contained HTML file,
 with every figure embedded, and to Markdown for reading on a code host.
@@ -10,28 +10,41 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration.atomic import write_text
-from calibration.provenance import provenance
+from calibration.runs.atomic import check_writable, write_text
+from calibration.runs.provenance import provenance
 from calibration.report import penalty_sections, validation_sections
 from calibration.report.document import Section
 from calibration.report.render import to_html, to_markdown
+from meshes.checks import InputError
 
 TITLE = "hertz2d: the 2D Hertzian frictional contact law, re-derived and validated by FEM"
 
 
-def _summary(penalty: penalty_sections.PenaltyResults,
+def _which_run(results: Path, validation: validation_sections.ValidationResults) -> str:
+    """One sentence naming the results root, the run that made it, and whether it is quick."""
+    record = results / "run.json"
+    if record.exists():
+        run = json.loads(record.read_text())
+        made = f"`{run['command']}` on {run['date']}"
+    else:
+        stamp = validation.summary["provenance"]
+        made = f"separate stage commands (the last: `{stamp['command']}` on {stamp['date']})"
+    kind = ("a QUICK run (coarser meshes and grids, fewer steps): its numbers show that the "
+            "pipeline runs, not converged results; `hertz2d all` makes the converged ones"
+            if validation.summary["quick"] else "a full run at the converged mesh levels")
+    return f"This report shows the results in `{results}`, made by {made}: {kind}."
+
+
+def _summary(results: Path, penalty: penalty_sections.PenaltyResults,
              validation: validation_sections.ValidationResults) -> Section:
     section = Section("Summary: the paper against hertz2d", "summary")
+    section.paragraph(_which_run(results, validation))
     section.paragraph(
-        "Every number below is computed by hertz2d from the files in results/ (the command that "
-        "made them is in the provenance at the end); 'paper' is what the paper states. The "
+        "Every number below is computed by hertz2d from the files of that results root (the "
+        "command that made them is in the provenance at the end); 'paper' is what the paper "
+        "states. The "
         "paper does not say how its FEM bodies are supported, so both supports are run; the "
         f"default ({penalty.default}) is the one whose penalty factors reproduce the paper's.")
-    if validation.summary["quick"]:
-        section.paragraph(
-            "NOTE: this report was made with --quick (coarser meshes and grids, fewer steps): "
-            "its numbers show that the pipeline runs, not converged results. `hertz2d all` "
-            "makes the converged ones.")
     section.table(pd.DataFrame(penalty_sections.summary_rows(penalty)),
                   "Penalty factor: the paper's Eq. 33 and statements against hertz2d's FEM, both "
                   "base supports.")
@@ -57,8 +70,8 @@ def _provenance(results: Path, penalty, validation) -> dict:
         return {"command": stage["command"], "date": stage["date"]}
 
     meta = {"report": provenance(),
-            "penalty stage (results/penalty/fit.json)": made(penalty.fit["provenance"]),
-            "validation stage (results/validation/summary.json)": made(
+            "penalty stage (penalty/fit.json)": made(penalty.fit["provenance"]),
+            "validation stage (validation/summary.json)": made(
                 validation.summary["provenance"]),
             "mesh level (half-round grid)": int(
                 penalty.grid_cases(penalty.default).level.mode().iloc[0]),
@@ -73,12 +86,24 @@ def _provenance(results: Path, penalty, validation) -> dict:
     return meta
 
 
+def _load(kind, results: Path):
+    """A stage's results, or one line saying which file is unreadable."""
+    try:
+        return kind(results)
+    except InputError:
+        raise
+    except (ValueError, KeyError, TypeError, IndexError) as error:
+        raise InputError(f"results={str(results)!r}: the {kind.STAGE} stage's files are "
+                         f"unreadable ({type(error).__name__}: {error}); rerun that stage"
+                         ) from None
+
+
 def build_report(results: str | Path = "results") -> dict:
     """Write ``report.html`` and ``report.md`` into ``results``; return their paths."""
-    results = Path(results)
-    penalty = penalty_sections.PenaltyResults(results)
-    validation = validation_sections.ValidationResults(results)
-    sections = [_summary(penalty, validation), penalty_sections.verification_section(penalty),
+    results = check_writable("results", results, directory=True)
+    penalty = _load(penalty_sections.PenaltyResults, results)
+    validation = _load(validation_sections.ValidationResults, results)
+    sections = [_summary(results, penalty, validation), penalty_sections.verification_section(penalty),
                 validation_sections.verification_section(validation),
                 penalty_sections.penalty_section(penalty),
                 validation_sections.validation_section(validation),

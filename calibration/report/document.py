@@ -1,7 +1,7 @@
 """The report's content model: sections of paragraphs, tables and figures, in reading order.
 
 Builders in :mod:`calibration.report.penalty_sections` and
-:mod:`calibration.report.validation_sections` produce these from ``results/``;
+:mod:`calibration.report.validation_sections` produce these from a results root;
 :mod:`calibration.report.render` turns the same content into HTML and Markdown.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Report sections from the penalty-factor stage (``results/penalty/``)."""
+"""Report sections from the penalty-factor stage (``<results>/penalty/``)."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration.penalty import EQ33_COEFFICIENTS, penalty_factor_eq33
+from calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
+from calibration.penalty.sweep import read_grid
 from calibration.report.document import Section
 from meshes.checks import InputError
 
@@ -14,7 +15,9 @@ EQ33_TERMS = ("1", "a/R", "nu", "(a/R)^2", "(a/R) nu", "nu^2")
 
 
 class PenaltyResults:
-    """The files of ``results/penalty``: the sweep table and the fit summary."""
+    """The files of ``<results>/penalty``: the sweep table and the fit summary."""
+
+    STAGE = "penalty (hertz2d sweep, fit)"
 
     def __init__(self, results: Path):
         folder = Path(results) / "penalty"
@@ -23,7 +26,7 @@ class PenaltyResults:
                 raise InputError(f"results={str(results)!r} has no penalty/{name}; "
                                  "run `hertz2d sweep` and `hertz2d fit` first")
         self.folder = folder
-        self.grid = pd.read_csv(folder / "grid.csv", keep_default_na=False, na_values=[""])
+        self.grid = read_grid(folder / "grid.csv")
         self.fit = json.loads((folder / "fit.json").read_text())
         self.default = self.fit["default_support"]
         self.by_support = self.fit["by_support"]

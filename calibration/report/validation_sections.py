@@ -1,4 +1,4 @@
-"""Report sections from the validation stage (``results/validation/``)."""
+"""Report sections from the validation stage (``<results>/validation/``)."""
 from __future__ import annotations
 
 import json
@@ -11,7 +11,9 @@ from meshes.checks import InputError
 
 
 class ValidationResults:
-    """The files of ``results/validation``."""
+    """The files of ``<results>/validation``."""
+
+    STAGE = "validation (hertz2d validate)"
 
     def __init__(self, results: Path):
         folder = Path(results) / "validation"
@@ -120,7 +122,7 @@ def validation_section(v: ValidationResults) -> Section:
         f"per m. The FEM curves are at mesh level {v.finest}.")
     section.table(law_error_summary(v),
                   f"Largest relative error of each law against the FEM with {v.default} flats "
-                  "(full table: results/validation/errors.csv, per support, quantity, regime, "
+                  "(full table: validation/errors.csv, per support, quantity, regime, "
                   "max and RMS).")
     section.figure(v.folder / "fig12_horizontal_force.png",
                    "Analogue of Fig. 12, case 1: horizontal force against delta_t/R, FEM (both "

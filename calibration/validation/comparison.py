@@ -2,7 +2,7 @@
 
 Laws (built by :func:`laws_to_validate`): the paper's accurate model and Appendix C (case 1
 only: they assume a constant normal force), the simplified model with Eq. 33, with the refitted
-w of ``results/penalty/fit.json`` and with w = 0.5, a linear spring calibrated by regression on the
+w of ``<results>/penalty/fit.json`` and with w = 0.5, a linear spring calibrated by regression on the
 FEM's case 2 (as the paper calibrated its 2.7e9 and 1.5e9 N/m), and the 3D Hertz-Mindlin and
 Mindlin-Deresiewicz laws as DEM codes apply them to discs.
 

@@ -2,9 +2,10 @@
 
 Two load paths of Section 4.2 (case 1 ``hold-normal``, case 2 ``proportional``), both supports,
 at two mesh levels (the finer one gives the curves, the coarser one their mesh convergence).
-Each run is stored, table and traction profiles, in the :class:`calibration.store.CaseStore`
-under a namespace that hashes the solver's source, so a rerun or a run after Ctrl-C recomputes
-only what is missing and a changed solver recomputes everything.
+Each run is stored, table and traction profiles, in the :class:`calibration.runs.store.CaseStore`
+under a namespace that hashes the source of every module this one imports (:mod:`meshes.digest`),
+so a rerun or a run after Ctrl-C recomputes only what is missing and a changed solver recomputes
+everything.
 """
 from __future__ import annotations
 
@@ -14,24 +15,13 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 from tqdm import tqdm
 
-import fem.contact.body
-import fem.contact.coulomb
-import fem.contact.boxqp
-import fem.contact.frictional
-import fem.contact.measure
-import fem.contact.surface
-import fem.elasticity
-import fem.loadpath
-import fem.loads
-import fem.supports
-import fem.twodisc
-import meshes.twodisc
-from calibration.parallel import completed
-from calibration.provenance import versions
-from calibration.store import CaseStore, source_digest
+from calibration.runs.parallel import completed
+from calibration.runs.provenance import versions
+from calibration.runs.store import CaseStore
 from fem.loadpath import LoadPath
 from fem.supports import SUPPORTS
 from fem.twodisc import solve_two_disc
+from meshes.digest import code_digest
 
 CASES = {"case 1": "hold-normal", "case 2": "proportional"}
 
@@ -73,11 +63,9 @@ class FemRun:
 
 
 def solver_namespace() -> str:
-    modules = [meshes.twodisc, fem.elasticity, fem.loads, fem.loadpath, fem.contact.body,
-               fem.contact.surface, fem.contact.coulomb, fem.contact.boxqp,
-               fem.contact.frictional, fem.contact.measure, fem.supports, fem.twodisc]
+    """Identity of the code (this module and all it imports) and packages behind a stored run."""
     pinned = {k: v for k, v in versions().items() if k in ("scikit-fem", "gmsh", "numpy", "scipy")}
-    return "twodisc-" + source_digest(modules, pinned)
+    return "twodisc-" + code_digest(__name__, pinned)
 
 
 def _key(settings: ValidationSettings, case: str, support: str, level: int) -> tuple:

@@ -1,6 +1,6 @@
 """The validation stage: FEM runs -> verification -> every law on the same paths -> errors, figures.
 
-Outputs in ``results/validation/``: ``curves.csv`` (every FEM run at the finer mesh and every law,
+Outputs in ``<results>/validation/``: ``curves.csv`` (every FEM run at the finer mesh and every law,
 one row per step, tidy), ``profiles.csv`` (the FEM's contact tractions of case 1 at the end of
 the normal stage and at delta_t = 0.01 m), ``verification.csv``, ``errors.csv``, ``summary.json``
 (settings, the linear spring's regression, the paper's values, failures, provenance), and the
@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from calibration.atomic import save_figure, write_csv, write_json
+from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
 from calibration.laws import ContactPair, PolynomialPenalty, normal_force, tangential_stiffness
-from calibration.provenance import provenance
+from calibration.runs.provenance import provenance
 from calibration.validation import figures
 from calibration.validation.comparison import (error_table, law_curves, laws_to_validate,
                                                linear_spring_from, with_stiffness)
@@ -51,7 +51,7 @@ def validate(quick: bool = False, jobs: int = 2, results: str | Path = "results"
     """Run the stage; return a summary (the laws validated and where the error table is)."""
     start = time.perf_counter()
     results = Path(results)
-    out = results / "validation"
+    out = check_writable("results", results / "validation", directory=True)
     settings = ValidationSettings.quick() if quick else ValidationSettings()
     refit = PolynomialPenalty.from_fit(results / "penalty" / "fit.json")
     runs = fem_runs(settings, jobs=jobs, progress=progress)

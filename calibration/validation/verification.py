@@ -21,7 +21,7 @@ import pandas as pd
 from calibration.laws import (EQ33, ConstantPenalty, ContactPair, full_slip_displacement,
                               half_width, normal_force, pressure, shear_traction,
                               stick_half_width)
-from calibration.penalty import penalty_factor_from_displacement
+from calibration.laws.closed_forms import penalty_factor_from_displacement
 from calibration.validation.fem_runs import FemRun, ValidationSettings
 from fem.halfround import HalfRoundBody
 

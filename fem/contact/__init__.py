@@ -17,4 +17,32 @@ Modules, one job each:
     geometry, the friction history carried from increment to increment.
 :mod:`fem.contact.measure`
     tractions, contact and stick half-widths, resultants in the contact frame.
+
+Design notes (what was measured while the solver was built, and why it is built this way)
+
+1. *Condensation is exact and cheap.* The bulk is linear, so each body's response on its
+   candidate contact nodes is a dense compliance built once from one sparse factorisation; a load
+   step is then a small nonlinear problem on a few hundred nodes (milliseconds).
+2. *Sparse LU ordering matters.* SuperLU with its default column ordering was ~50x slower on a
+   60k-DOF elasticity matrix than with the symmetric minimum-degree ordering
+   (``permc_spec="MMD_AT_PLUS_A"``), which :mod:`fem.contact.body` uses.
+3. *Threads can hurt.* Multithreaded BLAS made the many small dense solves of a step up to ~100x
+   slower on 2 cores; the contact iteration runs with one BLAS thread (threadpoolctl).
+4. *Measure in the reference configuration.* In the current configuration the tangential surface
+   displacement pulls the contact edge inward by a few per cent of a, while Hertz theory's x is
+   the undeformed coordinate; :mod:`fem.contact.measure` reads half-widths on the reference
+   surface.
+5. *Normals.* Node-to-segment with raw segment normals made a slave node's projection oscillate
+   between neighbouring segments; averaged nodal normals interpolated along each segment are
+   stable (:mod:`fem.contact.surface`).
+6. *Friction is the hard part.* A plain primal-dual active set on the full Coulomb problem can
+   cycle between stick and slip sets and jump to a wrong state; here it uses a damped set
+   prediction (:data:`fem.contact.coulomb.COMPLEMENTARITY`), and a cycling frozen problem falls
+   back to one Tresca step with the slip bound lagged, which always terminates.
+7. *Supports change the answer.* A clamped flat is stiffer than the mirror (roller) plane of a
+   full disc; both are implemented (:mod:`fem.supports`) and compared with Eq. 23.
+8. *Load path.* With delta_t raised together with delta_n, the ratio of tangential to normal
+   stiffness decides at once whether the contact can stick (compared with mu).
+
+Every two-disc test of the partial-slip stage checks Cattaneo-Mindlin (Eqs. 2, 3, 7).
 """

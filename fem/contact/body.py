@@ -20,7 +20,7 @@ displacement). :meth:`CondensedBody.condense` therefore returns the symmetric pa
 
 The condensation is a Schur complement: the free DOFs are ordered by SuperLU's minimum-degree
 ordering of ``K + K^T`` (``MMD_AT_PLUS_A``; the default ordering is ~50x slower on these matrices,
-CONTACT-NOTES) with the window DOFs moved to the end, and factorised without pivoting
+design note 2 in :mod:`fem.contact`) with the window DOFs moved to the end, and factorised without pivoting
 (``K`` is SPD). The trailing block of the factors is then ``L_WW U_WW = K_WW - K_WI K_II^-1 K_IW``,
 the window stiffness, whose inverse is ``C``: one factorisation gives the compliance without a
 solve per window DOF (at 14k DOFs: 0.1 s against 0.7 s for 228 solves).

@@ -1,6 +1,6 @@
 """The penalty-factor stage of the pipeline: sweep -> ``grid.csv``; fit -> ``fit.json`` + figures.
 
-Outputs (``results/penalty/`` by default): ``grid.csv`` (one row per case, both supports),
+Outputs in ``<results>/penalty/``: ``grid.csv`` (one row per case, both supports),
 ``fit.json`` (the Eq. 33 refit per support next to the paper's, w range, constant-w errors,
 mesh convergence, provenance), ``fig7_parameters.png``, ``fig8_grid.png``,
 ``fig9_constant_w.png``, ``convergence.png``.
@@ -12,25 +12,27 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration import penalty_figures as figures
-from calibration.atomic import save_figure, write_csv, write_json
-from calibration.provenance import provenance
-from calibration.regression import CONSTANT_W, constant_w_errors, fit_eq33
-from calibration.spec import load_spec
-from calibration.sweep import run_sweep
+from calibration.penalty import figures
+from calibration.penalty.regression import CONSTANT_W, constant_w_errors, fit_eq33
+from calibration.penalty.spec import load_spec
+from calibration.penalty.sweep import read_grid, run_sweep
+from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
+from calibration.runs.provenance import provenance
 from fem.supports import DEFAULT_SUPPORT, SUPPORTS
-from meshes.checks import InputError
 
-RESULTS = Path("results") / "penalty"
+
+def folder(results: str | Path) -> Path:
+    """Where the stage's files go under a results root."""
+    return Path(results) / "penalty"
 
 
 def sweep(spec: str | None = None, quick: bool = False, jobs: int = 1,
-          out: str | Path | None = None, progress: bool = True) -> dict:
-    """Run a spec's cases (reusing finished ones) and write the tidy table."""
+          results: str | Path = "results", progress: bool = True) -> dict:
+    """Run a spec's cases (reusing finished ones) and write ``<results>/penalty/grid.csv``."""
     start = time.perf_counter()
     cases = load_spec(spec, quick=quick)
+    out = check_writable("results", folder(results) / "grid.csv")
     grid = run_sweep(cases, jobs=jobs, progress=progress)
-    out = Path(out) if out else RESULTS / "grid.csv"
     write_csv(grid, out)
     failed = grid[grid.status == "failed"]
     return {"rows": len(grid), "failed": len(failed), "reused": int(grid.reused.sum()),
@@ -57,13 +59,12 @@ def _convergence(grid: pd.DataFrame) -> dict:
     return summary
 
 
-def fit(grid_path: str | Path | None = None, out_dir: str | Path | None = None) -> dict:
-    """Refit Eq. 33 for both supports, write ``fit.json`` and the figures; return the summary."""
-    grid_path = Path(grid_path) if grid_path else RESULTS / "grid.csv"
-    if not grid_path.exists():
-        raise InputError(f"grid={str(grid_path)!r} does not exist; run `hertz2d sweep` first")
-    out_dir = Path(out_dir) if out_dir else grid_path.parent
-    grid = pd.read_csv(grid_path, keep_default_na=False, na_values=[""])
+def fit(grid_path: str | Path | None = None, results: str | Path = "results") -> dict:
+    """Refit Eq. 33 for both supports, write ``fit.json`` and the figures into
+    ``<results>/penalty``; the grid is ``<results>/penalty/grid.csv`` unless given."""
+    out_dir = check_writable("results", folder(results), directory=True)
+    grid_path = Path(grid_path) if grid_path else out_dir / "grid.csv"
+    grid = read_grid(grid_path)
     supports = [s for s in SUPPORTS if ((grid.support == s) & (grid.study == "grid")).any()]
     fits = {support: fit_eq33(grid, support) for support in supports}
     errors = constant_w_errors(grid)

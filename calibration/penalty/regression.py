@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from calibration.penalty import (EQ33_COEFFICIENTS, eq33_features, half_space_bracket,
+from calibration.laws.closed_forms import (EQ33_COEFFICIENTS, eq33_features, half_space_bracket,
                                  penalty_bracket)
 from meshes.checks import InputError
 

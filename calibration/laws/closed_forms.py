@@ -1,6 +1,8 @@
-"""Closed forms of the half-round body and the penalty factor (Eqs. 17, 20, 33 of the paper).
+"""Closed forms of the half-round body and the penalty factor (Eqs. 13, 17, 20, 33 of the paper).
 
-All displacements are of the top of a half-round body relative to its centre, for a Hertzian
+The laws build on them (Eq. 20's brackets make Eqs. 25, 26, 31; Eq. 33 is a penalty factor), and
+the penalty-factor stage inverts Eq. 20 for w, so they live with the law library, which imports
+no stage. All displacements are of the top of a half-round body relative to its centre, for a Hertzian
 traction of resultant F (N/m) on a flat of half-width a; ``log`` is the natural logarithm.
 """
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Atomic writers for everything the pipeline puts in ``results/`` (CSV, JSON, text, PNG).
+"""Atomic writers for everything the pipeline puts under a results root (CSV, JSON, text, PNG),
+and the check, made before any long work, that an output path can be written at all.
 
 A file is written to a temporary name beside its target and renamed over it, so an interrupted
 run leaves either the previous complete file or the new complete file, never half of one.
@@ -12,6 +13,34 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
+
+from meshes.checks import InputError
+
+
+def check_writable(name: str, path, directory: bool = False) -> Path:
+    """Fail early (:class:`InputError` naming ``name=path``) if ``path`` cannot be written.
+
+    ``path`` is a file to write, or with ``directory=True`` a folder to write into; folders that
+    do not exist yet must be creatable. The nearest existing folder is probed by creating and
+    removing a file in it, which also catches read-only file systems and runs as root.
+    """
+    path = Path(path)
+    if path.exists() and path.is_dir() != directory:
+        kind = "a folder" if path.is_dir() else "a file"
+        raise InputError(f"{name}={str(path)!r} is {kind}")
+    existing = path if directory and path.exists() else path.parent
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InputError(f"{name}={str(path)!r} cannot be written: {str(existing)!r} is a file")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".write-check-", dir=existing)
+    except OSError as error:
+        raise InputError(f"{name}={str(path)!r} cannot be written ({existing}: "
+                         f"{error.strerror})") from None
+    os.close(fd)
+    os.remove(probe)
+    return path
 
 
 @contextmanager

@@ -9,23 +9,18 @@ base case. Every case is run for each support in ``base.supports``. A study vari
 ``hold = "plane_modulus"``  when nu varies, E follows it so that E/(1-nu^2) stays at the base value
                             (Fig. 7e).
 
-Shipped specs: ``calibration/specs/default.toml`` and ``quick.toml``.
+Shipped specs: ``calibration/penalty/specs/default.toml`` and ``quick.toml``. Every value is
+checked by type (:mod:`calibration.runs.spec_file`).
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import asdict, dataclass, replace
-from importlib import resources
 from pathlib import Path
 
+from calibration.runs import spec_file
 from fem.supports import SUPPORTS
 from meshes.checks import InputError, count, one_of, poisson, positive
-from meshes.halfround import check_geometry
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
+from meshes.halfround import LEVEL_LIMIT, MAX_LEVEL, check_geometry
 
 VARIABLES = ("R", "a", "a_over_R", "E", "nu", "T")
 HOLDS = ("a_over_R", "plane_modulus")
@@ -60,8 +55,7 @@ class Case:
 def _checked(case: Case) -> Case:
     check_geometry(case.R, case.a)
     positive("E", case.E), poisson("nu", case.nu), positive("T", case.T)
-    one_of("support", case.support, SUPPORTS)
-    count("level", case.level, minimum=0)
+    count("level", case.level, minimum=0, maximum=MAX_LEVEL, why=LEVEL_LIMIT)
     return case
 
 
@@ -76,61 +70,51 @@ def _vary(base: Case, name: str, variable: str, value: float, hold: str | None) 
     return case
 
 
-def _study_cases(base: Case, name: str, table: dict) -> list[Case]:
-    hold = table.get("hold")
+def _study_cases(base: Case, name: str, study: dict) -> list[Case]:
+    where = f"studies.{name}"
+    if not isinstance(study, dict):
+        raise InputError(f"[{where}] in the spec is not a table")
+    hold = study.get("hold")
     if hold is not None:
-        one_of(f"studies.{name}.hold", hold, HOLDS)
-    varied = [key for key in table if key != "hold"]
+        one_of(f"[{where}] hold", hold, HOLDS)
+    varied = [key for key in study if key != "hold"]
     if len(varied) != 1 or varied[0] not in VARIABLES:
-        raise InputError(f"studies.{name} must vary exactly one of {', '.join(VARIABLES)}; "
+        raise InputError(f"[{where}] must vary exactly one of {', '.join(VARIABLES)}; "
                          f"got {varied}")
     variable = varied[0]
-    return [_vary(base, name, variable, float(v), hold) for v in table[variable]]
-
-
-def _require_keys(table: str, given: dict, required: set[str]) -> None:
-    missing, unknown = sorted(required - set(given)), sorted(set(given) - required)
-    if missing or unknown:
-        problems = ([f"missing {', '.join(missing)}"] if missing else []) + (
-            [f"unknown {', '.join(unknown)}"] if unknown else [])
-        raise InputError(f"[{table}] in the spec: {'; '.join(problems)}")
+    return [_vary(base, name, variable, v, hold)
+            for v in spec_file.numbers(where, variable, study[variable])]
 
 
 def expand(spec: dict) -> list[Case]:
     """All cases of a parsed spec, validated, for every support (duplicates kept: one per study)."""
-    if "base" not in spec:
-        raise InputError("spec has no [base] table")
-    settings = dict(spec["base"])
-    supports = settings.pop("supports", list(SUPPORTS))
-    _require_keys("base", settings, {"R", "a", "E", "nu", "T", "level"})
-    level = settings.pop("level")
-    base = Case("base", supports[0], level=int(level),
-                **{k: float(settings[k]) for k in ("R", "a", "E", "nu", "T")})
+    spec_file.require_keys("spec", spec, {"base"}, {"studies", "grid", "convergence"})
+    settings = spec_file.table(spec, "base")
+    spec_file.require_keys("base", settings, {"R", "a", "E", "nu", "T", "level"}, {"supports"})
+    supports = spec_file.words("base", "supports", settings.get("supports", list(SUPPORTS)),
+                               SUPPORTS)
+    base = Case("base", supports[0], level=spec_file.integer("base", "level", settings["level"]),
+                **{k: spec_file.number("base", k, settings[k]) for k in ("R", "a", "E", "nu", "T")})
     cases: list[Case] = []
-    for name, table in spec.get("studies", {}).items():
-        cases += _study_cases(base, name, table)
-    grid = spec.get("grid")
+    for name, study in spec_file.table(spec, "studies", required=False).items():
+        cases += _study_cases(base, name, study)
+    grid = spec_file.table(spec, "grid", required=False)
     if grid:
-        _require_keys("grid", grid, {"a_over_R", "nu"})
-        cases += [replace(base, study="grid", a=x * base.R, nu=float(n))
-                  for x in grid["a_over_R"] for n in grid["nu"]]
-    for level in spec.get("convergence", {}).get("levels", []):
-        cases.append(replace(base, study="convergence", level=int(level)))
+        spec_file.require_keys("grid", grid, {"a_over_R", "nu"})
+        cases += [replace(base, study="grid", a=x * base.R, nu=n)
+                  for x in spec_file.numbers("grid", "a_over_R", grid["a_over_R"])
+                  for n in spec_file.numbers("grid", "nu", grid["nu"])]
+    convergence = spec_file.table(spec, "convergence", required=False)
+    if convergence:
+        spec_file.require_keys("convergence", convergence, {"levels"})
+        cases += [replace(base, study="convergence", level=level)
+                  for level in spec_file.integers("convergence", "levels", convergence["levels"])]
+    if not cases:
+        raise InputError("the spec declares no cases: give [studies.*], [grid] or [convergence]")
     return [_checked(replace(case, support=s)) for s in supports for case in cases]
 
 
 def load_spec(path: str | Path | None = None, quick: bool = False) -> list[Case]:
     """Cases of the TOML spec at ``path``, or of the shipped default (or quick) spec."""
-    if path is None:
-        text = resources.files("calibration.specs").joinpath(
-            "quick.toml" if quick else "default.toml").read_text()
-    else:
-        try:
-            text = Path(path).read_text()
-        except OSError as error:
-            raise InputError(f"spec={str(path)!r} cannot be read ({error.strerror})") from None
-    try:
-        spec = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(f"spec={str(path)!r} is not valid TOML ({error})") from None
-    return expand(spec)
+    return expand(spec_file.read_spec(path, "calibration.penalty.specs",
+                                      "quick.toml" if quick else "default.toml"))

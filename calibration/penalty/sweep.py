@@ -1,0 +1,95 @@
+"""The sweep engine: run half-round cases, in parallel, resumable, failures recorded.
+
+Cases are grouped by mesh, one group per worker task (:mod:`calibration.penalty.cases`); a failed
+case is recorded with ``status = "failed"`` and its reason, and the sweep goes on. Finished cases
+go to a :class:`calibration.runs.store.CaseStore` as they arrive, so an interrupted sweep rerun
+computes only what is missing.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from calibration.penalty.cases import solve_group, solver_namespace
+from calibration.penalty.spec import Case
+from calibration.runs.parallel import completed
+from calibration.runs.store import CaseStore
+from fem.supports import SUPPORTS
+from meshes.checks import InputError
+
+COLUMNS = ["study", "support", "R", "a", "a_over_R", "E", "nu", "T", "level", "dofs", "u_x",
+           "w_fem", "w_eq33", "u_z", "u_z_eq17", "uz_over_eq17", "status", "error", "seconds",
+           "reused"]
+#: columns that must hold finite numbers in every finished (``status == "ok"``) row
+NUMERIC = ["R", "a", "a_over_R", "E", "nu", "T", "level", "dofs", "u_x", "w_fem", "w_eq33", "u_z",
+           "u_z_eq17", "uz_over_eq17"]
+
+
+def read_grid(path: str | Path) -> pd.DataFrame:
+    """A ``grid.csv`` written by :func:`run_sweep`, checked column by column before it is used."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"grid={str(path)!r} does not exist; run `hertz2d sweep` first")
+    try:
+        grid = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as error:
+        raise InputError(f"grid={str(path)!r} is not a CSV table "
+                         f"({type(error).__name__}: {str(error).splitlines()[0]})") from None
+    missing = [c for c in COLUMNS if c not in grid.columns]
+    if missing:
+        raise InputError(f"grid={str(path)!r} lacks the column(s) {', '.join(missing)} of a "
+                         "`hertz2d sweep` table")
+    bad_status = sorted(set(grid.status.astype(str)) - {"ok", "failed"})
+    bad_support = sorted(set(grid.support.astype(str)) - set(SUPPORTS))
+    if bad_status or bad_support:
+        column, value = ("status", bad_status[0]) if bad_status else ("support", bad_support[0])
+        raise InputError(f"grid={str(path)!r}: {column}={value!r} is not one of "
+                         f"{', '.join(('ok', 'failed') if bad_status else SUPPORTS)}")
+    finished = grid.status == "ok"
+    for column in NUMERIC:
+        values = pd.to_numeric(grid[column], errors="coerce")
+        bad = finished & ~np.isfinite(values)
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise InputError(f"grid={str(path)!r}: {column}={grid[column].iloc[row]!r} in row "
+                             f"{row + 1} is not a finite number")
+        grid[column] = values
+    if not ((grid.study == "grid") & finished).any():
+        raise InputError(f"grid={str(path)!r} has no finished cases of the a/R x nu grid")
+    return grid
+
+
+def _groups(cases: list[Case]) -> list[list[Case]]:
+    by_mesh: dict[tuple, list[Case]] = defaultdict(list)
+    for case in cases:
+        by_mesh[(case.R, case.a, case.level)].append(case)
+    # the finest meshes first, so the slowest tasks do not start last
+    return sorted(by_mesh.values(), key=lambda g: (-g[0].level, g[0].a_over_R))
+
+
+def run_sweep(cases: list[Case], jobs: int = 1, store: CaseStore | None = None,
+              progress: bool = True) -> pd.DataFrame:
+    """Rows for ``cases`` (in order), computing only those missing from ``store``."""
+    store = store or CaseStore(solver_namespace())
+    unique = list({case.key: case for case in cases}.values())
+    done = store.get([case.key for case in unique])
+    todo = [case for case in unique if case.key not in done]
+    fresh: dict[tuple, dict] = {}
+
+    with tqdm(total=len(todo), unit="case", desc="half-round sweep", disable=not progress,
+              mininterval=0.5) as bar:
+        for (group,), rows in completed(solve_group, [(g,) for g in _groups(todo)], jobs):
+            results = {case.key: row for case, row in zip(group, rows)}
+            fresh.update(results)
+            store.put([(k, r) for k, r in results.items() if r["status"] == "ok"])
+            bar.update(len(rows))
+    rows = []
+    for case in cases:
+        row = dict(fresh.get(case.key) or done[case.key])
+        row.update(study=case.study, reused=case.key not in fresh)
+        rows.append(row)
+    return pd.DataFrame(rows).reindex(columns=COLUMNS)
