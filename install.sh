@@ -21,4 +21,6 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[test]"
+# setuptools prints a notice on every editable install of a flat layout (top-level package folders,
+# as this project has by design); it is not a problem, so it is not shown
+PYTHONWARNINGS="ignore:Editable installation" .venv/bin/python -m pip install -q -e ".[test]"

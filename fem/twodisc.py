@@ -116,7 +116,7 @@ class TwoDisc:
                  nu: float = 0.25, mu: float = 0.3, support: str = "clamped",
                  level: int = DEFAULT_LEVEL) -> "TwoDisc":
         positive("R1", R1), positive("R2", R2)  # before the touching check uses them
-        count("steps", len(path), maximum=MAX_STEPS, why=STEPS_LIMIT)
+        count("path steps", len(path), maximum=MAX_STEPS, why=STEPS_LIMIT)
         check_touching(R1, R2, path)
         return cls(R1, R2, E, nu, mu, support, float(path.delta_n.max()),
                    (float(path.delta_t.min()), float(path.delta_t.max())), level)

@@ -24,6 +24,7 @@ from typing import Callable
 
 import gmsh
 import meshio
+import meshio.gmsh
 
 from meshes.digest import code_digest
 
@@ -66,9 +67,9 @@ class CorruptMesh(ValueError):
 
 def read_checked(path: Path) -> meshio.Mesh:
     """Parse a ``.msh`` file; :class:`CorruptMesh` unless it has points, triangles and groups."""
-    try:
-        mesh = meshio.read(path, file_format="gmsh")
-    except Exception as error:  # meshio raises many types on a damaged file
+    try:  # gmsh's reader itself: meshio.read would print and sys.exit on a damaged file
+        mesh = meshio.gmsh.read(path)
+    except Exception as error:  # it raises many types on a damaged file
         raise CorruptMesh(f"{type(error).__name__}: {error}") from None
     if not len(mesh.points) or "triangle" not in mesh.cells_dict or not mesh.field_data:
         raise CorruptMesh("no points, triangles or physical groups")

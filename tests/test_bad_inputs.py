@@ -1,0 +1,179 @@
+"""Every bad input exits 2 with one line naming the bad value, before any long work.
+
+One table of command lines, each with the text its error line must contain. They cover the
+reviewed list (step counts that would exhaust memory, mesh levels that would mesh for hours,
+output paths that cannot be written, non-finite or out-of-range penalty factors, specs and grid
+tables with values of the wrong type, negative numbers given as separate arguments) and the
+ordinary range checks of every command.
+"""
+import os
+import time
+
+import pytest
+
+from calibration.cli import main
+
+SPEC = """
+[base]
+R = 0.5
+a = 0.025
+E = 10e9
+nu = 0.25
+T = 1e5
+level = 0
+supports = ["clamped"]
+[grid]
+a_over_R = [0.05]
+nu = [0.25]
+"""
+GRID_HEADER = ("study,support,R,a,a_over_R,E,nu,T,level,dofs,u_x,w_fem,w_eq33,u_z,u_z_eq17,"
+               "uz_over_eq17,status,error,seconds,reused")
+GRID_ROW = "grid,clamped,0.5,0.025,0.05,1e10,0.25,1e5,2,13000,1e-6,{w},0.4,1e-6,1e-6,1.0,ok,,0.1,False"
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """Bad spec, grid and fit files, a plain file where a folder is expected, a read-only place."""
+    root = tmp_path_factory.mktemp("bad")
+    made = {"file": root / "a-file"}
+    made["file"].write_text("not a folder\n")
+    specs = {
+        "spec_text": SPEC.replace("R = 0.5", 'R = "half a metre"'),
+        "spec_empty_grid": SPEC.replace("a_over_R = [0.05]", "a_over_R = []"),
+        "spec_bad_toml": "[base\nR = 1",
+        "spec_level": SPEC.replace("level = 0", "level = 99"),
+        "spec_support": SPEC.replace('["clamped"]', '["glued"]'),
+        "spec_nu": SPEC.replace("nu = [0.25]", "nu = [0.5]"),
+        "spec_unknown": SPEC + "[extra]\nx = 1\n",
+        "spec_bool": SPEC.replace("T = 1e5", "T = true"),
+        "spec_none": "[base]\nR = 0.5\na = 0.025\nE = 10e9\nnu = 0.25\nT = 1e5\nlevel = 0\n",
+    }
+    for name, text in specs.items():
+        made[name] = root / f"{name}.toml"
+        made[name].write_text(text)
+    made["grid_garbage"] = root / "garbage.csv"
+    made["grid_garbage"].write_bytes(os.urandom(4000))
+    made["grid_columns"] = root / "columns.csv"
+    made["grid_columns"].write_text("x,y\n1,2\n")
+    made["grid_text"] = root / "text.csv"
+    made["grid_text"].write_text(GRID_HEADER + "\n" + GRID_ROW.format(w="abc") + "\n")
+    made["fit_garbage"] = root / "fit-garbage" / "penalty" / "fit.json"
+    made["fit_garbage"].parent.mkdir(parents=True)
+    made["fit_garbage"].write_text("{not json")
+    made["empty"] = root / "empty"
+    made["empty"].mkdir()
+    # somewhere no file can be created: a read-only folder, or /sys when running as root
+    if os.geteuid() == 0:
+        made["readonly"] = "/sys/hertz2d-results"
+    else:
+        made["readonly"] = root / "readonly"
+        made["readonly"].mkdir(mode=0o555)
+    return made
+
+
+F = "{file}"
+TWODISC = ["twodisc", "--path", "hold-normal"]
+MODEL = ["model", "--path", "hold-normal"]
+
+CASES = [
+    # halfround: geometry, material, support, mesh level
+    (["halfround", "--a", "0.6"], "a=0.6"),
+    (["halfround", "--a", "0"], "a=0.0"),
+    (["halfround", "--R", "-0.5"], "R=-0.5"),
+    (["halfround", "--nu", "0.5"], "nu=0.5"),
+    (["halfround", "--nu", "-0.1"], "nu=-0.1"),
+    (["halfround", "--E", "-1"], "E=-1.0"),
+    (["halfround", "--E", "-1e9"], "E=-1000000000.0"),
+    (["halfround", "--E=-1e9"], "E=-1000000000.0"),
+    (["halfround", "--E", "nan"], "E=nan"),
+    (["halfround", "--E", "inf"], "E=inf"),
+    (["halfround", "--E", "stiff"], "'stiff'"),
+    (["halfround", "--force", "0"], "force=0.0"),
+    (["halfround", "--support", "glued"], "support='glued'"),
+    (["halfround", "--load", "sideways"], "'sideways'"),
+    (["halfround", "--refine", "99"], "refine=99 must be <= 5"),
+    (["halfround", "--refine", "-1"], "refine=-1"),
+    # sweep: jobs, spec files and their values, results root
+    (["sweep", "--jobs", "0"], "jobs=0"),
+    (["sweep", "--jobs", "-2"], "jobs=-2"),
+    (["sweep", "--spec", "/nonexistent.toml"], "spec='/nonexistent.toml'"),
+    (["sweep", "--spec", "{spec_bad_toml}"], "is not valid TOML"),
+    (["sweep", "--spec", "{spec_text}"], "R='half a metre' is not a finite number"),
+    (["sweep", "--spec", "{spec_empty_grid}"], "a_over_R is an empty list"),
+    (["sweep", "--spec", "{spec_level}"], "level=99 must be <= 5"),
+    (["sweep", "--spec", "{spec_support}"], "'glued'"),
+    (["sweep", "--spec", "{spec_nu}"], "nu=0.5"),
+    (["sweep", "--spec", "{spec_unknown}"], "unknown extra"),
+    (["sweep", "--spec", "{spec_bool}"], "T=True is not a finite number"),
+    (["sweep", "--spec", "{spec_none}"], "declares no cases"),
+    (["sweep", "--quick", "--results", F], "results="),
+    (["sweep", "--quick", "--results", "{readonly}/x"], "cannot be written"),
+    # fit: the grid table
+    (["fit", "--grid", "/nonexistent.csv"], "grid='/nonexistent.csv'"),
+    (["fit", "--grid", "{grid_garbage}"], "grid="),
+    (["fit", "--grid", "{grid_columns}"], "lacks the column(s)"),
+    (["fit", "--grid", "{grid_text}"], "w_fem='abc'"),
+    (["fit", "--results", "{readonly}"], "cannot be written"),
+    # twodisc: steps, levels, material, path, output paths
+    ([*TWODISC, "--steps", "1000000000"], "steps=1000000000 must be <= 1000000"),
+    ([*TWODISC, "--steps", "30000"], "path steps=30010 must be <= 20000"),
+    ([*TWODISC, "--steps", "0"], "steps=0"),
+    ([*TWODISC, "--normal-steps", "0"], "normal_steps=0"),
+    ([*TWODISC, "--refine", "99"], "refine=99 must be <= 5"),
+    ([*TWODISC, "--mu", "-0.3"], "mu=-0.3"),
+    ([*TWODISC, "--delta-n", "0"], "delta_n=0.0"),
+    ([*TWODISC, "--delta-n", "-0.01"], "delta_n=-0.01"),
+    ([*TWODISC, "--delta-t", "0.9"], "delta_t=0.9"),
+    ([*TWODISC, "--nu", "0.5"], "nu=0.5"),
+    ([*TWODISC, "--support", "glued"], "support='glued'"),
+    ([*TWODISC, "--out", "{file}/t.csv"], "out="),
+    ([*TWODISC, "--out", "{readonly}/t.csv"], "cannot be written"),
+    ([*TWODISC, "--profiles", "{readonly}/p.csv"], "profiles="),
+    ([*TWODISC, "--vtu", F], "vtu="),
+    # model: laws, penalty factors, stiffnesses, output paths
+    ([*MODEL, "--steps", "1000000000"], "steps=1000000000 must be <= 1000000"),
+    ([*MODEL, "--penalty", "nan"], "penalty=nan"),
+    ([*MODEL, "--penalty", "-0.5"], "penalty=-0.5"),
+    ([*MODEL, "--penalty", "inf"], "penalty=inf"),
+    ([*MODEL, "--penalty", "1.5"], "penalty=1.5"),
+    ([*MODEL, "--penalty", "abc"], "penalty='abc'"),
+    ([*MODEL, "--penalty", "refit", "--results", "{empty}"], "fit="),
+    ([*MODEL, "--penalty", "refit", "--results", "{fit_garbage}/../.."], "fit="),
+    ([*MODEL, "--law", "magic"], "law='magic'"),
+    ([*MODEL, "--law", "linear", "--kn", "0"], "kn=0.0"),
+    ([*MODEL, "--law", "linear", "--kt", "-1"], "kt=-1.0"),
+    (["model", "--path", "proportional", "--law", "accurate"], "law='accurate'"),
+    ([*MODEL, "--delta-n", "0.6"], "delta_n=0.6"),
+    ([*MODEL, "--out", "{file}/m.csv"], "out="),
+    # validate, report, all: jobs and results roots
+    (["validate", "--jobs", "0"], "jobs=0"),
+    (["validate", "--results", "{empty}"], "fit="),
+    (["validate", "--results", "{readonly}"], "cannot be written"),
+    (["report", "--results", "{empty}"], "has no penalty/grid.csv"),
+    (["report", "--results", F], "is a file"),
+    (["all", "--jobs", "-1"], "jobs=-1"),
+    (["all", "--results", F], "is a file"),
+]
+
+
+@pytest.mark.parametrize("argv, expected", CASES, ids=[" ".join(a) for a, _ in CASES])
+def test_bad_input_exits_2_with_one_line_naming_it(capsys, files, argv, expected):
+    argv = [token.format(**files) for token in argv]
+    expected = expected.format(**files)
+    start = time.perf_counter()
+    try:
+        code = main(argv)
+    except SystemExit as stop:  # argparse's own errors
+        code = stop.code
+    seconds = time.perf_counter() - start
+    out, err = capsys.readouterr()
+    assert code == 2, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert expected in err, err
+    assert seconds < 15, "the check came after long work"
+
+
+def test_bad_input_with_json_prints_no_summary(capsys):
+    assert main(["halfround", "--nu", "0.7", "--json"]) == 2
+    out, _ = capsys.readouterr()
+    assert out == ""  # no JSON line: a caller parsing stdout sees nothing, not a summary
