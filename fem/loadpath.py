@@ -1,22 +1,41 @@
-"""Load paths of the two-disc problem (Section 4.2): prescribed relative displacements per step.
+"""Load paths of the two-body contact problem: prescribed relative displacements per step.
 
-``hold-normal`` (case 1): the approach delta_n is applied in ``normal_steps`` equal increments
-with delta_t = 0, then held while delta_t rises to its final value in ``steps`` increments.
-``proportional`` (case 2): delta_n and delta_t rise together in ``steps`` increments.
+Kinds (``--path``), all starting from the unloaded state:
 
-The FEM (:mod:`fem.twodisc`) and every contact law run the same :class:`LoadPath`, so their tables
-line up row by row. Displacements in m, approach positive.
+``hold-normal`` (the paper's case 1, Section 4.2)
+    the approach delta_n is applied in ``normal_steps`` equal increments with delta_t = 0, then
+    held while delta_t rises to its final value in ``steps`` increments.
+``proportional`` (case 2)
+    delta_n and delta_t rise together in ``steps`` increments.
+``cycle`` (reversing tangential load at constant approach)
+    the normal stage of ``hold-normal``, then delta_t goes 0 -> +A (first loading), and
+    ``cycles`` times +A -> -A (unloading) -> +A (reloading), A = ``delta_t``; ``steps`` increments
+    for every A of travel, so a full cycle has 4 ``steps``.
+``unload-normal`` (the paper's Fig. 6b, in displacement control)
+    ``hold-normal``, then delta_t held while delta_n falls to ``delta_n_end`` (default half of
+    delta_n) in ``steps`` increments: the contact loses normal force under a held tangential
+    displacement, and the slip zone grows.
+``file``
+    any path, one step per row of a CSV table with columns ``delta_n`` and ``delta_t``
+    (:meth:`LoadPath.from_file`).
+
+Stages (the ``stage`` column): ``normal``, ``tangential`` (the first tangential loading),
+``unloading`` and ``reloading`` (delta_t reversed after a turning point), ``proportional``,
+``normal-unloading``, ``file``. The FEM (:mod:`fem.twodisc`) and every contact law run the same
+:class:`LoadPath`, so their tables line up row by row. Displacements in m, approach positive,
+the upper body's displacement relative to the lower one.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from meshes.checks import count, non_negative, one_of, positive
+from meshes.checks import InputError, count, non_negative, one_of, positive
 
-PATHS = ("hold-normal", "proportional")
+PATHS = ("hold-normal", "proportional", "cycle", "unload-normal")
 #: the longest path: its arrays and the tables run on it take ~200 bytes a step (0.2 GB here)
 MAX_STEPS = 1_000_000
 STEPS_LIMIT = "a load path's tables take ~200 bytes a step; 1e6 steps is 0.2 GB"
@@ -25,6 +44,11 @@ STEPS_LIMIT = "a load path's tables take ~200 bytes a step; 1e6 steps is 0.2 GB"
 #: (``hertz2d model``), so the two line up row by row: the step, the prescribed displacements,
 #: the horizontal and vertical driving forces, the contact resultants and half-widths
 STEP_COLUMNS = ("step", "delta_n", "delta_t", "Fx", "Fz", "N", "T", "a", "c")
+
+
+def _ramp(start: float, end: float, steps: int) -> np.ndarray:
+    """``steps`` equal increments from ``start`` (excluded) to ``end`` (included)."""
+    return start + (end - start) * np.arange(1, steps + 1) / steps
 
 
 @dataclass(frozen=True)
@@ -38,22 +62,73 @@ class LoadPath:
 
     @classmethod
     def build(cls, kind: str, delta_n: float, delta_t: float, steps: int,
-              normal_steps: int = 10) -> "LoadPath":
+              normal_steps: int = 10, cycles: int = 1,
+              delta_n_end: float | None = None) -> "LoadPath":
+        """A path of one of :data:`PATHS` (see the module docstring for each kind's steps)."""
         one_of("path", kind, PATHS)
         positive("delta_n", delta_n)
         non_negative("delta_t", delta_t)
         steps = count("steps", steps, maximum=MAX_STEPS, why=STEPS_LIMIT)
         if kind == "proportional":
-            ramp = np.arange(1, steps + 1) / steps
-            return cls(kind, delta_n * ramp, delta_t * ramp, np.full(steps, "proportional"))
-        normal_steps = count("normal_steps", normal_steps, maximum=MAX_STEPS - steps,
-                             why=STEPS_LIMIT)
-        normal = delta_n * np.arange(1, normal_steps + 1) / normal_steps
-        tangential = delta_t * np.arange(1, steps + 1) / steps
-        return cls(kind,
-                   np.concatenate([normal, np.full(steps, delta_n)]),
-                   np.concatenate([np.zeros(normal_steps), tangential]),
-                   np.array(["normal"] * normal_steps + ["tangential"] * steps))
+            return cls._checked(kind, [(_ramp(0.0, delta_n, steps), _ramp(0.0, delta_t, steps),
+                                        "proportional")])
+        normal_steps = count("normal_steps", normal_steps, maximum=MAX_STEPS, why=STEPS_LIMIT)
+        legs = [(_ramp(0.0, delta_n, normal_steps), np.zeros(normal_steps), "normal"),
+                (np.full(steps, delta_n), _ramp(0.0, delta_t, steps), "tangential")]
+        if kind == "cycle":
+            cycles = count("cycles", cycles, maximum=MAX_STEPS, why=STEPS_LIMIT)
+            if delta_t <= 0:
+                raise InputError(f"delta_t={delta_t!r} must be > 0: it is the cycle's amplitude")
+            for _ in range(cycles):
+                legs += [(np.full(2 * steps, delta_n), _ramp(delta_t, -delta_t, 2 * steps),
+                          "unloading"),
+                         (np.full(2 * steps, delta_n), _ramp(-delta_t, delta_t, 2 * steps),
+                          "reloading")]
+        elif kind == "unload-normal":
+            end = 0.5 * delta_n if delta_n_end is None else positive("delta_n_end", delta_n_end)
+            if end >= delta_n:
+                raise InputError(f"delta_n_end={end!r} must be smaller than delta_n={delta_n!r}")
+            legs.append((_ramp(delta_n, end, steps), np.full(steps, float(delta_t)),
+                         "normal-unloading"))
+        return cls._checked(kind, legs)
+
+    @classmethod
+    def _checked(cls, kind: str, legs: list[tuple[np.ndarray, np.ndarray, str]]) -> "LoadPath":
+        total = sum(len(n) for n, _, _ in legs)
+        count("steps", total, maximum=MAX_STEPS, why="the whole path: " + STEPS_LIMIT)
+        return cls(kind, np.concatenate([n for n, _, _ in legs]),
+                   np.concatenate([t for _, t, _ in legs]),
+                   np.concatenate([np.full(len(n), stage) for n, _, stage in legs]))
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> "LoadPath":
+        """A ``file`` path: one step per row of a CSV table with columns ``delta_n, delta_t``.
+
+        Every delta_n must be > 0 (the bodies touch at every step) and every value finite.
+        """
+        name = str(path)
+        try:
+            table = pd.read_csv(path)
+        except (OSError, ValueError, UnicodeDecodeError, pd.errors.ParserError) as error:
+            reason = getattr(error, "strerror", None) or str(error).splitlines()[0]
+            raise InputError(f"path_file={name!r} is not a readable CSV table ({reason})") from None
+        missing = [c for c in ("delta_n", "delta_t") if c not in table.columns]
+        if missing:
+            raise InputError(f"path_file={name!r} lacks the column(s) {', '.join(missing)}")
+        count("steps", len(table), maximum=MAX_STEPS, why=STEPS_LIMIT)
+        values = {}
+        for column in ("delta_n", "delta_t"):
+            numbers = pd.to_numeric(table[column], errors="coerce").to_numpy(float)
+            bad = ~np.isfinite(numbers) | ((numbers <= 0) if column == "delta_n" else False)
+            if bad.any():
+                row = int(np.flatnonzero(bad)[0])
+                rule = "a number > 0" if column == "delta_n" else "a finite number"
+                value = table[column].iloc[row]
+                value = value.item() if hasattr(value, "item") else value  # numpy -> Python
+                raise InputError(f"path_file={name!r}: {column}={value!r} in row {row + 1} is "
+                                 f"not {rule}")
+            values[column] = numbers
+        return cls("file", values["delta_n"], values["delta_t"], np.full(len(table), "file"))
 
     def __len__(self) -> int:
         return len(self.delta_n)
@@ -62,4 +137,3 @@ class LoadPath:
         """``step, delta_n, delta_t, stage``: the first columns of every load-path table."""
         return pd.DataFrame({"step": np.arange(1, len(self) + 1), "delta_n": self.delta_n,
                              "delta_t": self.delta_t, "stage": self.stage})
-

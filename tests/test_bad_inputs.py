@@ -60,6 +60,14 @@ def files(tmp_path_factory):
     made["fit_garbage"] = root / "fit-garbage" / "penalty" / "fit.json"
     made["fit_garbage"].parent.mkdir(parents=True)
     made["fit_garbage"].write_text("{not json")
+    made["path_garbage"] = root / "path-garbage.csv"
+    made["path_garbage"].write_bytes(os.urandom(3000))
+    made["path_negative"] = root / "path-negative.csv"
+    made["path_negative"].write_text("delta_n,delta_t\n0.01,0\n-0.01,0.001\n")
+    made["path_text"] = root / "path-text.csv"
+    made["path_text"].write_text("delta_n,delta_t\n0.01,abc\n")
+    made["path_columns"] = root / "path-columns.csv"
+    made["path_columns"].write_text("dn,dt\n0.01,0\n")
     made["empty"] = root / "empty"
     made["empty"].mkdir()
     # somewhere no file can be created: a read-only folder, or /sys when running as root
@@ -130,6 +138,23 @@ CASES = [
     ([*TWODISC, "--out", "{readonly}/t.csv"], "cannot be written"),
     ([*TWODISC, "--profiles", "{readonly}/p.csv"], "profiles="),
     ([*TWODISC, "--vtu", F], "vtu="),
+    # load paths and the two bodies (shared by twodisc and model)
+    (["twodisc"], "give exactly one of --path and --path-file"),
+    ([*TWODISC, "--path-file", "{path_negative}"], "give exactly one"),
+    (["twodisc", "--path-file", "/nonexistent.csv"], "path_file='/nonexistent.csv'"),
+    (["twodisc", "--path-file", "{path_garbage}"], "path_file="),
+    (["twodisc", "--path-file", "{path_negative}"], "delta_n=-0.01 in row 2"),
+    (["model", "--path-file", "{path_text}"], "delta_t='abc' in row 1"),
+    (["model", "--path-file", "{path_columns}"], "lacks the column(s) delta_n, delta_t"),
+    (["model", "--path", "cycle", "--cycles", "0"], "cycles=0"),
+    (["model", "--path", "cycle", "--delta-t", "0"], "delta_t=0.0 must be > 0"),
+    (["model", "--path", "unload-normal", "--delta-n-end", "0.03"], "delta_n_end=0.03"),
+    (["model", "--path", "unload-normal", "--delta-n-end", "-0.01"], "delta_n_end=-0.01"),
+    ([*MODEL, "--counterpart", "moon"], "counterpart='moon'"),
+    ([*MODEL, "--R2", "-1"], "R2=-1.0"),
+    ([*MODEL, "--E2", "0"], "E2=0.0"),
+    ([*MODEL, "--nu2", "0.5"], "nu2=0.5"),
+    ([*MODEL, "--counterpart", "wall", "--E2", "7e10"], "--E2 do not apply"),
     # model: laws, penalty factors, stiffnesses, output paths
     ([*MODEL, "--steps", "1000000000"], "steps=1000000000 must be <= 1000000"),
     ([*MODEL, "--penalty", "nan"], "penalty=nan"),

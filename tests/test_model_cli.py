@@ -35,7 +35,7 @@ def test_wall_contact_halves_the_displacement_for_the_same_force(capsys, tmp_pat
                                 "--out", str(tmp_path / "m.csv"), "--json", *flags)
         assert code == 0
         return json.loads(text.strip().splitlines()[-1])
-    wall = summary("--wall", "--delta-n", "0.0125", "--delta-t", "0.0125")
+    wall = summary("--counterpart", "wall", "--delta-n", "0.0125", "--delta-t", "0.0125")
     pair = summary("--delta-n", "0.025", "--delta-t", "0.025")
     assert wall["N0"] == pytest.approx(pair["N0"], rel=1e-12)
 

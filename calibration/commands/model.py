@@ -11,7 +11,7 @@ from pathlib import Path
 
 from calibration.runs.atomic import check_writable, write_csv
 from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
-                                           load_path_from_args, path_summary)
+                                           load_path_from_args, path_name, path_summary)
 from calibration.laws import (AccurateModel, AppendixC, ConstantPenalty, ContactPair,
                               HertzMindlin, LinearSpring, MindlinDeresiewicz, PolynomialPenalty,
                               SimplifiedModel)
@@ -35,8 +35,6 @@ def register(subparsers, parents):
     parser.add_argument("--penalty", default="eq33",
                         help="penalty factor of the paper's laws: eq33, refit (from "
                              "<results>/penalty/fit.json) or a constant w in [0, 1] (eq33)")
-    parser.add_argument("--wall", action="store_true",
-                        help="a disc against a rigid wall instead of two discs (Section 3.2)")
     parser.add_argument("--kn", type=float, default=2.7e9,
                         help="linear spring normal stiffness, N/m per m (2.7e9, the paper's)")
     parser.add_argument("--kt", type=float, default=1.5e9,
@@ -62,8 +60,10 @@ def build_law(args):
     one_of("law", args.law, LAWS)
     if args.law == "linear":
         return LinearSpring(args.kn, args.kt, args.mu)
-    pair = (ContactPair.disc_on_wall if args.wall else ContactPair.discs)(
-        args.R, args.E, args.nu, args.mu)
+    if args.counterpart == "wall":  # Section 3.2: the disc and its mirror image
+        pair = ContactPair.disc_on_wall(args.R, args.E, args.nu, args.mu)
+    else:
+        pair = ContactPair(args.R, args.R2, args.E, args.E2, args.nu, args.nu2, args.mu)
     if args.law in ("hertz-mindlin", "mindlin-deresiewicz"):
         return (HertzMindlin if args.law == "hertz-mindlin" else MindlinDeresiewicz)(pair)
     model = {"simplified": SimplifiedModel, "accurate": AccurateModel,
@@ -75,7 +75,7 @@ def run(args) -> dict:
     law = build_law(args)
     path = load_path_from_args(args)
     out = check_writable("out", args.out or Path(args.results) / "model" /
-                         f"{args.path}-{args.law}.csv")
+                         f"{path_name(args)}-{args.law}.csv")
     start = time.perf_counter()
     table = law.run(path)
     seconds = time.perf_counter() - start

@@ -1,5 +1,7 @@
-"""Flags shared by ``hertz2d twodisc`` and ``hertz2d model``: the two-disc problem and its load path.
+"""Flags shared by ``hertz2d twodisc`` and ``hertz2d model``: the two bodies and the load path.
 
+The upper body is the disc (``--R --E --nu``); the lower body is a second disc (``--R2 --E2
+--nu2``, each defaulting to the upper body's value) or a rigid wall (``--counterpart wall``).
 Defaults are the paper's second example (Section 4.2): two discs of R = 0.5 m, E = 10 GPa,
 nu = 0.25, mu = 0.3, delta_n = delta_t = 0.025 m.
 """
@@ -11,36 +13,82 @@ import numpy as np
 import pandas as pd
 
 from fem.loadpath import PATHS, LoadPath
-from meshes.checks import non_negative, poisson, positive
+from meshes.checks import InputError, non_negative, one_of, poisson, positive
+
+COUNTERPARTS = ("disc", "wall")
 
 
 def add_load_path_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--path", required=True, choices=PATHS,
-                        help="hold-normal: delta_n applied then held while delta_t rises (case 1); "
-                             "proportional: both rise together (case 2)")
-    parser.add_argument("--R", type=float, default=0.5, help="radius of both discs, m (0.5)")
-    parser.add_argument("--E", type=float, default=10e9, help="Young's modulus, Pa (10e9)")
-    parser.add_argument("--nu", type=float, default=0.25, help="Poisson's ratio (0.25)")
+    parser.add_argument("--path", choices=PATHS, default=None,
+                        help="hold-normal: delta_n applied then held while delta_t rises (case "
+                             "1); proportional: both rise together (case 2); cycle: delta_n held, "
+                             "delta_t 0 -> +A -> -A -> +A (--cycles times), A = --delta-t; "
+                             "unload-normal: hold-normal, then delta_n falls to --delta-n-end "
+                             "with delta_t held (Fig. 6b)")
+    parser.add_argument("--path-file", default=None, metavar="CSV",
+                        help="any path instead of --path: one step per row, columns delta_n, "
+                             "delta_t (m)")
+    parser.add_argument("--R", type=float, default=0.5, help="radius of the (upper) disc, m (0.5)")
+    parser.add_argument("--E", type=float, default=10e9, help="its Young's modulus, Pa (10e9)")
+    parser.add_argument("--nu", type=float, default=0.25, help="its Poisson's ratio (0.25)")
+    parser.add_argument("--counterpart", default="disc",
+                        help="the lower body: disc (a second disc) or wall (a rigid flat) (disc)")
+    parser.add_argument("--R2", type=float, default=None, help="radius of the lower disc (--R)")
+    parser.add_argument("--E2", type=float, default=None,
+                        help="Young's modulus of the lower disc (--E)")
+    parser.add_argument("--nu2", type=float, default=None,
+                        help="Poisson's ratio of the lower disc (--nu)")
     parser.add_argument("--mu", type=float, default=0.3, help="friction coefficient (0.3)")
     parser.add_argument("--delta-n", type=float, default=0.025,
-                        help="final normal approach of the two flats, m (0.025)")
+                        help="final (largest) normal approach, m (0.025)")
     parser.add_argument("--delta-t", type=float, default=0.025,
-                        help="final tangential displacement of the upper flat, m (0.025)")
+                        help="final tangential displacement, or the cycle's amplitude, m (0.025)")
     parser.add_argument("--steps", type=int, default=50,
-                        help="load steps of the tangential (or proportional) ramp (50)")
+                        help="load steps of the tangential (or proportional) ramp; of each "
+                             "amplitude of travel for cycle (50)")
     parser.add_argument("--normal-steps", type=int, default=10,
-                        help="load steps of the normal ramp before a hold-normal path (10)")
+                        help="load steps of the normal ramp before the tangential stage (10)")
+    parser.add_argument("--cycles", type=int, default=1,
+                        help="full tangential cycles +A -> -A -> +A of a cycle path (1)")
+    parser.add_argument("--delta-n-end", type=float, default=None,
+                        help="approach at the end of an unload-normal path, m (half of "
+                             "--delta-n)")
     parser.add_argument("--out", default=None, help="CSV file for the per-step table")
 
 
 def check_disc_arguments(args: argparse.Namespace) -> None:
-    """The discs' material and friction flags: one line naming a bad value (exit 2)."""
+    """The bodies' geometry, material and friction flags: one line naming a bad value (exit 2).
+
+    Fills the lower disc's unset flags with the upper disc's values.
+    """
     positive("R", args.R), positive("E", args.E), poisson("nu", args.nu)
+    one_of("counterpart", args.counterpart, COUNTERPARTS)
+    lower = {"R2": args.R2, "E2": args.E2, "nu2": args.nu2}
+    if args.counterpart == "wall":
+        given = [f"--{k}" for k, v in lower.items() if v is not None]
+        if given:
+            raise InputError(f"counterpart='wall' is a rigid flat: {', '.join(given)} do not "
+                             "apply")
+    args.R2 = positive("R2", args.R if args.R2 is None else args.R2)
+    args.E2 = positive("E2", args.E if args.E2 is None else args.E2)
+    args.nu2 = poisson("nu2", args.nu if args.nu2 is None else args.nu2)
     non_negative("mu", args.mu)
 
 
 def load_path_from_args(args: argparse.Namespace) -> LoadPath:
-    return LoadPath.build(args.path, args.delta_n, args.delta_t, args.steps, args.normal_steps)
+    """The path of ``--path`` (with its step flags) or of ``--path-file``: exactly one of them."""
+    if (args.path is None) == (args.path_file is None):
+        raise InputError("give exactly one of --path and --path-file "
+                         f"(path={args.path!r}, path_file={args.path_file!r})")
+    if args.path_file is not None:
+        return LoadPath.from_file(args.path_file)
+    return LoadPath.build(args.path, args.delta_n, args.delta_t, args.steps, args.normal_steps,
+                          args.cycles, args.delta_n_end)
+
+
+def path_name(args: argparse.Namespace) -> str:
+    """The path's name in default output file names."""
+    return args.path or "file"
 
 
 def path_summary(table: pd.DataFrame) -> dict:

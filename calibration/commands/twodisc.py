@@ -15,7 +15,7 @@ from pathlib import Path
 
 from calibration.runs.atomic import check_writable, write_csv, write_json
 from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
-                                           load_path_from_args, path_summary)
+                                           load_path_from_args, path_name, path_summary)
 from calibration.runs.provenance import provenance
 from fem.supports import DEFAULT_SUPPORT, SUPPORTS
 from fem.twodisc import solve_two_disc
@@ -45,16 +45,19 @@ def register(subparsers, parents):
 
 def run(args) -> dict:
     check_disc_arguments(args)  # support, refine and the touching check: in TwoDisc
+    if args.counterpart == "wall" or (args.E2, args.nu2) != (args.E, args.nu):
+        raise InputError("the two-disc FEM takes two discs of one material in this version "
+                         f"(counterpart={args.counterpart!r}, E2={args.E2!r}, nu2={args.nu2!r})")
     path = load_path_from_args(args)
     out = check_writable("out", args.out or Path(args.results) / "twodisc" /
-                         f"{args.path}-{args.support}.csv")
+                         f"{path_name(args)}-{args.support}.csv")
     check_writable("out", out.with_suffix(".json"))
     if args.profiles is not None:
         check_writable("profiles", args.profiles)
     if args.vtu is not None:
         check_writable("vtu", args.vtu, directory=True)
     start = time.perf_counter()
-    result = solve_two_disc(path, R1=args.R, R2=args.R, E=args.E, nu=args.nu, mu=args.mu,
+    result = solve_two_disc(path, R1=args.R2, R2=args.R, E=args.E, nu=args.nu, mu=args.mu,
                             support=args.support, level=args.refine,
                             profiles=args.profiles is not None, vtu=args.vtu)
     seconds = time.perf_counter() - start
@@ -65,8 +68,8 @@ def run(args) -> dict:
                "seconds": round(seconds, 3), "out": str(out), "support": args.support,
                "refine": args.refine, "nodes": result.info["nodes"], "failure": result.failure}
     parameters = {key: getattr(args, key) for key in (
-        "path", "R", "E", "nu", "mu", "delta_n", "delta_t", "steps", "normal_steps",
-        "support", "refine")}
+        "path", "path_file", "R", "E", "nu", "counterpart", "R2", "E2", "nu2", "mu", "delta_n",
+        "delta_t", "steps", "normal_steps", "cycles", "delta_n_end", "support", "refine")}
     write_json({"parameters": parameters, "summary": summary, "provenance": provenance()},
                out.with_suffix(".json"))
     if result.failure is not None:

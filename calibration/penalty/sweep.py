@@ -55,8 +55,10 @@ def read_grid(path: str | Path) -> pd.DataFrame:
         bad = finished & ~np.isfinite(values)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
-            raise InputError(f"grid={str(path)!r}: {column}={grid[column].iloc[row]!r} in row "
-                             f"{row + 1} is not a finite number")
+            value = grid[column].iloc[row]
+            value = value.item() if hasattr(value, "item") else value  # numpy -> Python
+            raise InputError(f"grid={str(path)!r}: {column}={value!r} in row {row + 1} is not "
+                             "a finite number")
         grid[column] = values
     if not ((grid.study == "grid") & finished).any():
         raise InputError(f"grid={str(path)!r} has no finished cases of the a/R x nu grid")
