@@ -1,0 +1,65 @@
+"""``hertz2d export-law``: the simplified law (Table 1) with a penalty factor, for other DEM codes.
+
+Writes into ``--out DIR`` (default ``<results>/law``): ``law.json``
+(:mod:`calibration.laws.law_file`), the C99 header ``hertz2d_law.h`` with the penalty
+coefficients baked in (:mod:`calibration.laws.c_header`) and ``test_vectors.csv``, the Python
+law's outputs on a spread of contacts (:mod:`calibration.laws.reference_vectors`) that the header
+(or any other port) must reproduce.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from calibration.commands.model import penalty_from_flag
+from calibration.laws.c_header import c_header
+from calibration.laws.law_file import EQ33_SUPPORT, law_description
+from calibration.laws.penalty_factor import EQ33, ConstantPenalty
+from calibration.laws.reference_vectors import FLOAT_FORMAT, reference_vectors
+from calibration.runs.atomic import atomic_path, check_writable, write_json, write_text
+
+LAW_FILE, HEADER_FILE, VECTORS_FILE = "law.json", "hertz2d_law.h", "test_vectors.csv"
+
+
+def register(subparsers, parents):
+    parser = subparsers.add_parser(
+        "export-law", parents=parents,
+        help="the simplified law for other DEM codes: law.json, a C99 header, test vectors",
+        description="Export the paper's simplified model (Table 1) with a penalty factor: "
+                    "law.json (formulas, coefficients, units, validity ranges, provenance), a "
+                    "dependency-free C99 header hertz2d_law.h and test_vectors.csv made by the "
+                    "Python law.")
+    parser.add_argument("--penalty", default="eq33",
+                        help="penalty factor: eq33, refit (from <results>/penalty/fit.json) or "
+                             "a constant w in [0, 1] (eq33)")
+    parser.add_argument("--out", metavar="DIR", help="folder to write into (<results>/law)")
+    parser.set_defaults(run=run)
+
+
+def _base_support_and_source(flag: str, penalty, results) -> tuple[str, dict | None]:
+    """What the penalty's coefficients were fitted with, and the file they came from."""
+    if isinstance(penalty, ConstantPenalty):
+        return "constant", None
+    if penalty == EQ33:
+        return EQ33_SUPPORT, None
+    if flag == "refit":  # penalty_from_flag has read and checked this file
+        path = Path(results) / "penalty" / "fit.json"
+        fit = json.loads(path.read_text())
+        return str(fit.get("default_support", "not recorded")), {
+            "fit": str(path), "r2": fit.get("r2"), "cases": fit.get("cases"),
+            "grid": fit.get("grid")}
+    return penalty.label, None
+
+
+def run(args) -> dict:
+    penalty = penalty_from_flag(args.penalty, args.results)
+    out = check_writable("out", args.out or Path(args.results) / "law", directory=True)
+    support, source = _base_support_and_source(args.penalty, penalty, args.results)
+    law = law_description(penalty, support, source)
+    header, vectors = c_header(law), reference_vectors(penalty)
+    write_json(law, out / LAW_FILE)
+    write_text(header, out / HEADER_FILE)
+    with atomic_path(out / VECTORS_FILE) as tmp:
+        vectors.to_csv(tmp, index=False, float_format=FLOAT_FORMAT)
+    return {"out": str(out), "files": [LAW_FILE, HEADER_FILE, VECTORS_FILE],
+            "penalty": penalty.label, "coefficients": law["penalty"]["coefficients"]}

@@ -1,0 +1,43 @@
+"""``hertz2d_law.h``: the simplified law (Table 1) as a dependency-free C99 header for other codes.
+
+The header is the template ``c99/hertz2d_law.h.in`` (readable C: the normal Newton solve of
+:func:`calibration.laws.hertz2d.normal_force`, Eqs. 29 and 31, the capped update of Eq. 32 and
+the wall rule of Section 3.2) rendered with a ``law.json`` object
+(:func:`calibration.laws.law_file.law_description`): its six penalty coefficients are baked in as
+``HERTZ2D_W_C0`` .. ``HERTZ2D_W_C5``, its label, base support and fitted range go into the
+opening comment.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from string import Template
+
+from calibration.laws.hertz2d import NEWTON_ITERATIONS
+
+TEMPLATE = Path(__file__).with_name("c99") / "hertz2d_law.h.in"
+
+
+def _c_double(value: float) -> str:
+    """A C double literal that parses to exactly ``value`` (Python's repr is the shortest
+    round-tripping decimal, and always has a '.' or an exponent)."""
+    return repr(float(value))
+
+
+def _comment_text(text: str) -> str:
+    """``text`` safe inside a C block comment (one line, no comment delimiters)."""
+    return " ".join(str(text).split()).replace("*/", "* /").replace("/*", "/ *")
+
+
+def c_header(law: dict) -> str:
+    """The C99 header of the law described by ``law`` (a checked ``law.json`` object)."""
+    penalty, validity = law["penalty"], law["validity"]
+    values = {f"c{i}": _c_double(c) for i, c in enumerate(penalty["coefficients"])}
+    values.update(
+        version=_comment_text(law["hertz2d_version"]),
+        date=_comment_text(law["provenance"].get("date", "date not recorded")),
+        label=_comment_text(penalty["label"]),
+        base_support=_comment_text(penalty["base_support"]),
+        a_over_R_low=f"{validity['a_over_R'][0]:g}", a_over_R_high=f"{validity['a_over_R'][1]:g}",
+        nu_low=f"{validity['nu'][0]:g}", nu_high=f"{validity['nu'][1]:g}",
+        newton_iterations=str(NEWTON_ITERATIONS))
+    return Template(TEMPLATE.read_text()).substitute(values)

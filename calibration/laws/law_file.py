@@ -1,0 +1,196 @@
+"""``law.json``: the simplified law (Table 1, Section 3.3) with its penalty factor, for other codes.
+
+One JSON object describes the law a DEM code evaluates: which formula each piece is (ids with the
+paper's equation numbers), the six coefficients of the penalty factor in Eq. 33's form
+``w = c0 + c1 x + c2 nu + c3 x^2 + c4 x nu + c5 nu^2`` (x = a/R_i, clipped to [0, 1]), the range
+of a/R and nu it was fitted on, units, the wall rule (Section 3.2), the admissible normal approach,
+and hertz2d's version and provenance. A constant w is the polynomial ``(w, 0, 0, 0, 0, 0)``, so
+every law file carries six coefficients.
+
+:func:`law_description` writes the object, :func:`read_law` reads it back with schema checks:
+
+    penalty, law = read_law("law.json")
+    penalty.coefficients  # six floats, in the order of law["penalty"]["terms"]
+    state = simplified_update(pair, delta_n, d_delta_t, T_previous, penalty)
+"""
+from __future__ import annotations
+
+import copy
+import json
+import math
+from importlib import metadata
+from pathlib import Path
+
+from calibration.laws.penalty_factor import W_RANGE, ConstantPenalty, PolynomialPenalty
+from calibration.runs.provenance import provenance
+from meshes.checks import InputError
+
+FORMAT = "hertz2d-law"
+FORMAT_VERSION = 1
+LAW_ID = "hertz2d-simplified"
+
+#: the regressors of Eq. 33, in the order of the coefficients (x = a/R_i of body i)
+PENALTY_TERMS = ("1", "a/R", "nu", "(a/R)^2", "(a/R) nu", "nu^2")
+
+#: where Eq. 33 was fitted (Section 4.1, Fig. 8), also hertz2d's default refit grid
+FITTED_RANGE = {"a_over_R": [0.01, 0.15], "nu": [0.0, 0.49]}
+
+#: base support of the paper's Eq. 33 (the paper does not say how its half-round body was held)
+EQ33_SUPPORT = "paper (COMSOL, base support not stated; hertz2d finds it clamped)"
+
+#: each piece of Table 1: id -> equation number and formula (log is the natural logarithm)
+FORMULAS = {
+    "composite-modulus": {"equation": "Eq. 5",
+                          "formula": "1/E* = (1 - nu1^2)/E1 + (1 - nu2^2)/E2"},
+    "composite-radius": {"equation": "Eq. 6", "formula": "1/R* = 1/R1 + 1/R2"},
+    "half-width": {"equation": "Eq. 4", "formula": "a^2 = 4 N R*/(pi E*)"},
+    "normal-force": {"equation": "Eq. 28", "formula": "N = kn delta_n"},
+    "normal-stiffness": {"equation": "Eq. 29",
+                         "formula": "kn = pi E*/[log(4 R1/a) + log(4 R2/a) - 1]"},
+    "normal-solve": {
+        "equation": "Eqs. 4 + 23",
+        "formula": "Newton in y = log(a^2) on h(y) = y + log(C - y) - log(4 R* delta_n) = 0, "
+                   "C = log(16 R1 R2) - 1, from y = min(log(4 R* delta_n), C - 2), "
+                   "until |step| <= 1e-14 max(1, |y|) (y after the step) or, after the first, a "
+                   "step would not raise y (the root to rounding: next to Eq. 23's limit the "
+                   "steps can cycle above the tolerance); a = exp(y/2), N = pi E* a^2/(4 R*); "
+                   "N = a = 0 where delta_n <= 0"},
+    "tangential-stiffness": {
+        "equation": "Eq. 31",
+        "formula": "kt = pi E*/sum_i [log(2 R_i/a) + 1/2 + w_i (log(4 R_i/a) "
+                   "+ nu_i/(2 (1 - nu_i)))], w_i = w(a/R_i, nu_i)"},
+    "penalty-factor": {"equation": "Eq. 33",
+                       "formula": "w = clip(c0 + c1 x + c2 nu + c3 x^2 + c4 x nu + c5 nu^2, "
+                                  "0, 1), x = a/R_i"},
+    "tangential-update": {"equation": "Eq. 32",
+                          "formula": "T = clip(T0 + kt d(delta_t), -mu N, mu N); T = 0 where "
+                                     "N = 0; slipping where N > 0 and |T0 + kt d(delta_t)| >= "
+                                     "mu N"},
+}
+
+UNITS = {"system": "SI", "length": "m", "modulus": "Pa",
+         "force": "N/m (per unit thickness, plane strain)",
+         "stiffness": "N/m per m (force per unit thickness per unit displacement)"}
+
+WALL_RULE = ("A disc against a rigid straight wall (Section 3.2) is the pair of the disc and its "
+             "mirror image (R2 = R1, E2 = E1, nu2 = nu1); the disc-to-wall delta_n and "
+             "d(delta_t) are doubled before the pair's law is applied, forces are the pair's.")
+
+NORMAL_RANGE = {"formula": "0 < delta_n < 4 (R1 + R2)/e^2",
+                "note": "Eq. 23's approach peaks there (the contact would be wider than the "
+                        "discs); delta_n is the pair's (doubled for a wall)"}
+
+
+def _coefficients(penalty) -> list[float]:
+    if isinstance(penalty, ConstantPenalty):
+        return [float(penalty.value), 0.0, 0.0, 0.0, 0.0, 0.0]
+    coefficients = [float(c) for c in getattr(penalty, "coefficients", ())]
+    if len(coefficients) != len(PENALTY_TERMS) or not all(map(math.isfinite, coefficients)):
+        raise InputError(f"penalty={getattr(penalty, 'label', penalty)!r} cannot be exported: "
+                         f"law.json holds {len(PENALTY_TERMS)} finite coefficients of Eq. 33's "
+                         "form or a constant")
+    return coefficients
+
+
+def law_description(penalty, base_support: str, source: dict | None = None) -> dict:
+    """The ``law.json`` object of Table 1 with ``penalty`` (a polynomial of Eq. 33's form or a
+    constant w) whose coefficients were fitted with ``base_support``; ``source`` (optional) names
+    what the penalty was read from (a refit's fit.json, say) and goes into the provenance."""
+    try:
+        version = metadata.version("hertz2d")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    return copy.deepcopy({
+        "format": FORMAT, "format_version": FORMAT_VERSION, "law": LAW_ID,
+        "title": "2D Hertzian frictional contact, simplified model for DEM (Table 1, "
+                 "Section 3.3)",
+        "formulas": FORMULAS,
+        "penalty": {"label": penalty.label, "terms": list(PENALTY_TERMS),
+                    "coefficients": _coefficients(penalty), "clip": list(W_RANGE),
+                    "base_support": base_support},
+        "validity": {**FITTED_RANGE,
+                     "note": "the range the penalty factor was fitted on (Eq. 33: Section 4.1, "
+                             "Fig. 8); outside it w is extrapolated, then clipped to [0, 1]"},
+        "normal_range": NORMAL_RANGE,
+        "wall": WALL_RULE,
+        "units": UNITS,
+        "hertz2d_version": version,
+        "provenance": {**provenance(), **({"source": source} if source else {})},
+    })
+
+
+def _require(mapping: dict, key: str, kind, where: str, within: str = ""):
+    """``mapping[key]`` if it is a ``kind``; else InputError naming ``within.key``."""
+    if key not in mapping:
+        raise InputError(f"law={where!r} has no {within}{key}")
+    value = mapping[key]
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise InputError(f"law={where!r}: {within}{key}={value!r} is not a {kind.__name__}")
+    return value
+
+
+def _number_pair(value, name: str, where: str) -> list[float]:
+    if not (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                    and math.isfinite(v) for v in value) and value[0] <= value[1]):
+        raise InputError(f"law={where!r}: {name}={value!r} is not a range [low, high]")
+    return [float(v) for v in value]
+
+
+def _check_schema(law, where: str) -> PolynomialPenalty:
+    if not isinstance(law, dict):
+        raise InputError(f"law={where!r} is not a JSON object")
+    if _require(law, "format", str, where) != FORMAT:
+        raise InputError(f"law={where!r}: format={law['format']!r} is not {FORMAT!r}")
+    if _require(law, "format_version", int, where) != FORMAT_VERSION:
+        raise InputError(f"law={where!r}: format_version={law['format_version']!r} is not "
+                         f"{FORMAT_VERSION} (the version this hertz2d reads)")
+    if _require(law, "law", str, where) != LAW_ID:
+        raise InputError(f"law={where!r}: law={law['law']!r} is not {LAW_ID!r}")
+    formulas = _require(law, "formulas", dict, where)
+    for name, formula in FORMULAS.items():
+        if not isinstance(formulas.get(name), dict) or (formulas[name].get("equation")
+                                                        != formula["equation"]):
+            raise InputError(f"law={where!r}: formulas[{name!r}] is missing or not "
+                             f"{formula['equation']}")
+    penalty = _require(law, "penalty", dict, where)
+    if penalty.get("terms") != list(PENALTY_TERMS):
+        raise InputError(f"law={where!r}: penalty terms={penalty.get('terms')!r} are not "
+                         f"{list(PENALTY_TERMS)!r}")
+    coefficients = penalty.get("coefficients")
+    if not (isinstance(coefficients, list) and len(coefficients) == len(PENALTY_TERMS)
+            and all(isinstance(c, (int, float)) and not isinstance(c, bool)
+                    and math.isfinite(c) for c in coefficients)):
+        raise InputError(f"law={where!r}: penalty coefficients={coefficients!r} are not "
+                         f"{len(PENALTY_TERMS)} finite numbers")
+    if _number_pair(penalty.get("clip"), "penalty clip", where) != list(W_RANGE):
+        raise InputError(f"law={where!r}: penalty clip={penalty['clip']!r} is not "
+                         f"{list(W_RANGE)!r} (the range of w, Section 2.3)")
+    label = _require(penalty, "label", str, where, "penalty.")
+    _require(penalty, "base_support", str, where, "penalty.")
+    validity = _require(law, "validity", dict, where)
+    for name in FITTED_RANGE:
+        _number_pair(validity.get(name), f"validity {name}", where)
+    for key, kind in (("normal_range", dict), ("wall", str), ("units", dict),
+                      ("hertz2d_version", str), ("provenance", dict)):
+        _require(law, key, kind, where)
+    return PolynomialPenalty(tuple(float(c) for c in coefficients), label)
+
+
+def read_law(path: str | Path) -> tuple[PolynomialPenalty, dict]:
+    """``(penalty, law)`` from a ``law.json``: the penalty factor as a
+    :class:`~calibration.laws.penalty_factor.PolynomialPenalty` (``penalty.coefficients`` are
+    the six numbers of Eq. 33's form, a constant w is ``(w, 0, 0, 0, 0, 0)``; pass it to
+    :func:`~calibration.laws.hertz2d.simplified_update`) and the whole checked object.
+    A file that is missing, not JSON or not of this format is an :class:`InputError` naming what
+    is wrong."""
+    path = Path(path)
+    where = str(path)
+    try:
+        law = json.loads(path.read_text())
+    except OSError as error:
+        raise InputError(f"law={where!r} cannot be read ({error.strerror})") from None
+    except ValueError as error:
+        raise InputError(f"law={where!r} is not JSON ({error})") from None
+    return _check_schema(law, where), law
+
