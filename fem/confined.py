@@ -59,7 +59,8 @@ motion must be defined; two definitions are computed:
     what a DEM integrates.
 
 ``u_t`` at contact 1 is then ``(u(c_1) - u_rigid(c_1)) . t_1`` with ``c_1`` the flat's centre
-node, and Eq. 20 is inverted for w with it (:func:`calibration.laws.closed_forms.penalty_factor_from_displacement`).
+node, and Eq. 20 is inverted for w with it
+(:func:`calibration.laws.closed_forms.penalty_factor_from_displacement`).
 Under the ``normal`` load the approach ``-(u(c_1) - u_rigid(c_1)) . n_1`` is compared with Eq. 17.
 
 The stiffness depends on E and nu only through ``lambda K_lambda + mu K_mu`` and the mesh only on
@@ -184,7 +185,7 @@ class ConfinedDisc:
 
     # -- loads ---------------------------------------------------------------------------------
     def _rigid_modes(self) -> np.ndarray:
-        """Columns: x and y translation and the rotation ``(-y, x)``, interpolated (exactly) in P2."""
+        """Columns: x and y translation and the rotation ``(-y, x)``, exact in P2."""
         x, y = self.basis.doflocs
         component = np.zeros(self.basis.N, dtype=int)
         component[self.basis.nodal_dofs[1]] = 1

@@ -26,12 +26,13 @@ from meshes.checks import InputError, count
 from meshes.gmsh_session import gmsh_session, sizes_from_background_field
 from meshes.halfround import FAR, FLAT, GROWTH, check_geometry
 
-#: the level used unless the caller asks for another (see benchmarks/confined.py)
-DEFAULT_LEVEL = 2
+#: the level used unless the caller asks for another: at a/R = 0.05 its w is within 1e-3 of
+#: level 3's for K = 2, 3, 4, at a tenth of level 2's cost (benchmarks/confined.py)
+DEFAULT_LEVEL = 1
 #: the finest level accepted: each level has 4x the DOFs; measured at a/R = 0.05, K = 4, level 4
-#: has 0.58M DOFs and takes 3.1 GB and 75 s for one case, level 5 would take ~13 GB
+#: has 0.69M DOFs and takes 5.2 GB and about 3 minutes for one case, level 5 would take ~20 GB
 MAX_LEVEL = 4
-LEVEL_LIMIT = "level 4 is 0.6M DOFs (K = 4), 3 GB, 75 s; each level is 4x that"
+LEVEL_LIMIT = "level 4 is 0.7M DOFs (K = 4), 5 GB, 3 minutes; each level is 4x that"
 #: the contact counts a disc can have here: two to balance the normal loads, at most 12 so that
 #: flats of the widest a/R accepted do not overlap
 CONTACTS = (2, 12)
@@ -52,8 +53,9 @@ def contact_angles(K: int) -> np.ndarray:
 
 
 def contact_frames(K: int) -> tuple[np.ndarray, np.ndarray]:
-    """Outward normals ``n_k = (cos phi_k, sin phi_k)`` and tangents ``t_k = (sin phi_k, -cos phi_k)``
-    (rows k). ``t_1 = (1, 0)``: the tangent is the outward normal turned clockwise by 90 degrees."""
+    """Outward normals ``n_k = (cos phi_k, sin phi_k)`` and tangents
+    ``t_k = (sin phi_k, -cos phi_k)`` (rows k). ``t_1 = (1, 0)``: the tangent is the outward
+    normal turned clockwise by 90 degrees."""
     phi = contact_angles(K)
     return (np.stack([np.cos(phi), np.sin(phi)], axis=1),
             np.stack([np.sin(phi), -np.cos(phi)], axis=1))

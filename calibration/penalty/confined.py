@@ -1,7 +1,8 @@
 """The confined disc in the penalty stage: its sweep table (``confined.csv``) and its summary.
 
-:func:`run_confined` solves the ``[confined]`` cases of a spec (:mod:`calibration.penalty.confined_cases`)
-in parallel, resumable through the case store, failures recorded, like the half-round sweep;
+:func:`run_confined` solves the ``[confined]`` cases of a spec
+(:mod:`calibration.penalty.confined_cases`) in parallel, resumable through the case store,
+failures recorded, like the half-round sweep;
 :func:`read_confined` reads the table back, checked; :func:`summarise` refits Eq. 33's form to
 each K's penalty factors and collects the verification (Eq. 17 at K = 2, the mirrored check
 against the ``symmetric`` half-round body, equilibrium, mesh convergence) for ``fit.json``.
@@ -92,6 +93,16 @@ def _convergence(confined: pd.DataFrame) -> dict:
     return summary
 
 
+def _trend(confined: pd.DataFrame) -> dict | None:
+    """w against the contact count K at the base case (study ``contacts``)."""
+    rows = _finished(confined, "contacts").drop_duplicates("K").sort_values("K")
+    if rows.empty:
+        return None
+    return {"a_over_R": float(rows.a_over_R.iloc[0]), "nu": float(rows.nu.iloc[0]),
+            "level": int(rows.level.iloc[0]), "K": rows.K.astype(int).tolist(),
+            "w": rows.w_fem.tolist(), "w_mean_axes": rows.w_mean_axes.tolist()}
+
+
 def tangential_stiffness_ratio(w, a_over_R, nu):
     """``kt / kn`` of two equal discs (Eqs. 29 and 31 with w1 = w2 = w; E* and R cancel):
     ``(log(4R/a) - 1/2) / (log(2R/a) + 1/2 + w (log(4R/a) + nu/(2(1-nu))))``."""
@@ -111,6 +122,20 @@ def _mirror_check(confined: pd.DataFrame, grid: pd.DataFrame) -> dict | None:
     return {"cases": len(pairs), "max_abs_w_difference": float(difference.max())}
 
 
+def _against_half_round(grid: pd.DataFrame, packing: dict, fits: dict[str, dict]) -> dict:
+    """The packing's refit against each half-round refit over the grid's (a/R, nu): the range of
+    the w difference and of the kt ratio (kn is the same, so kt/kt = (kt/kn)/(kt/kn))."""
+    x, nu = grid.a_over_R.to_numpy(), grid.nu.to_numpy()
+    w = penalty_factor_eq33(x, nu, packing["coefficients"])
+    out = {}
+    for support, fit in fits.items():
+        other = penalty_factor_eq33(x, nu, fit["coefficients"])
+        ratio = tangential_stiffness_ratio(w, x, nu) / tangential_stiffness_ratio(other, x, nu)
+        out[support] = {"w_difference": [float((w - other).min()), float((w - other).max())],
+                        "kt_ratio": [float(ratio.min()), float(ratio.max())]}
+    return out
+
+
 def summarise(confined: pd.DataFrame, grid: pd.DataFrame, fits: dict[str, dict]) -> dict:
     """The confined part of ``fit.json``.
 
@@ -118,10 +143,13 @@ def summarise(confined: pd.DataFrame, grid: pd.DataFrame, fits: dict[str, dict])
     ``fits``, which also pick the two-disc comparison's reference), each ``confined-<K>`` and the
     pooled ``confined`` (K in :data:`PACKING_CONTACTS`, the mean coordination of 2D disc
     packings: the ``--penalty confined`` option); ``verification``: Eq. 17 at K = 2, the mirrored
-    check, the largest constraint reaction and load imbalance; ``convergence``; ``two_disc``: w
-    and ``kt/kn`` of every support at :data:`TWO_DISC` from its refit.
+    check, the largest constraint reaction and load imbalance; ``convergence``; ``trend``: w
+    against K at the base case; ``two_disc``: w and ``kt/kn`` of every support at
+    :data:`TWO_DISC` from its refit; ``packing_vs_half_round``: the pooled refit against each
+    half-round refit over the grid (w difference and kt ratio, min and max).
     """
-    supports = sorted(s for s in set(_finished(confined).support) if s != MIRROR)
+    supports = sorted(s for s in set(_finished(confined).support)
+                      if s != MIRROR and len(_finished(confined, support=s)) >= 6)
     confined_fits = {s: _support_summary(confined, s) for s in supports}
     packing = pooled(confined)
     if len(_finished(packing)) >= 6:
@@ -140,7 +168,12 @@ def summarise(confined: pd.DataFrame, grid: pd.DataFrame, fits: dict[str, dict])
     two_disc = {**TWO_DISC, "w": w,
                 "kt_over_kn": {s: float(tangential_stiffness_ratio(v, x, nu))
                                for s, v in w.items()}}
+    comparison = None
+    if "confined" in confined_fits:
+        comparison = _against_half_round(_finished(confined), confined_fits["confined"], fits)
     return {"fits": confined_fits, "packing_contacts": list(PACKING_CONTACTS),
+            "packing_vs_half_round": comparison,
             "verification": verification, "convergence": _convergence(confined),
+            "trend": _trend(confined),
             "two_disc": two_disc,
             "failed": int((confined.status == "failed").sum()), "cases": len(confined)}

@@ -1,4 +1,4 @@
-"""The confined-disc cases of the penalty stage: the spec's ``[confined]`` table and the worker task.
+"""The confined-disc cases of the penalty stage: the spec's ``[confined]`` table, the worker task.
 
 A full disc held by K contacts (:mod:`fem.confined`) on the spec's a/R x nu ``[grid]``, with the
 ``[base]`` case's R, E and T, for each K of the table; the table's keys:
@@ -8,6 +8,8 @@ A full disc held by K contacts (:mod:`fem.confined`) on the spec's a/R x nu ``[g
                  symmetric about contact 1's axis and the problem is linear);
 ``level``        the mesh level of the grid cases (:mod:`meshes.fulldisc`);
 ``convergence``  mesh levels run at the base case's a/R and nu, for every K (optional);
+``trend``        contact counts run at the base case's a/R and nu and the grid's level (study
+                 ``contacts``: how w changes as K grows; optional);
 ``mirror``       also run K = 2 with the mirrored traction, which is the ``symmetric`` half-round
                  body as a full disc (optional, default true).
 
@@ -96,7 +98,8 @@ def expand_confined(spec: dict) -> list[ConfinedCase]:
     table = spec_file.table(spec, "confined", required=False)
     if not table:
         return []
-    spec_file.require_keys("confined", table, {"K", "N", "level"}, {"convergence", "mirror"})
+    spec_file.require_keys("confined", table, {"K", "N", "level"},
+                           {"convergence", "trend", "mirror"})
     base = spec_file.table(spec, "base")
     grid = spec_file.table(spec, "grid")
     spec_file.require_keys("grid", grid, {"a_over_R", "nu"})
@@ -119,6 +122,9 @@ def expand_confined(spec: dict) -> list[ConfinedCase]:
                   for K, balance in variants
                   for level in spec_file.integers("confined", "convergence",
                                                   table["convergence"])]
+    if "trend" in table:
+        cases += [replace(template, study="contacts", K=K, balance=balance_for(K))
+                  for K in spec_file.integers("confined", "trend", table["trend"])]
     return [_checked(case) for case in cases]
 
 

@@ -127,8 +127,10 @@ def convergence_figure(grid: pd.DataFrame) -> plt.Figure:
 
 
 #: the confined supports' line styles (K = 2 is the free disc, the others held by contacts)
-CONFINED_STYLE = {"confined-2": dict(marker="^", color="C2"), "confined-3": dict(marker="v", color="C1"),
-                  "confined-4": dict(marker="D", color="C4"), "mirror-2": dict(marker="x", color="C3")}
+CONFINED_STYLE = {"confined-2": dict(marker="^", color="C2"),
+                  "confined-3": dict(marker="v", color="C1"),
+                  "confined-4": dict(marker="D", color="C4"),
+                  "mirror-2": dict(marker="x", color="C3")}
 
 
 def confined_figure(grid: pd.DataFrame, confined: pd.DataFrame) -> plt.Figure:
@@ -161,6 +163,6 @@ def confined_figure(grid: pd.DataFrame, confined: pd.DataFrame) -> plt.Figure:
         ax.set_xlabel("a/R")
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("penalty factor w (Eq. 20, top relative to the centre)")
-    axes[-1].legend(fontsize=7)
+    axes[0].legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     return fig
