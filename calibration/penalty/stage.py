@@ -43,21 +43,20 @@ def sweep(spec: str | None = None, quick: bool = False, jobs: int = 1,
     confined_out = check_writable("results", folder(results) / "confined.csv")
     grid = run_sweep(cases, jobs=jobs, progress=progress)
     write_csv(grid, out)
-    tables = [grid]
-    summary = {}
+    summary = {**_table_summary(grid), "out": str(out)}
     if confined_cases:
         table = run_confined(confined_cases, jobs=jobs, progress=progress)
         write_csv(table, confined_out)
-        tables.append(table)
-        summary["confined"] = {"rows": len(table), "failed": int((table.status == "failed").sum()),
-                               "out": str(confined_out)}
+        summary["confined"] = {**_table_summary(table), "out": str(confined_out)}
     elif confined_out.exists():  # from an earlier spec: `fit` must not mix it with this grid
         confined_out.unlink()
-    rows = pd.concat(tables, ignore_index=True)
-    failed = rows[rows.status == "failed"]
-    return {"rows": len(rows), "failed": len(failed), "reused": int(rows.reused.sum()),
-            "out": str(out), "seconds": round(time.perf_counter() - start, 2),
-            "failures": sorted(set(failed.error))[:5], **summary}
+    return {**summary, "seconds": round(time.perf_counter() - start, 2)}
+
+
+def _table_summary(table: pd.DataFrame) -> dict:
+    failed = table[table.status == "failed"]
+    return {"rows": len(table), "failed": len(failed), "reused": int(table.reused.sum()),
+            "failures": sorted(set(failed.error))[:5]}
 
 
 def _convergence(grid: pd.DataFrame) -> dict:

@@ -174,7 +174,8 @@ def disagreements(p: PenaltyResults) -> list[str]:
 
 def confined_conclusion(confined: dict) -> str:
     """Which penalty factor a DEM packing should use, with the evidence: one Markdown paragraph
-    from the ``confined`` part of ``fit.json`` (:func:`calibration.penalty.confined.summarise`)."""
+    from the ``confined`` part of ``fit.json`` (:func:`calibration.penalty.confined.summarise`)
+    of a run with both half-round supports and K = 2, 3, 4 (the shipped specs)."""
     two = confined["two_disc"]
     w, ratio = two["w"], two["kt_over_kn"]
     fits = confined["fits"]
@@ -264,5 +265,7 @@ def confined_section(p: PenaltyResults) -> Section | None:
     section.figure(p.folder / "confined_w.png",
                    "w against a/R for the disc held by K contacts, the free disc and the "
                    "mirrored check, next to the half-round supports.")
-    section.paragraph(confined_conclusion(confined))
+    needed = {"confined", "confined-2", "confined-3", "confined-4", "clamped", "symmetric"}
+    if needed <= set(confined["two_disc"]["w"]):
+        section.paragraph(confined_conclusion(confined))
     return section
