@@ -35,8 +35,10 @@ Loads (Hertzian tractions, Eq. 1 shape, on each flat's chord; per unit resultant
         exactly the ``symmetric`` half-round body of :mod:`fem.supports` mirrored into a full
         disc; it is the sanity check, not a packing.
 
-    Every balance is made exact on the discrete load vector: the resultants (force and moment)
-    are the load vector times the three rigid modes, which P2 interpolates exactly.
+    The resultants (force and moment) of a load vector are its products with the three rigid
+    modes, which P2 interpolates exactly: the inertia force is computed from them, and the
+    Hertzian tractions integrate exactly, so every load is balanced to round-off
+    (:attr:`ConfinedResponse.imbalance`).
 
 Rigid motion (the free body's three zero-energy modes): the centre node's two DOFs and the x DOF
 of contact 1's centre node are held; with self-equilibrated loads those constraints carry no force
