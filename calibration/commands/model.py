@@ -33,8 +33,10 @@ def register(subparsers, parents):
     parser.add_argument("--law", default="simplified", help=f"one of {', '.join(LAWS)} "
                                                             "(simplified)")
     parser.add_argument("--penalty", default="eq33",
-                        help="penalty factor of the paper's laws: eq33, refit (from "
-                             "<results>/penalty/fit.json) or a constant w in [0, 1] (eq33)")
+                        help="penalty factor of the paper's laws: eq33, refit (the default "
+                             "support's, from <results>/penalty/fit.json), confined (the refit "
+                             "for a disc held by its contacts in a packing, from the same file) "
+                             "or a constant w in [0, 1] (eq33)")
     parser.add_argument("--kn", type=float, default=2.7e9,
                         help="linear spring normal stiffness, N/m per m (2.7e9, the paper's)")
     parser.add_argument("--kt", type=float, default=1.5e9,
@@ -43,15 +45,16 @@ def register(subparsers, parents):
 
 
 def penalty_from_flag(flag: str, results: str | Path):
-    """``eq33``, ``refit`` (the fit under ``results``) or a constant w in [0, 1]."""
+    """``eq33``, ``refit`` or ``confined`` (fits under ``results``) or a constant w in [0, 1]."""
     if flag == "eq33":
         return EQ33
-    if flag == "refit":
-        return PolynomialPenalty.from_fit(Path(results) / "penalty" / "fit.json")
+    if flag in ("refit", "confined"):
+        return PolynomialPenalty.from_fit(Path(results) / "penalty" / "fit.json",
+                                          support=None if flag == "refit" else "confined")
     try:
         value = float(flag)
     except ValueError:
-        raise InputError(f"penalty={flag!r} is not eq33, refit or a number") from None
+        raise InputError(f"penalty={flag!r} is not eq33, refit, confined or a number") from None
     return ConstantPenalty(value)
 
 

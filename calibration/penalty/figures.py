@@ -124,3 +124,45 @@ def convergence_figure(grid: pd.DataFrame) -> plt.Figure:
     fig.tight_layout()
     return fig
 
+
+
+#: the confined supports' line styles (K = 2 is the free disc, the others held by contacts)
+CONFINED_STYLE = {"confined-2": dict(marker="^", color="C2"),
+                  "confined-3": dict(marker="v", color="C1"),
+                  "confined-4": dict(marker="D", color="C4"),
+                  "mirror-2": dict(marker="x", color="C3")}
+
+
+def confined_figure(grid: pd.DataFrame, confined: pd.DataFrame) -> plt.Figure:
+    """w against a/R for the disc held by K contacts, next to the half-round supports, at the
+    smallest, the base and the largest nu of the grid."""
+    cases = _ok(confined, study="grid")
+    half_round = _ok(grid, study="grid")
+    poissons = sorted(cases.nu.unique())
+    base = grid[grid.study == "convergence"].nu
+    shown = sorted({poissons[0], float(base.iloc[0]) if len(base) else poissons[0],
+                    poissons[-1]} & set(poissons))
+    fig, axes = plt.subplots(1, len(shown), figsize=(5.2 * len(shown), 4.2), sharey=True)
+    axes = np.atleast_1d(axes)
+    for ax, nu in zip(axes, shown):
+        for support, style in SUPPORT_STYLE.items():
+            rows = half_round[(half_round.support == support)
+                              & (half_round.nu == nu)].sort_values("a_over_R")
+            ax.plot(rows.a_over_R, rows.w_fem, ls="--", lw=1, ms=3,
+                    label=f"half-round, {support}", **style)
+        for support, style in CONFINED_STYLE.items():
+            rows = cases[(cases.support == support) & (cases.nu == nu)].sort_values("a_over_R")
+            if len(rows):
+                name = {"confined-2": "free disc (K = 2, inertia)",
+                        "mirror-2": "K = 2 mirrored (check)"}.get(support, f"held by K = "
+                                                                          f"{support[-1]}")
+                ax.plot(rows.a_over_R, rows.w_fem, ls="-" if support != "mirror-2" else "",
+                        ms=4, label=name, **style)
+        ax.axhline(0, color="k", lw=0.5)
+        ax.set_title(f"nu = {nu:g}", fontsize=10)
+        ax.set_xlabel("a/R")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("penalty factor w (Eq. 20, top relative to the centre)")
+    axes[0].legend(fontsize=7, loc="upper left")
+    fig.tight_layout()
+    return fig

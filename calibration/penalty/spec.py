@@ -9,6 +9,9 @@ base case. Every case is run for each support in ``base.supports``. A study vari
 ``hold = "plane_modulus"``  when nu varies, E follows it so that E/(1-nu^2) stays at the base value
                             (Fig. 7e).
 
+An optional ``[confined]`` table adds the full disc held by K contacts on the same grid (its keys
+and cases in :mod:`calibration.penalty.confined_cases`).
+
 Shipped specs: ``calibration/penalty/specs/default.toml`` and ``quick.toml``. Every value is
 checked by type (:mod:`calibration.runs.spec_file`).
 """
@@ -88,7 +91,7 @@ def _study_cases(base: Case, name: str, study: dict) -> list[Case]:
 
 def expand(spec: dict) -> list[Case]:
     """All cases of a parsed spec, validated, for every support (duplicates kept: one per study)."""
-    spec_file.require_keys("spec", spec, {"base"}, {"studies", "grid", "convergence"})
+    spec_file.require_keys("spec", spec, {"base"}, {"studies", "grid", "convergence", "confined"})
     settings = spec_file.table(spec, "base")
     spec_file.require_keys("base", settings, {"R", "a", "E", "nu", "T", "level"}, {"supports"})
     supports = spec_file.words("base", "supports", settings.get("supports", list(SUPPORTS)),
@@ -114,7 +117,12 @@ def expand(spec: dict) -> list[Case]:
     return [_checked(replace(case, support=s)) for s in supports for case in cases]
 
 
+def read(path: str | Path | None = None, quick: bool = False) -> dict:
+    """The parsed TOML spec at ``path``, or the shipped default (or quick) spec."""
+    return spec_file.read_spec(path, "calibration.penalty.specs",
+                               "quick.toml" if quick else "default.toml")
+
+
 def load_spec(path: str | Path | None = None, quick: bool = False) -> list[Case]:
     """Cases of the TOML spec at ``path``, or of the shipped default (or quick) spec."""
-    return expand(spec_file.read_spec(path, "calibration.penalty.specs",
-                                      "quick.toml" if quick else "default.toml"))
+    return expand(read(path, quick))

@@ -1,9 +1,11 @@
 """The penalty-factor stage of the pipeline: sweep -> ``grid.csv``; fit -> ``fit.json`` + figures.
 
 Outputs in ``<results>/penalty/``: ``grid.csv`` (one row per case, both supports),
-``fit.json`` (the Eq. 33 refit per support next to the paper's, w range, constant-w errors,
-mesh convergence, provenance), ``fig7_parameters.png``, ``fig8_grid.png``,
-``fig9_constant_w.png``, ``convergence.png``.
+``confined.csv`` (one row per case of the disc held by K contacts, when the spec has a
+``[confined]`` table), ``fit.json`` (the Eq. 33 refit per support next to the paper's, w range,
+constant-w errors, mesh convergence, provenance; under ``confined`` the confined disc's refits
+and checks, :func:`calibration.penalty.confined.summarise`), ``fig7_parameters.png``,
+``fig8_grid.png``, ``fig9_constant_w.png``, ``convergence.png``, ``confined_w.png``.
 """
 from __future__ import annotations
 
@@ -13,8 +15,12 @@ from pathlib import Path
 import pandas as pd
 
 from calibration.penalty import figures
+from calibration.penalty.confined import read_confined, run_confined
+from calibration.penalty.confined import summarise as summarise_confined
 from calibration.penalty.regression import CONSTANT_W, constant_w_errors, fit_eq33
-from calibration.penalty.spec import load_spec
+from calibration.penalty.confined_cases import expand_confined
+from calibration.penalty.spec import expand
+from calibration.penalty.spec import read as read_spec
 from calibration.penalty.sweep import read_grid, run_sweep
 from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
 from calibration.runs.provenance import provenance
@@ -28,15 +34,28 @@ def folder(results: str | Path) -> Path:
 
 def sweep(spec: str | None = None, quick: bool = False, jobs: int = 1,
           results: str | Path = "results", progress: bool = True) -> dict:
-    """Run a spec's cases (reusing finished ones) and write ``<results>/penalty/grid.csv``."""
+    """Run a spec's cases (reusing finished ones) and write ``<results>/penalty/grid.csv``, and
+    ``confined.csv`` when the spec has a ``[confined]`` table."""
     start = time.perf_counter()
-    cases = load_spec(spec, quick=quick)
+    parsed = read_spec(spec, quick=quick)
+    cases, confined_cases = expand(parsed), expand_confined(parsed)
     out = check_writable("results", folder(results) / "grid.csv")
+    confined_out = check_writable("results", folder(results) / "confined.csv")
     grid = run_sweep(cases, jobs=jobs, progress=progress)
     write_csv(grid, out)
-    failed = grid[grid.status == "failed"]
-    return {"rows": len(grid), "failed": len(failed), "reused": int(grid.reused.sum()),
-            "out": str(out), "seconds": round(time.perf_counter() - start, 2),
+    summary = {**_table_summary(grid), "out": str(out)}
+    if confined_cases:
+        table = run_confined(confined_cases, jobs=jobs, progress=progress)
+        write_csv(table, confined_out)
+        summary["confined"] = {**_table_summary(table), "out": str(confined_out)}
+    elif confined_out.exists():  # from an earlier spec: `fit` must not mix it with this grid
+        confined_out.unlink()
+    return {**summary, "seconds": round(time.perf_counter() - start, 2)}
+
+
+def _table_summary(table: pd.DataFrame) -> dict:
+    failed = table[table.status == "failed"]
+    return {"rows": len(table), "failed": len(failed), "reused": int(table.reused.sum()),
             "failures": sorted(set(failed.error))[:5]}
 
 
@@ -83,7 +102,13 @@ def fit(grid_path: str | Path | None = None, results: str | Path = "results") ->
     summary = {**default.summary(), "default_support": default.support,
                "by_support": by_support, "convergence": _convergence(grid),
                "grid": str(grid_path), "provenance": provenance()}
+    confined_path = out_dir / "confined.csv"
+    confined = read_confined(confined_path) if confined_path.exists() else None
+    if confined is not None:
+        summary["confined"] = summarise_confined(confined, grid, by_support)
     write_json(summary, out_dir / "fit.json")
+    if confined is not None:
+        save_figure(figures.confined_figure(grid, confined), out_dir / "confined_w.png")
     save_figure(figures.figure7(grid), out_dir / "fig7_parameters.png")
     save_figure(figures.figure8(grid, fits), out_dir / "fig8_grid.png")
     save_figure(figures.figure9(grid, default.support), out_dir / "fig9_constant_w.png")

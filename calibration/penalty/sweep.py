@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -29,40 +30,53 @@ NUMERIC = ["R", "a", "a_over_R", "E", "nu", "T", "level", "dofs", "u_x", "w_fem"
            "u_z_eq17", "uz_over_eq17"]
 
 
-def read_grid(path: str | Path) -> pd.DataFrame:
-    """A ``grid.csv`` written by :func:`run_sweep`, checked column by column before it is used."""
+def read_table(path: str | Path, name: str, columns: list[str], numeric: list[str],
+               is_support: Callable[[str], bool], supports: str, command: str) -> pd.DataFrame:
+    """A table of sweep rows, checked column by column before it is used (errors name ``name``).
+
+    Every column of ``columns`` present, ``status`` ok or failed, every ``support`` accepted by
+    ``is_support`` (``supports`` says which are, for the message), the ``numeric`` columns
+    finite in every finished row, and at least one finished case of the a/R x nu grid.
+    """
     path = Path(path)
     if not path.is_file():
-        raise InputError(f"grid={str(path)!r} does not exist; run `hertz2d sweep` first")
+        raise InputError(f"{name}={str(path)!r} does not exist; run `{command}` first")
     try:
-        grid = pd.read_csv(path, keep_default_na=False, na_values=[""])
+        table = pd.read_csv(path, keep_default_na=False, na_values=[""])
     except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as error:
-        raise InputError(f"grid={str(path)!r} is not a CSV table "
+        raise InputError(f"{name}={str(path)!r} is not a CSV table "
                          f"({type(error).__name__}: {str(error).splitlines()[0]})") from None
-    missing = [c for c in COLUMNS if c not in grid.columns]
+    missing = [c for c in columns if c not in table.columns]
     if missing:
-        raise InputError(f"grid={str(path)!r} lacks the column(s) {', '.join(missing)} of a "
-                         "`hertz2d sweep` table")
-    bad_status = sorted(set(grid.status.astype(str)) - {"ok", "failed"})
-    bad_support = sorted(set(grid.support.astype(str)) - set(SUPPORTS))
-    if bad_status or bad_support:
-        column, value = ("status", bad_status[0]) if bad_status else ("support", bad_support[0])
-        raise InputError(f"grid={str(path)!r}: {column}={value!r} is not one of "
-                         f"{', '.join(('ok', 'failed') if bad_status else SUPPORTS)}")
-    finished = grid.status == "ok"
-    for column in NUMERIC:
-        values = pd.to_numeric(grid[column], errors="coerce")
+        raise InputError(f"{name}={str(path)!r} lacks the column(s) {', '.join(missing)} of a "
+                         f"`{command}` table")
+    bad_status = sorted(set(table.status.astype(str)) - {"ok", "failed"})
+    if bad_status:
+        raise InputError(f"{name}={str(path)!r}: status={bad_status[0]!r} is not one of ok, failed")
+    bad_support = sorted(s for s in set(table.support.astype(str)) if not is_support(s))
+    if bad_support:
+        raise InputError(f"{name}={str(path)!r}: support={bad_support[0]!r} is not one of "
+                         f"{supports}")
+    finished = table.status == "ok"
+    for column in numeric:
+        values = pd.to_numeric(table[column], errors="coerce")
         bad = finished & ~np.isfinite(values)
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
-            value = grid[column].iloc[row]
+            value = table[column].iloc[row]
             value = value.item() if hasattr(value, "item") else value  # numpy -> Python
-            raise InputError(f"grid={str(path)!r}: {column}={value!r} in row {row + 1} is not "
+            raise InputError(f"{name}={str(path)!r}: {column}={value!r} in row {row + 1} is not "
                              "a finite number")
-        grid[column] = values
-    if not ((grid.study == "grid") & finished).any():
-        raise InputError(f"grid={str(path)!r} has no finished cases of the a/R x nu grid")
-    return grid
+        table[column] = values
+    if not ((table.study == "grid") & finished).any():
+        raise InputError(f"{name}={str(path)!r} has no finished cases of the a/R x nu grid")
+    return table
+
+
+def read_grid(path: str | Path) -> pd.DataFrame:
+    """A ``grid.csv`` written by :func:`run_sweep`, checked column by column before it is used."""
+    return read_table(path, "grid", COLUMNS, NUMERIC, SUPPORTS.__contains__, ", ".join(SUPPORTS),
+                      "hertz2d sweep")
 
 
 def _groups(cases: list[Case]) -> list[list[Case]]:
@@ -73,18 +87,22 @@ def _groups(cases: list[Case]) -> list[list[Case]]:
     return sorted(by_mesh.values(), key=lambda g: (-g[0].level, g[0].a_over_R))
 
 
-def run_sweep(cases: list[Case], jobs: int = 1, store: CaseStore | None = None,
-              progress: bool = True) -> pd.DataFrame:
-    """Rows for ``cases`` (in order), computing only those missing from ``store``."""
-    store = store or CaseStore(solver_namespace())
+def run_cases(cases: list, groups: Callable[[list], list[list]],
+              solve_group: Callable[[list], list[dict]], store: CaseStore, jobs: int,
+              progress: bool, label: str) -> list[dict]:
+    """One row per case (in order), computing only those missing from ``store``.
+
+    ``cases`` have a ``key`` (the computation's identity) and a ``study``; ``groups`` splits the
+    missing ones into worker tasks, ``solve_group`` solves one task into a row per case.
+    """
     unique = list({case.key: case for case in cases}.values())
     done = store.get([case.key for case in unique])
     todo = [case for case in unique if case.key not in done]
     fresh: dict[tuple, dict] = {}
 
-    with tqdm(total=len(todo), unit="case", desc="half-round sweep", disable=not progress,
+    with tqdm(total=len(todo), unit="case", desc=label, disable=not progress,
               mininterval=0.5) as bar:
-        for (group,), rows in completed(solve_group, [(g,) for g in _groups(todo)], jobs):
+        for (group,), rows in completed(solve_group, [(g,) for g in groups(todo)], jobs):
             results = {case.key: row for case, row in zip(group, rows)}
             fresh.update(results)
             store.put([(k, r) for k, r in results.items() if r["status"] == "ok"])
@@ -94,4 +112,12 @@ def run_sweep(cases: list[Case], jobs: int = 1, store: CaseStore | None = None,
         row = dict(fresh.get(case.key) or done[case.key])
         row.update(study=case.study, reused=case.key not in fresh)
         rows.append(row)
+    return rows
+
+
+def run_sweep(cases: list[Case], jobs: int = 1, store: CaseStore | None = None,
+              progress: bool = True) -> pd.DataFrame:
+    """Rows for ``cases`` (in order), computing only those missing from ``store``."""
+    rows = run_cases(cases, _groups, solve_group, store or CaseStore(solver_namespace()), jobs,
+                     progress, "half-round sweep")
     return pd.DataFrame(rows).reindex(columns=COLUMNS)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
+from calibration.penalty.confined import tangential_stiffness_ratio
 from calibration.penalty.sweep import read_grid
 from calibration.report.document import Section
 from meshes.checks import InputError
@@ -169,3 +170,102 @@ def disagreements(p: PenaltyResults) -> list[str]:
             f"the paper's w therefore absorbs the base constraint of its FEM model, and a DEM "
             f"user applying Eq. 20 to free discs inherits that choice.")
     return notes
+
+
+def confined_conclusion(confined: dict) -> str:
+    """Which penalty factor a DEM packing should use, with the evidence: one Markdown paragraph
+    from the ``confined`` part of ``fit.json`` (:func:`calibration.penalty.confined.summarise`)
+    of a run with both half-round supports and K = 2, 3, 4 (the shipped specs)."""
+    two = confined["two_disc"]
+    w, ratio = two["w"], two["kt_over_kn"]
+    fits = confined["fits"]
+    against = confined["packing_vs_half_round"]
+    trend = confined.get("trend")
+    held = [(k, v) for k, v in zip(trend["K"], trend["w"]) if k >= 3] if trend else []
+    falls = (" (" + ", ".join(f"K = {k}: {v:.2f}" for k, v in held)
+             + f" at a/R = {trend['a_over_R']:g}), towards the free disc's" if held else "")
+    k3, k4 = ratio["confined-3"], ratio["confined-4"]
+    spread = (max(k3, k4) - min(k3, k4)) / (k3 + k4)
+    symmetric, clamped = against["symmetric"], against["clamped"]
+    shift = fits["confined"]["w_mean"] - fits["confined"]["w_mean_axes_mean"]
+    mean_axes = float(tangential_stiffness_ratio(w["confined"] - shift, two["a_over_R"],
+                                                 two["nu"]))
+    return (
+        f"**The penalty factor of a disc in a packing.** Held by its other contacts (a whole "
+        f"disc whose tangential contact force is balanced by the minimum-norm resultants at its "
+        f"K - 1 other contacts, i.e. by equal isotropic contact springs), a disc has Eq. 20's "
+        f"w = {w['confined-3']:.2f} for K = 3 and {w['confined-4']:.2f} for K = 4 at the two-disc "
+        f"contact size (a/R = {two['a_over_R']:g}, nu = {two['nu']:g}), against "
+        f"{w['clamped']:.2f} with the paper's clamped half-round base and "
+        f"{w['symmetric']:.2f} with the symmetric one; a free disc whose force only its "
+        f"inertia balances (K = 2) has w = {w['confined-2']:.2f}. w falls as K grows{falls}: "
+        f"it is set by how the other contacts hold the disc more than by a/R and nu (one "
+        f"Eq. 33 form over K = 3 and 4 explains R^2 = {fits['confined']['r2']:.2f} of the values, each K alone "
+        f"{min(fits['confined-3']['r2'], fits['confined-4']['r2']):.3f}). At the coordination "
+        f"numbers of 2D packings, K = 3-4, the mean w (the pooled refit, w = "
+        f"{w['confined']:.2f} here) gives kt/kn = {ratio['confined']:.3f}: "
+        f"{100 * (ratio['confined'] / ratio['symmetric'] - 1):+.1f} % from the symmetric base's "
+        f"{ratio['symmetric']:.3f} and {100 * (ratio['confined'] / ratio['clamped'] - 1):+.0f} % "
+        f"from the clamped base's {ratio['clamped']:.3f} (over the whole grid: kt "
+        f"{100 * (symmetric['kt_ratio'][0] - 1):+.1f} to "
+        f"{100 * (symmetric['kt_ratio'][1] - 1):+.1f} % and "
+        f"{100 * (clamped['kt_ratio'][0] - 1):+.0f} to "
+        f"{100 * (clamped['kt_ratio'][1] - 1):+.0f} % respectively). A DEM packing should "
+        f"therefore use the confined w, `--penalty confined`, which is the symmetric half-round's "
+        f"w to within {max(map(abs, symmetric['w_difference'])):.2f}, not the clamped base's "
+        f"(the paper's Eq. 33), which makes every contact too soft tangentially; K = 3 against 4 "
+        f"(kt/kn {min(k3, k4):.2f}-{max(k3, k4):.2f}, +/-{100 * spread:.0f} %) is the accuracy "
+        f"a per-contact law with one w can claim. These w measure the flat's centre relative to "
+        f"the centre node and the disc's mean rotation, as Eqs. 17 and 20 do; relative to the "
+        f"disc's mean axes (the position and rotation whose rates carry its momentum, which a "
+        f"DEM integrates) every w is lower, by {shift:.2f} on average for K = 3-4, which would "
+        f"raise kt/kn here to {mean_axes:.2f}: the clamped base's w is too large under either "
+        f"definition, while how close the confined w is to the symmetric one depends on it.")
+
+
+def confined_section(p: PenaltyResults) -> Section | None:
+    """The disc held by K contacts (``penalty/confined.csv``), or None if the run has none."""
+    confined = p.fit.get("confined")
+    if confined is None:
+        return None
+    section = Section("The penalty factor of a confined disc", "confined")
+    section.paragraph(
+        "A disc in a packing is neither clamped nor mirrored: it is held by its other contacts. "
+        "A whole disc with K equally spaced flats carries the same Hertzian normal traction on "
+        "every flat and a Hertzian tangential traction at the top one, balanced in force and "
+        "moment by Hertzian tractions at the other contacts (K >= 3, the minimum-norm "
+        "resultants) or, at K = 2, where the opposite contact cannot balance both, by the "
+        "inertia force of the free disc. The disc's rigid motion is the centre node's "
+        "translation plus its area-averaged rotation; Eq. 20 is inverted with the top flat's "
+        "tangential displacement relative to it.")
+    v = confined["verification"]
+    mirror = v["mirror_vs_symmetric"]
+    rows = [{"check": "K = 2, normal load: |approach / Eq. 17 - 1|, a/R <= 0.1",
+             "value": f"{v['eq17_k2_max_abs_error']:.1e}"},
+            {"check": "K = 2 mirrored against the symmetric half-round: max |w difference|",
+             "value": f"{mirror['max_abs_w_difference']:.1e} ({mirror['cases']} cases)"
+             if mirror else "-"},
+            {"check": "largest constraint reaction per unit load",
+             "value": f"{v['max_reaction']:.1e}"},
+            {"check": "largest load resultant (force, moment / R) per unit load",
+             "value": f"{v['max_imbalance']:.1e}"}]
+    for support, data in confined["convergence"].items():
+        rows.append({"check": f"{support}: w at levels {data['levels']}",
+                     "value": ", ".join(f"{x:.4f}" for x in data["w"])})
+    section.table(pd.DataFrame(rows), "Verification of the confined disc.")
+    rows = [{"support": s, "w min": f"{f['w_min']:.3f}", "w max": f"{f['w_max']:.3f}",
+             "w mean": f"{f['w_mean']:.3f}", "refit R^2": f"{f['r2']:.3f}",
+             "kt/kn at the two-disc contact": f"{confined['two_disc']['kt_over_kn'][s]:.3f}"}
+            for s, f in {**p.by_support, **confined["fits"]}.items()]
+    section.table(pd.DataFrame(rows),
+                  "w over the a/R x nu grid per support (confined-2 is the free disc, "
+                  "'confined' pools K = 3 and 4) and kt/kn of two equal discs (Eqs. 29, 31) at "
+                  f"a/R = {confined['two_disc']['a_over_R']:g}, nu = "
+                  f"{confined['two_disc']['nu']:g} from each refit.")
+    section.figure(p.folder / "confined_w.png",
+                   "w against a/R for the disc held by K contacts, the free disc and the "
+                   "mirrored check, next to the half-round supports.")
+    needed = {"confined", "confined-2", "confined-3", "confined-4", "clamped", "symmetric"}
+    if needed <= set(confined["two_disc"]["w"]):
+        section.paragraph(confined_conclusion(confined))
+    return section
