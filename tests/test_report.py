@@ -20,7 +20,7 @@ def test_html_is_self_contained_with_every_figure_embedded(report):
     results, paths = report
     html = (results / "report.html").read_text()
     sources = re.findall(r'<img src="([^"]+)"', html)
-    assert len(sources) == 10  # Figs. 7-9, convergence, Figs. 11-15, all laws
+    assert len(sources) == 11  # Figs. 7-9, convergence, confined w, Figs. 11-15, all laws
     for source in sources:
         assert source.startswith("data:image/png;base64,")
         assert base64.b64decode(source.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"

@@ -60,6 +60,7 @@ def run(args) -> dict:
                 "seconds": round(time.perf_counter() - start, 1)}, Path(results) / "run.json")
     report = stage(4, "report", "report", lambda: build_report(results))
     return {"out": report["out"], "markdown": report["markdown"], "grid": sweep["out"],
-            "fit": fit["out"], "errors": validation["out"], "failed_cases": sweep["failed"],
+            "fit": fit["out"], "errors": validation["out"],
+            "failed_cases": sweep["failed"] + sweep.get("confined", {}).get("failed", 0),
             "failed_paths": validation["failures"],
             "seconds": round(time.perf_counter() - start, 1)}

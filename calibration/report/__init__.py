@@ -103,12 +103,15 @@ def build_report(results: str | Path = "results") -> dict:
     results = check_writable("results", results, directory=True)
     penalty = _load(penalty_sections.PenaltyResults, results)
     validation = _load(validation_sections.ValidationResults, results)
-    sections = [_summary(results, penalty, validation), penalty_sections.verification_section(penalty),
+    sections = [_summary(results, penalty, validation),
+                penalty_sections.verification_section(penalty),
                 validation_sections.verification_section(validation),
                 penalty_sections.penalty_section(penalty),
+                penalty_sections.confined_section(penalty),
                 validation_sections.validation_section(validation),
                 _disagreements(penalty_sections.disagreements(penalty)
                                + validation_sections.disagreements(validation))]
+    sections = [section for section in sections if section is not None]
     meta = _provenance(results, penalty, validation)
     html_path = write_text(to_html(TITLE, sections, meta), results / "report.html")
     md_path = write_text(to_markdown(TITLE, sections, meta, results), results / "report.md")
