@@ -32,8 +32,9 @@ Tangential law:
   capped at ``|T| <= mu N`` (Eq. 32, :mod:`calibration.laws.incremental`).
 
 For a dissimilar pair the forms differ by ``(s1 - s2)(b1 - b2)`` in the bracket (b_i body i's own
-bracket): for R = 0.3/0.7 m, E = 10/70 GPa, nu = 0.2/0.35 the per-body approach is 6-10 % and the
-full-slip displacement 7-9 % smaller than the composite one over a/R1 = 0.02-0.15.
+bracket): for R = 0.3/0.7 m, E = 10/70 GPa, nu = 0.2/0.35 the per-body approach at a given N is
+6.2-9.9 % and the full-slip displacement 6.8-8.7 % smaller than the composite one over a/R1 =
+0.02-0.14 (tests/test_laws_dissimilar.py).
 
 Forces per unit thickness (N/m), displacements in m. Composite E*, R* as in Eqs. 5-6.
 """
@@ -52,7 +53,8 @@ from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
 from fem.loadpath import LoadPath
 from meshes.checks import InputError
 
-#: Newton iterations of the normal law before it reports failure (it needs < 10)
+#: Newton iterations of the normal law before it reports failure (it needs < 10, up to ~40
+#: within 1e-9 of the largest approach, where the root is nearly double)
 NEWTON_ITERATIONS = 60
 #: bisection steps of the accurate model's inverse (c/a to 2^-60)
 BISECTIONS = 60
@@ -107,9 +109,14 @@ def normal_force(pair: ContactPair, delta_n) -> tuple[np.ndarray, np.ndarray]:
     y = np.minimum(log_D, C - 2.0)
     for _ in range(NEWTON_ITERATIONS):
         room = C - y
-        step = (y + np.log(room) - log_D) / (1.0 - 1.0 / room)
+        residual = y + np.log(room) - log_D
+        step = residual / (1.0 - 1.0 / room)
         y = y - step
-        if np.all(np.abs(step) <= 1e-14 * np.maximum(1.0, np.abs(y))):
+        # converged: a negligible step, or a residual at rounding level (near the largest
+        # approach h' -> 0 and rounding alone moves the step)
+        noise = 8 * np.finfo(float).eps * (np.abs(y) + np.abs(np.log(room)) + np.abs(log_D))
+        if np.all((np.abs(step) <= 1e-14 * np.maximum(1.0, np.abs(y)))
+                  | (np.abs(residual) <= noise)):
             break
     else:
         raise ArithmeticError("Newton's method on the normal law did not converge")

@@ -74,26 +74,29 @@ def bracket_and_slope(pair: ContactPair, c, penalty=EQ33) -> tuple[np.ndarray, n
     bracket, slope = 0.0, 0.0
     for omega, R, nu in zip(pair.bracket_weights, (pair.R1, pair.R2), (pair.nu1, pair.nu2)):
         x = c / R
-        w = bounded(penalty, x, nu)
         h = DERIVATIVE_STEP * np.maximum(x, 1e-3)
-        w_slope = (bounded(penalty, x + h, nu) - bounded(penalty, x - h, nu)) / (2.0 * h)
+        below, w, above = bounded(penalty, np.stack(np.broadcast_arrays(x - h, x, x + h)), nu)
+        w_slope = (above - below) / (2.0 * h)
         bracket = bracket + omega * (half_space_bracket(R, c) + w * penalty_bracket(R, c, nu))
         slope = slope + omega * (-1.0 - w + x * w_slope * penalty_bracket(R, c, nu))
     return bracket, slope
 
 
-def branch_displacement(pair: ContactPair, a, t, penalty=EQ33) -> np.ndarray:
-    """``d(t) = 1 - (1 - t) B(c)/B(a)``, ``c = a sqrt(1 - t)``: Eqs. 24-26 over Eq. 27 at T = t mu N."""
+def branch_displacement(pair: ContactPair, a, t, penalty=EQ33, scale=None) -> np.ndarray:
+    """``d(t) = 1 - (1 - t) B(c)/B(a)``, ``c = a sqrt(1 - t)``: Eqs. 24-26 over Eq. 27 at T = t mu N
+    (``scale``: B(a) if known)."""
     y = 1.0 - np.asarray(t, float)
     c = np.asarray(a, float) * np.sqrt(np.clip(y, 0.0, 1.0))
     touching = c > 0
+    if scale is None:
+        scale = bracket_and_slope(pair, np.where(np.asarray(a) > 0, a, 1.0), penalty)[0]
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(touching, bracket_and_slope(pair, np.where(touching, c, 1.0), penalty)[0]
-                         / bracket_and_slope(pair, a, penalty)[0], 0.0)
+                         / scale, 0.0)
     return 1.0 - y * ratio
 
 
-def branch_fraction(pair: ContactPair, a, d, penalty=EQ33) -> np.ndarray:
+def branch_fraction(pair: ContactPair, a, d, penalty=EQ33, scale=None) -> np.ndarray:
     """The inverse of :func:`branch_displacement`: t from d (t = 1 for d >= 1).
 
     In ``y = 1 - t``, ``g(y) = 1 - y B(a sqrt(y))/B(a) - d`` falls from ``1 - d`` at y = 0 to
@@ -102,7 +105,8 @@ def branch_fraction(pair: ContactPair, a, d, penalty=EQ33) -> np.ndarray:
     (bisecting when a step leaves it) converges to the root.
     """
     a, d = np.broadcast_arrays(np.asarray(a, float), np.clip(np.asarray(d, float), 0.0, 1.0))
-    scale = bracket_and_slope(pair, np.where(a > 0, a, 1.0), penalty)[0]
+    if scale is None:
+        scale = bracket_and_slope(pair, np.where(a > 0, a, 1.0), penalty)[0]
     low, high = np.zeros_like(d), 1.0 - d
     y = high.copy()
     for _ in range(NEWTON_ITERATIONS):
@@ -180,13 +184,13 @@ def hysteretic_update(pair: ContactPair, delta_n, d_delta_t, state: HystereticSt
     with np.errstate(divide="ignore", invalid="ignore"):
         t_kept = np.clip(np.where(active, sigma * (tau - anchor) / np.where(active, kind, 1), 0.0),
                          0.0, 1.0)
-        travel = np.where(rising, size * branch_displacement(pair, a, t_kept, penalty),
+        travel = np.where(rising, size * branch_displacement(pair, a, t_kept, penalty, bracket),
                           np.where(active, state.travel, 0.0))
     # the tangential increment
     step = pair.pair_displacement(d_delta_t)
     direction = np.sign(step)
     falling = active & ~rising
-    t_now = np.where(falling, branch_fraction(pair, a, travel / size, penalty), t_kept) \
+    t_now = np.where(falling, branch_fraction(pair, a, travel / size, penalty, bracket), t_kept) \
         if np.any(falling) else t_kept
     tau = np.where(active, anchor + sigma * kind * t_now, 0.0)
     reverse = touching & active & (direction != 0) & (direction != sigma)
@@ -196,7 +200,7 @@ def hysteretic_update(pair: ContactPair, delta_n, d_delta_t, state: HystereticSt
     sigma = np.where(direction != 0, direction, sigma)
     travel = np.where(reverse | start, 0.0, travel) + np.abs(step)
     size = np.where(kind > 0, kind, 1) * slide_at
-    t_new = branch_fraction(pair, a, travel / size, penalty)
+    t_new = branch_fraction(pair, a, travel / size, penalty, bracket)
     tau = np.where(kind > 0, anchor + sigma * kind * t_new, 0.0)
     full = touching & (np.abs(tau) >= 1.0 - 1e-12)
     tau = np.where(full, sigma, tau)
