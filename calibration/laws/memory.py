@@ -148,7 +148,7 @@ class SlipFronts:
             span = self.D(a_new) - self.D_edges[-1]
             share = min(1.0, max(-1.0, d / span)) if span > 0 else 0.0
             self._append(a_new, share)
-            d -= share * span
+            d = d - share * span if abs(share) == 1.0 else 0.0  # a sticking annulus takes all d
         elif a_new < a:  # rule 3: the traction outside a_new is released
             d += self._truncate(self._piece_of(a_new), a_new)
         if d == 0.0:
