@@ -125,10 +125,12 @@ def branch_fraction(pair: ContactPair, a, d, penalty=EQ33, scale=None) -> np.nda
             newton = y + g * scale / (bracket + 0.5 * slope)
         inside = (newton >= low) & (newton <= high)
         following = np.where(g == 0, y, np.where(inside, newton, 0.5 * (low + high)))
-        if np.all(np.abs(following - y) <= 4e-16):
-            y = following
-            break
+        # converged: a residual at rounding level (g is a difference of O(1) terms) or a step
+        # of a few ulps of y <= 1
+        done = (np.abs(g) <= 8 * np.finfo(float).eps) | (np.abs(following - y) <= 8e-16)
         y = following
+        if np.all(done):
+            break
     return 1.0 - y
 
 
