@@ -11,6 +11,7 @@ from calibration.laws import (AccurateMemoryModel, AccurateModel, ContactPair, H
                               energy_per_cycle, full_slip_displacement, hysteretic_update,
                               normal_force, stick_half_width)
 from calibration.laws.hertz2d import ACCURATE_MAX_A_OVER_R, max_normal_approach
+from calibration.laws.hysteretic import branch_displacement, branch_fraction
 from fem.loadpath import LoadPath
 from meshes.checks import InputError
 
@@ -298,3 +299,15 @@ def test_energy_per_cycle_needs_a_cycle():
     table = AccurateMemoryModel(PAPER).run(LoadPath.build("hold-normal", DELTA_N, SLIP, 5))
     with pytest.raises(InputError, match="unloading"):
         energy_per_cycle(table)
+
+
+@given(pairs(), st.floats(1e-6, 0.05))
+def test_hysteretic_branch_is_eqs_24_to_27_and_its_inverse_inverts_it(pair, fraction):
+    N, a = normal_force(pair, fraction * float(max_normal_approach(pair)))
+    assume(a / min(pair.R1, pair.R2) <= ACCURATE_MAX_A_OVER_R)
+    t = np.r_[0.0, np.logspace(-9, -1e-9, 30), 1.0]
+    d = branch_displacement(pair, a, t)
+    np.testing.assert_allclose(
+        d, accurate_tangential_displacement(pair, N, t * pair.mu * N)
+        / full_slip_displacement(pair, N, a), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(branch_fraction(pair, a, d), t, rtol=0, atol=1e-9)

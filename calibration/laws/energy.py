@@ -38,7 +38,8 @@ def loop_work(displacement, force) -> float:
 
 
 def last_cycle(table: pd.DataFrame) -> pd.DataFrame:
-    """The rows of the last full cycle: +A, the last ``unloading`` stage, its ``reloading`` stage."""
+    """The rows of the last full cycle: the turning point at +A, the last ``unloading`` stage and
+    the ``reloading`` stage after it."""
     stage = table["stage"].to_numpy()
     unloading = np.flatnonzero(stage == "unloading")
     if unloading.size == 0:

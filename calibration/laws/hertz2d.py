@@ -69,8 +69,8 @@ def half_width(pair: ContactPair, N) -> np.ndarray:
 
 
 def normal_approach(pair: ContactPair, N) -> np.ndarray:
-    """Eq. 22 (per-body) or 23 (composite): ``delta_n = N/(pi E*) sum_i omega_i [log(4R_i/a) - 1/2]``,
-    a from Eq. 4 (0 at N = 0)."""
+    """Eq. 22 (per-body) or 23 (composite):
+    ``delta_n = N/(pi E*) sum_i omega_i [log(4R_i/a) - 1/2]``, a from Eq. 4 (0 at N = 0)."""
     N = np.asarray(N, float)
     with np.errstate(divide="ignore", invalid="ignore"):
         approach = N / normal_stiffness(pair, half_width(pair, N))  # Eq. 29 is its secant
@@ -137,7 +137,8 @@ def normal_stiffness(pair: ContactPair, a) -> np.ndarray:
 
 
 def tangential_bracket(pair: ContactPair, x, penalty=EQ33) -> np.ndarray:
-    """``B(x)`` of Eqs. 25, 26, 31: the bodies' Eq. 20 brackets at half-width x, weighed by omega_i."""
+    """``B(x)`` of Eqs. 25, 26, 31: the bodies' Eq. 20 brackets at half-width x, weighed by
+    omega_i."""
     x = np.asarray(x, float)
     total = 0.0
     for omega, R, nu in zip(pair.bracket_weights, (pair.R1, pair.R2), (pair.nu1, pair.nu2)):

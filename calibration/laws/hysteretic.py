@@ -61,7 +61,6 @@ from calibration.laws.hertz2d import _check_accurate_domain, normal_force, norma
 from calibration.laws.pair import ContactPair
 from calibration.laws.penalty_factor import EQ33, bounded
 from fem.loadpath import LoadPath
-from meshes.checks import InputError
 
 #: safeguarded Newton iterations for the inverse of d(t) (it needs about 6)
 NEWTON_ITERATIONS = 60
@@ -73,7 +72,8 @@ def bracket_and_slope(pair: ContactPair, c, penalty=EQ33) -> tuple[np.ndarray, n
     """``(B(c), c B'(c))``: the bracket of Eqs. 25-26 at half-width c and its log-derivative.
 
     Body i contributes ``omega_i [log(2R_i/c) + 1/2 + w_i (log(4R_i/c) + p_i)]`` and
-    ``omega_i [-1 - w_i + x w_i'(x) (log(4R_i/c) + p_i)]``, ``x = c/R_i``, ``p_i = nu_i/(2(1 - nu_i))``;
+    ``omega_i [-1 - w_i + x w_i'(x) (log(4R_i/c) + p_i)]``, ``x = c/R_i``,
+    ``p_i = nu_i/(2(1 - nu_i))``;
     w' by a central difference of the (clipped) penalty factor.
     """
     c = np.asarray(c, float)

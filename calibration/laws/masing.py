@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-import numpy as np
 
 
 class MasingHistory:

@@ -12,8 +12,8 @@ Representation. ``mu`` times the Hertz pressure of half-width b (Eq. 1 with Eq. 
 load, ``D(b) = mu N(b) B(b)/(pi E*) = mu b^2 B(b)/(4 R*)`` (B the bracket of Eqs. 25-26). The
 Cattaneo-Mindlin traction (Eq. 2) is ``g_a - g_c`` and its displacement ``D(a) - D(c)`` is Eqs.
 24-26. Every traction below is a superposition ``q(x) = integral over b > |x| of phi(b) dg_b/db``
-with a piecewise-constant density ``-1 <= phi(b) <= 1`` on ``0 < b < a`` (``dg_b/db`` is the traction
-of a flat punch of half-width b: it displaces ``|x| < b`` rigidly), so that
+with a piecewise-constant density ``-1 <= phi(b) <= 1`` on ``0 < b < a`` (``dg_b/db`` is the
+traction of a flat punch of half-width b: it displaces ``|x| < b`` rigidly), so that
 
     ``T = sum over pieces of phi [mu N(b_hi) - mu N(b_lo)]``,
     ``delta_t = sum over pieces of phi [D(b_hi) - D(b_lo)]`` (plus the rigid slip of full slip),
@@ -79,7 +79,8 @@ DERIVATIVE_STEP = 1e-6
 
 
 class SlipFronts:
-    """The tangential state of one contact: the density phi on pieces ``(b_(j-1), b_j]`` of [0, a]."""
+    """The tangential state of one contact: the density phi on pieces ``(b_(j-1), b_j]`` of
+    [0, a]."""
 
     def __init__(self, pair: ContactPair, penalty=EQ33):
         if any(np.ndim(v) for v in (pair.R1, pair.R2, pair.E1, pair.E2, pair.nu1, pair.nu2,
@@ -92,10 +93,12 @@ class SlipFronts:
         self.edges, self.D_edges, self.phi = [0.0], [0.0], []
 
     def D(self, b: float) -> float:
-        """``D(b) = mu b^2 B(b)/(4 R*)``: Eq. 27's full-slip displacement at the load of half-width b."""
+        """``D(b) = mu b^2 B(b)/(4 R*)``: Eq. 27's full-slip displacement at the load of
+        half-width b."""
         if b <= 0.0:
             return 0.0
-        return self.mu * b * b * float(tangential_bracket(self.pair, b, self.penalty)) / (4 * self.R)
+        bracket = float(tangential_bracket(self.pair, b, self.penalty))
+        return self.mu * b * b * bracket / (4 * self.R)
 
     @property
     def a(self) -> float:
@@ -122,7 +125,8 @@ class SlipFronts:
             self.edges.append(edge), self.D_edges.append(self.D(edge)), self.phi.append(phi)
 
     def _truncate(self, j: int, edge: float) -> float:
-        """Cut the pieces at ``edge`` inside piece j (keep pieces 0..j); the released displacement."""
+        """Cut the pieces at ``edge`` inside piece j (keep pieces 0..j); returns the displacement
+        the cut-off pieces carried."""
         D_edge = self.D(edge)
         released = self.phi[j] * (self.D_edges[j + 1] - D_edge) + math.fsum(
             phi * (self.D_edges[i + 1] - self.D_edges[i])
@@ -139,7 +143,8 @@ class SlipFronts:
         return j
 
     def step(self, a_new: float, d: float) -> tuple[float, str]:
-        """A change of half-width to ``a_new`` then a tangential increment ``d``: (c, what slipped)."""
+        """A change of half-width to ``a_new``, then a tangential increment ``d``; returns the
+        front c and what slipped (``open``, ``stick``, ``partial`` or ``full``)."""
         if a_new <= 0.0:
             self.edges, self.D_edges, self.phi = [0.0], [0.0], []
             return 0.0, "open"

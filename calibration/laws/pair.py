@@ -116,13 +116,15 @@ class ContactPair:
 
     @property
     def compliance_shares(self) -> tuple[np.ndarray, np.ndarray]:
-        """``s_i = ((1 - nu_i^2)/E_i) E*``: each body's part of the compliance 1/E* (s1 + s2 = 1)."""
+        """``s_i = ((1 - nu_i^2)/E_i) E*``: each body's part of the compliance 1/E*
+        (s1 + s2 = 1)."""
         s1 = (1.0 - self.nu1**2) / self.E1 * self.modulus
         return s1, 1.0 - s1
 
     @property
     def bracket_weights(self) -> tuple[np.ndarray, np.ndarray]:
-        """What multiplies body i's bracket in the 2D laws: ``2 s_i`` (per-body) or 1 (composite)."""
+        """What multiplies body i's bracket in the 2D laws: ``2 s_i`` (per-body) or 1
+        (composite)."""
         if self.form == "composite":
             return np.ones_like(self.modulus), np.ones_like(self.modulus)
         s1, s2 = self.compliance_shares
