@@ -1,10 +1,12 @@
 """Throughput of the contact laws (run: ``python benchmarks/laws.py``).
 
-1. The DEM hot path: :func:`calibration.laws.simplified_update` (Table 1: Newton on Eqs. 4 + 23,
-   Eqs. 29, 31, 33, the capped Eq. 32) on batches of random contacts, in contact updates per
-   second, with BLAS limited to one thread (numpy's elementwise work does not use it anyway).
+1. The DEM hot paths on batches of random contacts, in contact updates per second, with BLAS
+   limited to one thread (numpy's elementwise work does not use it anyway):
+   :func:`calibration.laws.simplified_update` (Table 1: Newton on the normal law, Eqs. 29, 31,
+   33, the capped Eq. 32) and :func:`calibration.laws.hysteretic_update` (the same normal law,
+   the accurate model's branch inverted by Newton, Masing's rule).
 2. The linear spring's update on the same batch, for scale.
-3. Whole load paths (60 steps) through each law, milliseconds per path.
+3. Whole load paths (60 steps; a 260-step cycle) through each law, milliseconds per path.
 """
 from __future__ import annotations
 
@@ -13,8 +15,8 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from calibration.laws import (AccurateModel, AppendixC, ContactPair, HertzMindlin, LinearSpring,
-                              MindlinDeresiewicz, SimplifiedModel, simplified_update)
+from calibration.laws import (LAWS, ContactPair, HystereticState, hysteretic_update, make_law,
+                              simplified_update)
 from calibration.laws.incremental import capped_update
 from fem.loadpath import LoadPath
 
@@ -43,16 +45,23 @@ def main() -> None:
         repeats = max(3, 2 * 10**6 // n)
         seconds = rate(lambda: simplified_update(pair, delta_n, step, previous), repeats)
         print(f"{n:>9} {'simplified':>12} {1e3 * seconds:>12.2f} {n / seconds:>12.3g}")
+        state = hysteretic_update(pair, delta_n, step, HystereticState.unloaded(n))
+        seconds = rate(lambda: hysteretic_update(pair, delta_n, -step, state), repeats)
+        print(f"{n:>9} {'hysteretic':>12} {1e3 * seconds:>12.2f} {n / seconds:>12.3g}")
         N = 2.7e9 * np.maximum(delta_n, 0)
         seconds = rate(lambda: capped_update(previous, 1.5e9, step, N, 0.3), repeats)
         print(f"{n:>9} {'linear':>12} {1e3 * seconds:>12.2f} {n / seconds:>12.3g}")
 
     pair = ContactPair.discs(0.5, 10e9, 0.25, 0.3)
     hold = LoadPath.build("hold-normal", 0.025, 0.025, 50)
-    print("\nOne load path (hold-normal, 60 steps), milliseconds")
-    for law in (SimplifiedModel(pair), AccurateModel(pair), AppendixC(pair),
-                LinearSpring(2.7e9, 1.5e9, 0.3), HertzMindlin(pair), MindlinDeresiewicz(pair)):
-        print(f"  {law.label:<48} {1e3 * rate(lambda: law.run(hold), 20):8.2f}")
+    cycle = LoadPath.build("cycle", 0.025, 0.01, 50)
+    print("\nOne load path, milliseconds")
+    print(f"  {'law':<48} {'hold-normal':>12} {'cycle':>8}")
+    for name in LAWS:
+        law = make_law(name, pair)
+        times = [f"{1e3 * rate(lambda: law.run(path), 5):8.2f}" if path.kind in law.paths
+                 else f"{'-':>8}" for path in (hold, cycle)]
+        print(f"  {law.label:<48} {times[0]:>12} {times[1]:>8}")
 
 
 if __name__ == "__main__":

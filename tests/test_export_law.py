@@ -195,7 +195,7 @@ def test_law_json_round_trips_to_the_same_law(exported):
     assert "clamped" in law["penalty"]["base_support"] and law["hertz2d_version"]
     vectors = pd.read_csv(exported / "test_vectors.csv")
     pair = ContactPair(*(vectors[k].to_numpy() for k in ("R1", "R2", "E1", "E2", "nu1", "nu2",
-                                                         "mu")))
+                                                         "mu")), form="composite")
     args = (vectors.delta_n.to_numpy(), vectors.d_delta_t.to_numpy(),
             vectors.T_previous.to_numpy())
     original, read = (simplified_update(pair, *args, p) for p in (EQ33, penalty))
@@ -226,7 +226,7 @@ def test_vectors_reach_every_branch_of_table_1(exported):
     assert list(vectors.columns) == list(COLUMNS)
     touching = vectors.N > 0
     pair = ContactPair(*(vectors[k].to_numpy() for k in ("R1", "R2", "E1", "E2", "nu1", "nu2",
-                                                         "mu")))
+                                                         "mu")), form="composite")
     reach = (vectors.delta_n * np.where(vectors.wall, 2, 1) / max_normal_approach(pair))
     assert reach.max() > 1 - 1e-5 and reach[touching].min() < 1e-14  # Eq. 23's whole range
     assert (~touching).sum() > 0 and (vectors.wall == 1).sum() > 0

@@ -102,9 +102,11 @@ def test_wall_contact_is_the_mirrored_pair_with_doubled_displacements(R, E, nu, 
     delta_n = fraction * float(max_normal_approach(pair))
     wall_path = LoadPath.build("hold-normal", delta_n / 2, delta_n / 4, 6, normal_steps=3)
     pair_path = LoadPath.build("hold-normal", delta_n, delta_n / 2, 6, normal_steps=3)
-    for law in (SimplifiedModel, AccurateModel, AppendixC):
+    # Appendix C on a wall has no rotating contact normal: it is the accurate model's rows
+    for law, mirror_law in ((SimplifiedModel, SimplifiedModel), (AccurateModel, AccurateModel),
+                            (AppendixC, AccurateModel)):
         wall = law(ContactPair.disc_on_wall(R, E, nu, mu)).run(wall_path)
-        mirrored = law(pair).run(pair_path)
+        mirrored = mirror_law(pair).run(pair_path)
         for column in ("N", "T", "Fx", "Fz", "a"):
             np.testing.assert_allclose(wall[column], mirrored[column], rtol=1e-10)
 
@@ -171,6 +173,36 @@ def test_appendix_c_is_continuous_at_slide_and_peaks_near_mu_N(partial_slip):
     assert table.Fx.max() >= 0.99 * PAPER.mu * N0
     slide = table[table.slip == "slide"]
     assert np.all(np.diff(slide.Fx) < 0)  # the normal rotates: F = mu N cos a - N sin a falls
+
+
+@pytest.mark.parametrize("partial_slip", [AccurateModel, SimplifiedModel])
+def test_appendix_c_on_a_wall_slides_at_mu_N_with_a_fixed_normal(partial_slip):
+    # a disc sliding along a flat keeps its approach: N = N0, Fx = T = mu N0, Fz = N0
+    wall = ContactPair.disc_on_wall(0.5, 10e9, 0.25, 0.3)
+    path = LoadPath.build("hold-normal", 0.0125, 0.0125 * 8, 200)  # slides ~0.09 m
+    table = AppendixC(wall, partial_slip=partial_slip).run(path)
+    slide = table[table.slip == "full"]
+    N0 = table.N[table.stage == "normal"].iloc[-1]
+    assert len(slide) > 150 and (slide.delta_t > 0.08).any()
+    np.testing.assert_allclose(slide.Fx / (wall.mu * slide.N), 1.0, rtol=1e-12)
+    np.testing.assert_allclose(slide.N, N0, rtol=1e-12)
+    np.testing.assert_allclose(slide.Fz, N0, rtol=1e-12)
+
+
+def test_appendix_c_slide_of_two_discs_satisfies_c4_and_c5():
+    # the contact normal's rotation recovered from the driving forces, (C.2)-(C.3):
+    # tan(alpha) = (mu Fz - Fx) / (mu Fx + Fz); then (C.4) with Eq. 27 and (C.5) with the normal law
+    path, _ = transition_path()
+    table = AppendixC(PAPER).run(path)
+    slide = table[table.slip == "slide"]
+    mu, y0 = PAPER.mu, 1.0 - 0.025
+    alpha = np.arctan2(mu * slide.Fz - slide.Fx, mu * slide.Fx + slide.Fz)
+    assert alpha.iloc[-1] > 0.01  # the normal has rotated by more than half a degree
+    np.testing.assert_allclose(normal_approach(PAPER, slide.N),
+                               1.0 - (slide.delta_t * np.sin(alpha) + y0 * np.cos(alpha)),
+                               rtol=1e-9)
+    np.testing.assert_allclose(full_slip_displacement(PAPER, slide.N, slide.a),
+                               slide.delta_t * np.cos(alpha) - y0 * np.sin(alpha), rtol=1e-9)
 
 
 def test_simplified_update_is_vectorised_over_contacts():

@@ -1,8 +1,9 @@
 """``hertz2d model``: a contact law's curves along the same load paths as ``hertz2d twodisc``.
 
-Same flags as ``twodisc`` (both discs R, E, nu; friction mu; the load path), plus the law, its
-penalty factor and a rigid-wall option; the CSV has the ``twodisc`` columns first so the two
-tables line up row by row.
+Same flags as ``twodisc`` (the two bodies, friction, the load path), plus the law, its penalty
+factor, how a dissimilar pair's compliances combine (``--form``) and the linear spring's
+stiffnesses; the CSV has the ``twodisc`` columns first so the two tables line up row by row. On a
+``cycle`` path the summary adds the energy dissipated in the last cycle.
 """
 from __future__ import annotations
 
@@ -12,13 +13,11 @@ from pathlib import Path
 from calibration.runs.atomic import check_writable, write_csv
 from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
                                            load_path_from_args, path_name, path_summary)
-from calibration.laws import (AccurateModel, AppendixC, ConstantPenalty, ContactPair,
-                              HertzMindlin, LinearSpring, MindlinDeresiewicz, PolynomialPenalty,
-                              SimplifiedModel)
+from calibration.laws import (FORMS, LAWS, ConstantPenalty, ContactPair, PolynomialPenalty,
+                              energy_per_cycle, make_law)
+from calibration.laws.catalogue import PENALISED
 from calibration.laws.penalty_factor import EQ33
 from meshes.checks import InputError, one_of
-
-LAWS = ("simplified", "accurate", "appendix-c", "linear", "hertz-mindlin", "mindlin-deresiewicz")
 
 
 def register(subparsers, parents):
@@ -26,12 +25,18 @@ def register(subparsers, parents):
         "model", parents=parents,
         help="a contact law's curves for the same load paths as twodisc",
         description="Evaluate a contact law along a two-disc load path: the paper's simplified "
-                    "(Table 1) or accurate (Eqs. 22-27) model, Appendix C's slide, a linear "
-                    "spring, or the 3D Hertz-Mindlin / Mindlin-Deresiewicz laws applied to "
-                    "discs.")
+                    "(Table 1) or accurate (Eqs. 22-27) model, either with memory for reversing "
+                    "loads and varying N (simplified-hysteretic, accurate-memory), Appendix C's "
+                    "slide, a linear spring, or the 3D Hertz-Mindlin / Mindlin-Deresiewicz laws "
+                    "applied to discs.")
     add_load_path_arguments(parser)
-    parser.add_argument("--law", default="simplified", help=f"one of {', '.join(LAWS)} "
-                                                            "(simplified)")
+    parser.add_argument("--law", default="simplified",
+                        help="; ".join(f"{name} ({', '.join(law.paths)} paths)"
+                                       for name, law in LAWS.items()) + " (simplified)")
+    parser.add_argument("--form", default="per-body",
+                        help="how a dissimilar pair's compliances combine in the 2D laws: "
+                             "per-body (Eq. 22 and its tangential analogue, each body on its own "
+                             "support, as the FEM) or composite (E* of Eqs. 23-31) (per-body)")
     parser.add_argument("--penalty", default="eq33",
                         help="penalty factor of the paper's laws: eq33, refit (the default "
                              "support's, from <results>/penalty/fit.json), confined (the refit "
@@ -60,18 +65,15 @@ def penalty_from_flag(flag: str, results: str | Path):
 
 def build_law(args):
     check_disc_arguments(args)
-    one_of("law", args.law, LAWS)
-    if args.law == "linear":
-        return LinearSpring(args.kn, args.kt, args.mu)
+    one_of("law", args.law, tuple(LAWS))
+    one_of("form", args.form, FORMS)
     if args.counterpart == "wall":  # Section 3.2: the disc and its mirror image
         pair = ContactPair.disc_on_wall(args.R, args.E, args.nu, args.mu)
     else:
-        pair = ContactPair(args.R, args.R2, args.E, args.E2, args.nu, args.nu2, args.mu)
-    if args.law in ("hertz-mindlin", "mindlin-deresiewicz"):
-        return (HertzMindlin if args.law == "hertz-mindlin" else MindlinDeresiewicz)(pair)
-    model = {"simplified": SimplifiedModel, "accurate": AccurateModel,
-             "appendix-c": AppendixC}[args.law]
-    return model(pair, penalty_from_flag(args.penalty, args.results))
+        pair = ContactPair(args.R, args.R2, args.E, args.E2, args.nu, args.nu2, args.mu,
+                           form=args.form)
+    penalty = penalty_from_flag(args.penalty, args.results) if args.law in PENALISED else EQ33
+    return make_law(args.law, pair, penalty, kn=args.kn, kt=args.kt)
 
 
 def run(args) -> dict:
@@ -83,5 +85,6 @@ def run(args) -> dict:
     table = law.run(path)
     seconds = time.perf_counter() - start
     write_csv(table, out)
-    return {"law": law.label, **path_summary(table), "steps": len(table),
-            "seconds": round(seconds, 4), "out": str(out)}
+    energy = energy_per_cycle(table) if path.kind == "cycle" else None
+    return {"law": law.label, **path_summary(table), "energy_per_cycle": energy,
+            "steps": len(table), "seconds": round(seconds, 4), "out": str(out)}

@@ -1,36 +1,46 @@
 """Contact laws for discs in 2D, usable on their own (a DEM code can import one).
 
-The paper's laws (:mod:`calibration.laws.hertz2d`, :mod:`calibration.laws.appendix_c`) and the
-laws they are compared with (:mod:`calibration.laws.linear`, :mod:`calibration.laws.sphere`), all
-behind one interface (:mod:`calibration.laws.base`): build a law from a :class:`ContactPair`, run
-a :class:`fem.loadpath.LoadPath`, get the per-step table the FEM also produces.
+The paper's laws (:mod:`calibration.laws.hertz2d`, :mod:`calibration.laws.appendix_c`), their
+extensions to any loading history (:mod:`calibration.laws.memory`: the accurate model with
+Masing's rule and memory; :mod:`calibration.laws.hysteretic`: Table 1's normal law with the
+accurate model's branches, incremental, for DEM) and the laws they are compared with
+(:mod:`calibration.laws.linear`, :mod:`calibration.laws.sphere`), all behind one interface
+(:mod:`calibration.laws.base`): build a law from a :class:`ContactPair`, run a
+:class:`fem.loadpath.LoadPath`, get the per-step table the FEM also produces. :data:`LAWS` lists
+every law by name (with the paths each runs), :func:`make_law` builds any of them,
+:func:`energy_per_cycle` measures a cycle's hysteresis loop in any table.
 
     >>> from calibration.laws import ContactPair, SimplifiedModel, simplified_update
     >>> pair = ContactPair.discs(R=0.5, E=10e9, nu=0.25, mu=0.3)
     >>> state = simplified_update(pair, delta_n=0.025, d_delta_t=1e-3, T_previous=0.0)
 
-``simplified_update`` is the DEM hot path: pass arrays (one entry per contact) for every argument
-and for the pair's parameters.
+``simplified_update`` (Table 1) and ``hysteretic_update`` (with memory) are the DEM hot paths:
+pass arrays (one entry per contact) for every argument and for the pair's parameters.
 """
 from calibration.laws.appendix_c import AppendixC
-from calibration.laws.base import COLUMNS, ContactLaw
+from calibration.laws.base import ALL_PATHS, COLUMNS, ContactLaw
+from calibration.laws.catalogue import LAWS, make_law
+from calibration.laws.energy import energy_per_cycle
 from calibration.laws.hertz2d import (AccurateModel, SimplifiedModel, SimplifiedState,
                                       accurate_tangential_displacement,
                                       accurate_tangential_force, full_slip_displacement,
                                       half_width, normal_approach, normal_force, normal_stiffness,
                                       pressure, shear_traction, simplified_update,
                                       stick_half_width, tangential_stiffness)
+from calibration.laws.hysteretic import (HystereticState, SimplifiedHystereticModel,
+                                         hysteretic_update)
 from calibration.laws.linear import LinearSpring
-from calibration.laws.pair import ContactPair
+from calibration.laws.memory import AccurateMemoryModel
+from calibration.laws.pair import FORMS, ContactPair
 from calibration.laws.penalty_factor import EQ33, ConstantPenalty, PolynomialPenalty
 from calibration.laws.sphere import HertzMindlin, MindlinDeresiewicz
 
 __all__ = [
-    "AccurateModel", "AppendixC", "COLUMNS", "ConstantPenalty", "ContactLaw", "ContactPair",
-    "EQ33", "HertzMindlin", "LinearSpring", "MindlinDeresiewicz", "PolynomialPenalty",
+    "ALL_PATHS", "AccurateMemoryModel", "AccurateModel", "AppendixC", "COLUMNS", "ConstantPenalty",
+    "ContactLaw", "ContactPair", "EQ33", "FORMS", "HertzMindlin", "HystereticState", "LAWS",
+    "LinearSpring", "MindlinDeresiewicz", "PolynomialPenalty", "SimplifiedHystereticModel",
     "SimplifiedModel", "SimplifiedState", "accurate_tangential_displacement",
-    "accurate_tangential_force", "full_slip_displacement", "half_width", "normal_approach",
-    "normal_force", "normal_stiffness", "pressure", "shear_traction", "simplified_update",
-    "stick_half_width",
-    "tangential_stiffness",
+    "accurate_tangential_force", "energy_per_cycle", "full_slip_displacement", "half_width",
+    "hysteretic_update", "make_law", "normal_approach", "normal_force", "normal_stiffness",
+    "pressure", "shear_traction", "simplified_update", "stick_half_width", "tangential_stiffness",
 ]

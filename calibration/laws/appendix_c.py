@@ -21,6 +21,12 @@ full slip and finite slide (alpha > 0)
 
 At the transition alpha = 0, S_t = delta_su(N0) and both regimes give F = mu N0: the curve is
 continuous. Defined for ``hold-normal`` paths (the translation at fixed centre distance).
+
+A disc on a wall (:meth:`ContactPair.disc_on_wall`) slides along a flat: the contact normal stays
+vertical (alpha = 0 for any S_t), so the slide keeps the approach, N = N0 and Fx = T = mu N0. The
+mirror image of Section 3.2 stands for the wall in the contact relations only; it does not take
+part in the slide's geometry (it moves with the disc), so the law is the partial-slip model's rows
+throughout, full slip included.
 """
 from __future__ import annotations
 
@@ -74,7 +80,7 @@ class AppendixC(ContactLaw):
     def _run(self, path: LoadPath) -> pd.DataFrame:
         table = self.partial_slip.run(path)
         tangential = (path.stage == "tangential")
-        if not tangential.any():
+        if self.pair.wall or not tangential.any():  # a flat wall: the contact normal is fixed
             return table
         pair = self.pair
         S_t = pair.pair_displacement(path.delta_t)

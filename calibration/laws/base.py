@@ -12,6 +12,10 @@ contact half-width and ``c`` the stick half-width where the law defines one (emp
 ``kn``, ``kt`` the law's normal and tangential stiffness; ``slip`` one of ``open`` (no contact),
 ``stick``, ``partial`` (partial slip), ``full`` (full slip) or ``slide`` (full slip with the
 contact plane rotating, Appendix C).
+
+``ContactLaw.paths`` names the load-path kinds a law is defined for (:data:`ALL_PATHS` unless the
+law derives from a constant normal force or a monotonic tangential load); ``run`` refuses the
+others with an :class:`~meshes.checks.InputError`.
 """
 from __future__ import annotations
 
@@ -20,10 +24,12 @@ from abc import ABC, abstractmethod
 import numpy as np
 import pandas as pd
 
-from fem.loadpath import STEP_COLUMNS, LoadPath
+from fem.loadpath import PATHS, STEP_COLUMNS, LoadPath
 from meshes.checks import InputError
 
 COLUMNS = (*STEP_COLUMNS, "stage", "kn", "kt", "slip")
+#: every kind of load path: the built ones and ``file`` (any path, :meth:`LoadPath.from_file`)
+ALL_PATHS = (*PATHS, "file")
 
 
 class ContactLaw(ABC):
@@ -31,8 +37,8 @@ class ContactLaw(ABC):
 
     #: short name used on the command line and in tables
     name: str = ""
-    #: the load paths the law is defined for
-    paths: tuple[str, ...] = ("hold-normal", "proportional")
+    #: the load-path kinds the law is defined for (incremental laws run every path)
+    paths: tuple[str, ...] = ALL_PATHS
 
     @property
     def label(self) -> str:
@@ -41,7 +47,7 @@ class ContactLaw(ABC):
 
     def run(self, path: LoadPath) -> pd.DataFrame:
         if path.kind not in self.paths:
-            raise InputError(f"law={self.name!r} is defined for {' and '.join(self.paths)} "
+            raise InputError(f"law={self.name!r} is defined for {', '.join(self.paths)} "
                              f"paths, not path={path.kind!r}")
         return self._run(path)
 

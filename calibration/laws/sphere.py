@@ -13,7 +13,11 @@ Many 2D DEM codes give discs the Hertz-Mindlin law of spheres of the same radius
   Eq. 7.42 at Q = mu P). The seed's Eq. 8 prints ``(1/8) mu (E*/G*) delta_n``, half of it: the seed
   measures one sphere's centre against the contact plane, hertz2d the relative displacement of
   the two bodies (as the FEM's delta_t). With the two-body value the initial slope 3 mu N/(2
-  delta_su) is Mindlin's 8 G* a, which a test checks.
+  delta_su) is Mindlin's 8 G* a, which a test checks. Reversals follow Masing's rule with memory
+  (:mod:`calibration.laws.masing`): from a turning point (delta*, T*) the stick radius is
+  ``c = a (1 - |T - T*|/(2 mu N))^(1/3)``, the branch ``T* -+ 2 f(|delta_s - delta*|/2)``. The law
+  is defined at constant N (``hold-normal`` and ``cycle`` paths); Mindlin and Deresiewicz's
+  varying-N cases are not implemented.
 
 E* and R* are Eqs. 5-6; ``1/G* = (2 - nu1)/G1 + (2 - nu2)/G2`` (:class:`ContactPair`).
 
@@ -29,8 +33,10 @@ import pandas as pd
 
 from calibration.laws.base import ContactLaw, law_table
 from calibration.laws.incremental import capped_history
+from calibration.laws.masing import MasingHistory
 from calibration.laws.pair import ContactPair
 from fem.loadpath import LoadPath
+from meshes.checks import InputError
 
 
 def hertz_normal(pair: ContactPair, delta_n) -> tuple[np.ndarray, np.ndarray]:
@@ -61,11 +67,14 @@ class HertzMindlin(ContactLaw):
 
 
 class MindlinDeresiewicz(ContactLaw):
-    """Mindlin-Deresiewicz partial slip of spheres at constant N (hold-normal paths)."""
+    """Mindlin-Deresiewicz partial slip of spheres at constant N, with Masing's unloading rule.
+
+    ``kt`` is the tangent stiffness of the branch, ``(3/2) mu N/delta_su (c/a)``.
+    """
 
     name = "mindlin-deresiewicz"
     label = "3D Mindlin-Deresiewicz on discs"
-    paths = ("hold-normal",)
+    paths = ("hold-normal", "cycle")
 
     def __init__(self, pair: ContactPair):
         self.pair = pair
@@ -81,13 +90,20 @@ class MindlinDeresiewicz(ContactLaw):
         delta_s = pair.pair_displacement(path.delta_t)
         N, a = hertz_normal(pair, delta_n)
         ultimate = self.ultimate_slip(delta_n)
+        held = np.flatnonzero(path.stage != "normal")
+        if held.size and np.ptp(delta_n[held]) > 0:
+            raise InputError(f"law={self.name!r} needs a constant approach while delta_t moves")
+        T, fraction = np.zeros(len(path)), np.zeros(len(path))
+        if held.size and N[held[0]] > 0:
+            force, slip = float(pair.mu * N[held[0]]), float(ultimate[held[0]])
+            history = MasingHistory(lambda u: force * (1.0 - (1.0 - u / slip) ** 1.5), force, slip)
+            for k in held:
+                T[k], fraction[k] = history.step(float(delta_s[k])), history.fraction
+        ratio = np.cbrt(np.clip(1.0 - fraction, 0.0, 1.0))  # c/a = (1 - T/(mu N))^(1/3) on a branch
         with np.errstate(divide="ignore", invalid="ignore"):
-            fraction = np.clip(np.where(ultimate > 0, delta_s / ultimate, 1.0), 0.0, 1.0)
-        T = pair.mu * N * (1.0 - (1.0 - fraction) ** 1.5)
-        c = a * (1.0 - fraction) ** 0.5  # (1 - T/(mu N))^(1/3) = (1 - delta_s/delta_su)^(1/2)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            secant = np.where(delta_s > 0, T / delta_s, 1.5 * pair.mu * N / ultimate)
-        slip = np.where(N <= 0, "open", np.where(delta_s <= 0, "stick",
-                                                 np.where(fraction >= 1, "full", "partial")))
-        return law_table(path, N=N, T=T, a=a, c=c, kn=2.0 * pair.modulus * a, kt=secant,
+            tangent = np.where(ultimate > 0, 1.5 * pair.mu * N / ultimate * ratio, 0.0)
+        moving = np.diff(delta_s, prepend=0.0) != 0
+        slip = np.where(N <= 0, "open", np.where(ratio <= 0, "full",
+                                                 np.where(moving, "partial", "stick")))
+        return law_table(path, N=N, T=T, a=a, c=a * ratio, kn=2.0 * pair.modulus * a, kt=tangent,
                          slip=slip)
