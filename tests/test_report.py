@@ -35,7 +35,7 @@ def test_markdown_links_resolve_to_the_figures(report):
     results, _ = report
     markdown = (results / "report.md").read_text()
     links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", markdown)
-    assert len(links) == 10 and all((results / link).exists() for link in links)
+    assert len(links) == 11 and all((results / link).exists() for link in links)
 
 
 def test_disagreements_are_reported_with_numbers(report):
