@@ -28,10 +28,12 @@ def isolated_cache(tmp_path_factory):
 def quick_results(tmp_path_factory, isolated_cache):
     """A results root with a quick penalty sweep, refit and validation (shared by the tests)."""
     from calibration.penalty import stage
+    from calibration.runs.executors import LocalPool
     from calibration.validation.stage import validate
 
     results = tmp_path_factory.mktemp("results")
     stage.sweep(quick=True, results=results, progress=False)
     stage.fit(results=results)
-    summary = validate(quick=True, jobs=2, results=results, progress=False)
+    with LocalPool(2) as pool:
+        summary = validate(quick=True, executor=pool, results=results, progress=False)
     return results, summary

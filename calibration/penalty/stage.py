@@ -17,6 +17,7 @@ from calibration.penalty.regression import CONSTANT_W, constant_w_errors, fit_eq
 from calibration.penalty.spec import load_spec
 from calibration.penalty.sweep import read_grid, run_sweep
 from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
+from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
 from fem.supports import DEFAULT_SUPPORT, SUPPORTS
 
@@ -26,13 +27,14 @@ def folder(results: str | Path) -> Path:
     return Path(results) / "penalty"
 
 
-def sweep(spec: str | None = None, quick: bool = False, jobs: int = 1,
+def sweep(spec: str | None = None, quick: bool = False, executor: Executor = Inline(),
           results: str | Path = "results", progress: bool = True) -> dict:
-    """Run a spec's cases (reusing finished ones) and write ``<results>/penalty/grid.csv``."""
+    """Run a spec's cases on ``executor`` (reusing finished ones) and write
+    ``<results>/penalty/grid.csv``."""
     start = time.perf_counter()
     cases = load_spec(spec, quick=quick)
     out = check_writable("results", folder(results) / "grid.csv")
-    grid = run_sweep(cases, jobs=jobs, progress=progress)
+    grid = run_sweep(cases, executor, progress=progress)
     write_csv(grid, out)
     failed = grid[grid.status == "failed"]
     return {"rows": len(grid), "failed": len(failed), "reused": int(grid.reused.sum()),

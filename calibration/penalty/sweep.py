@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from calibration.penalty.cases import solve_group, solver_namespace
 from calibration.penalty.spec import Case
-from calibration.runs.parallel import completed
+from calibration.runs.executors import Executor, Inline, completed
 from calibration.runs.store import CaseStore
 from fem.supports import SUPPORTS
 from meshes.checks import InputError
@@ -71,9 +71,9 @@ def _groups(cases: list[Case]) -> list[list[Case]]:
     return sorted(by_mesh.values(), key=lambda g: (-g[0].level, g[0].a_over_R))
 
 
-def run_sweep(cases: list[Case], jobs: int = 1, store: CaseStore | None = None,
+def run_sweep(cases: list[Case], executor: Executor = Inline(), store: CaseStore | None = None,
               progress: bool = True) -> pd.DataFrame:
-    """Rows for ``cases`` (in order), computing only those missing from ``store``."""
+    """Rows for ``cases`` (in order), computing those missing from ``store`` on ``executor``."""
     store = store or CaseStore(solver_namespace())
     unique = list({case.key: case for case in cases}.values())
     done = store.get([case.key for case in unique])
@@ -82,7 +82,8 @@ def run_sweep(cases: list[Case], jobs: int = 1, store: CaseStore | None = None,
 
     with tqdm(total=len(todo), unit="case", desc="half-round sweep", disable=not progress,
               mininterval=0.5) as bar:
-        for (group,), rows in completed(solve_group, [(g,) for g in _groups(todo)], jobs):
+        for (group,), rows in completed(solve_group, [(g,) for g in _groups(todo)],
+                                           executor):
             results = {case.key: row for case, row in zip(group, rows)}
             fresh.update(results)
             store.put([(k, r) for k, r in results.items() if r["status"] == "ok"])
