@@ -7,6 +7,7 @@ The cluster is a ``LocalCluster`` of two worker processes, started once for the 
 import json
 import math
 import os
+import resource
 import signal
 import socket
 import sqlite3
@@ -22,6 +23,7 @@ from distributed import LocalCluster
 
 from calibration.cli import main
 from calibration.penalty import sweep as sweep_module
+from calibration.penalty.cases import solve_group
 from calibration.penalty.spec import expand
 from calibration.penalty.sweep import run_sweep
 from calibration.runs import cluster
@@ -198,6 +200,23 @@ def test_a_worker_with_other_code_is_refused(on_cluster):
         future.result()
     assert on_cluster.client.submit(cluster.run_checked, cluster.code_identity("math"),
                                     math.sqrt, 4.0, pure=False).result() == 2.0
+
+
+def _page_faults(function, *args) -> int:
+    """Minor page faults of the thread that runs ``function(*args)``."""
+    before = resource.getrusage(resource.RUSAGE_THREAD).ru_minflt
+    function(*args)
+    return resource.getrusage(resource.RUSAGE_THREAD).ru_minflt - before
+
+
+def test_an_fem_task_on_a_cluster_worker_pages_memory_like_a_local_process(on_cluster):
+    group = [c for c in expand({**SPEC, "base": {**SPEC["base"], "level": 1}})
+             if c.study == "grid" and c.a_over_R == 0.05]
+    tasks = [(solve_group, group)] * 3  # the first one in a process also imports and meshes
+    with LocalPool(1) as local:
+        locally = min(faults for _, faults in completed(_page_faults, tasks, local))
+    on_worker = min(faults for _, faults in completed(_page_faults, tasks, on_cluster))
+    assert on_worker < 2 * locally  # 8 times as many with dask's malloc settings
 
 
 def _closed_port() -> int:
