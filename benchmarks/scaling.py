@@ -8,7 +8,9 @@ the default validity map on a cluster.
    4 cases each, the sweep's unit of work) through :func:`calibration.runs.executors.completed` in
    this process, in a local pool of 1 and 2 processes and on a ``LocalCluster`` of 1 and 2 worker
    processes: start-up seconds (not in the rate), wall seconds, tasks per second, speed-up over
-   this process. The mesh cache is warm, so the rate is the solver's, not gmsh's.
+   this process, and the CPU seconds of the thread that ran each task (what an executor adds to
+   the task itself, whatever the machine's load). The mesh cache is warm, so the rate is the
+   solver's, not gmsh's.
 2. the overhead per task: a no-op task's round trip (one task at a time) and its amortised cost in
    a batch of 400 with 2 workers, through the local pool and the dask scheduler; and the client's
    cost of storing one two-disc path's result, since the client alone writes the case store.
@@ -24,6 +26,7 @@ Wall times depend on the machine's load, printed with each table.
 from __future__ import annotations
 
 import argparse
+import logging
 import math
 import os
 import pickle
@@ -56,11 +59,20 @@ def half_round_tasks(groups: int, level: int) -> list[tuple]:
     return [(group,) for group in by_mesh.values()]
 
 
+def solve_timed(group: list) -> float:
+    """A sweep task (:func:`calibration.penalty.cases.solve_group`): its thread's CPU seconds."""
+    from calibration.penalty.cases import solve_group
+
+    begun = time.thread_time()
+    solve_group(group)
+    return time.thread_time() - begun
+
+
 def local_cluster(workers: int):
     from distributed import LocalCluster
 
     return LocalCluster(n_workers=workers, processes=True, threads_per_worker=1,
-                        dashboard_address=":0")
+                        dashboard_address=":0", silence_logs=logging.CRITICAL)
 
 
 @contextmanager
@@ -83,15 +95,14 @@ def executors():
 
 
 def throughput(groups: int, level: int) -> None:
-    from calibration.penalty.cases import solve_group
     from calibration.runs.executors import Inline, completed
 
     tasks = half_round_tasks(groups, level)
-    list(completed(solve_group, tasks, Inline()))  # builds the meshes: the cache is warm below
+    list(completed(solve_timed, tasks, Inline()))  # builds the meshes: the cache is warm below
     print(f"\n1. Throughput: {len(tasks)} half-round tasks (one mesh each, level {level}, "
           f"{sum(len(t[0]) for t in tasks)} cases), warm mesh cache; {load()}")
     print(f"{'executor':>13} {'workers':>7} {'start s':>7} {'wall s':>7} {'tasks/s':>8} "
-          f"{'speed-up':>8}")
+          f"{'speed-up':>8} {'CPU s/task':>10}")
     reference = None
     for name, workers, start in executors():
         begun = time.perf_counter()
@@ -99,12 +110,12 @@ def throughput(groups: int, level: int) -> None:
             list(completed(len, [((),)] * workers * 2, executor))  # every worker is up
             started = time.perf_counter() - begun
             begun = time.perf_counter()
-            done = list(completed(solve_group, tasks, executor))
+            cpu = [seconds for _, seconds in completed(solve_timed, tasks, executor)]
             wall = time.perf_counter() - begun
-        assert len(done) == len(tasks)
+        assert len(cpu) == len(tasks)
         reference = reference or wall
         print(f"{name:>13} {workers:>7} {started:>7.2f} {wall:>7.2f} {len(tasks) / wall:>8.2f} "
-              f"{reference / wall:>8.2f}")
+              f"{reference / wall:>8.2f} {statistics.mean(cpu):>10.3f}")
 
 
 def per_task_overhead(executor, batch: int = 400, trips: int = 50) -> tuple[float, float]:
