@@ -33,6 +33,7 @@ import ctypes
 import logging
 import os
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
 from distributed import Client, as_completed, get_worker
@@ -116,7 +117,8 @@ class DaskCluster(Executor):
         """A client of the scheduler at ``address``; :class:`InputError` naming ``name=address``
         when none answers within :data:`CONNECT_TIMEOUT` seconds or the address is malformed."""
         try:
-            asyncio.run(_answers(address))
+            with ThreadPoolExecutor(1) as thread:  # an event loop of its own, even in a notebook
+                thread.submit(asyncio.run, _answers(address)).result()
         except Exception as error:  # OSError: nobody answered; ValueError: not an address
             reason = str(error).splitlines()[0] if str(error) else type(error).__name__
             raise InputError(f"{name}={address!r}: cannot reach a dask scheduler there "
