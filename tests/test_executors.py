@@ -1,6 +1,7 @@
 """calibration.runs.executors and .cluster: every executor hands back every result, a sweep on a
 dask cluster gives the rows of ``--jobs 1``, a killed worker loses nothing, Ctrl-C cancels what has
-not started and keeps what finished, a bad scheduler address is one line and exit 2.
+not started and keeps what finished, a worker with other code is refused, an FEM task on a worker
+pages memory like one in a local process, a bad scheduler address is one line and exit 2.
 
 The cluster is a ``LocalCluster`` of two worker processes, started once for the module.
 """

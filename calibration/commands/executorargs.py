@@ -1,4 +1,4 @@
-"""Flags shared by the commands that run FEM tasks (``sweep``, ``validate``, ``all``): where they run.
+"""Flags shared by the commands that run FEM tasks (``sweep``, ``validate``, ``all``): where.
 
 ``--jobs N`` (local processes) and ``--scheduler ADDRESS`` (a dask.distributed cluster) exclude
 each other; :func:`executor_from` opens what they ask for (:func:`calibration.runs.executors.

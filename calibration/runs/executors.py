@@ -52,7 +52,7 @@ class Executor(ABC):
 
     @abstractmethod
     def results(self, function: Callable, tasks: Iterable[tuple]) -> Iterator[tuple[tuple, object]]:
-        """Yield ``(task, function(*task))`` in the order the tasks finish (see :func:`completed`)."""
+        """Yield ``(task, function(*task))`` as the tasks finish (see :func:`completed`)."""
 
     def close(self) -> None:
         """Free the workers (the tasks still running finish first where they cannot be stopped)."""
