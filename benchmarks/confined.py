@@ -64,11 +64,13 @@ def grid(jobs: int) -> None:
     from calibration.penalty.confined import run_confined
     from calibration.penalty.confined_cases import expand_confined
     from calibration.penalty.spec import read
+    from calibration.runs.executors import open_executor
 
     cases = [c for c in expand_confined(read()) if c.study == "grid"]
     fresh_cache()
     wall, cpu = time.perf_counter(), time.process_time()
-    table = run_confined(cases, jobs=jobs, progress=False)
+    with open_executor(jobs=jobs) as executor:
+        table = run_confined(cases, executor, progress=False)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     print(f"default confined grid, {len(table)} cases, jobs={jobs}: {wall:.1f} s wall, "

@@ -91,8 +91,9 @@ def factorisation() -> None:
 
 def grid_sweep() -> None:
     from calibration.penalty.spec import load_spec
-    from calibration.runs.store import CaseStore
     from calibration.penalty.sweep import run_sweep
+    from calibration.runs.executors import open_executor
+    from calibration.runs.store import CaseStore
 
     cases = [c for c in load_spec() if c.study == "grid"]
     print(f"\nDefault grid: {len(cases)} cases ({len(cases) // 2} per support), empty case store")
@@ -103,7 +104,8 @@ def grid_sweep() -> None:
         for jobs in (1, 2):
             store = CaseStore("bench", os.path.join(tempfile.mkdtemp(), "cases.sqlite"))
             start = time.perf_counter()
-            table = run_sweep(cases, jobs=jobs, store=store, progress=False)
+            with open_executor(jobs=jobs) as executor:
+                table = run_sweep(cases, executor, store=store, progress=False)
             wall = time.perf_counter() - start
             assert (table.status == "ok").all(), table[table.status != "ok"].error.unique()
             print(f"{cache:>10} {jobs:>5} {wall:>8.2f} {wall / len(cases):>8.4f}")

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 import fem.contact.frictional as frictional
+from calibration.runs.executors import open_executor
 from calibration.runs.store import CaseStore
 from calibration.validation.fem_runs import ValidationSettings, fem_runs
 from fem.supports import SUPPORTS
@@ -75,7 +76,8 @@ def verify(levels) -> None:
     """The verification table of the validation stage (calibration.validation.verification)."""
     settings = ValidationSettings(levels=tuple(levels))
     store = CaseStore("bench", Path(tempfile.mkdtemp()) / "cases.sqlite")
-    table = verification_table(fem_runs(settings, jobs=2, store=store), settings)
+    with open_executor(jobs=2) as executor:
+        table = verification_table(fem_runs(settings, executor, store=store), settings)
     with pd.option_context("display.width", 200, "display.max_columns", 100,
                            "display.float_format", "{:.5g}".format):
         print(table.set_index(["support", "level"]).T.to_string())

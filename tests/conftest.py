@@ -24,14 +24,25 @@ def isolated_cache(tmp_path_factory):
         os.environ["HERTZ2D_CACHE"] = previous
 
 
+@pytest.fixture(scope="session", autouse=True)
+def local_execution():
+    """A user's $HERTZ2D_SCHEDULER would send the tests' FEM tasks to their cluster."""
+    previous = os.environ.pop("HERTZ2D_SCHEDULER", None)
+    yield
+    if previous is not None:
+        os.environ["HERTZ2D_SCHEDULER"] = previous
+
+
 @pytest.fixture(scope="session")
 def quick_results(tmp_path_factory, isolated_cache):
     """A results root with a quick penalty sweep, refit and validation (shared by the tests)."""
     from calibration.penalty import stage
+    from calibration.runs.executors import LocalPool
     from calibration.validation.stage import validate
 
     results = tmp_path_factory.mktemp("results")
     stage.sweep(quick=True, results=results, progress=False)
     stage.fit(results=results)
-    summary = validate(quick=True, jobs=2, results=results, progress=False)
+    with LocalPool(2) as pool:
+        summary = validate(quick=True, executor=pool, results=results, progress=False)
     return results, summary

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from calibration.penalty.spec import expand, load_spec
+from calibration.runs.executors import LocalPool
 from calibration.runs.store import CaseStore
 from calibration.penalty.sweep import run_sweep
 from fem.halfround import HalfRoundBody
@@ -86,6 +87,7 @@ def test_rerun_reuses_finished_cases_with_identical_numbers(tmp_path):
 def test_parallel_sweep_gives_the_serial_numbers(tmp_path):
     serial = run_sweep(expand(SMALL_SPEC), store=CaseStore("a", tmp_path / "a.sqlite"),
                        progress=False)
-    parallel = run_sweep(expand(SMALL_SPEC), jobs=2, store=CaseStore("b", tmp_path / "b.sqlite"),
-                         progress=False)
+    with LocalPool(2) as pool:
+        parallel = run_sweep(expand(SMALL_SPEC), pool, store=CaseStore("b", tmp_path / "b.sqlite"),
+                             progress=False)
     np.testing.assert_allclose(parallel.w_fem, serial.w_fem, rtol=1e-12)

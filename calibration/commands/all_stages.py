@@ -3,7 +3,7 @@
 meshes -> half-round FEM sweep -> Eq. 33 refit -> two-disc FEM + every contact law -> report,
 everything under one results root. Finished FEM cases are kept in the case store, so an
 interrupted ``all`` resumes where it stopped. ``<results>/run.json`` records what the run was
-(command, versions, quick or full, stage times); the report names it.
+(command, versions, quick or full, what ran the FEM tasks, stage times); the report names it.
 """
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ import sys
 import time
 from pathlib import Path
 
+from calibration.commands.executorargs import add_executor_arguments, executor_from
 from calibration.penalty import stage as penalty
 from calibration.report import build_report
 from calibration.runs.atomic import check_writable, write_json
 from calibration.runs.provenance import provenance
 from calibration.validation.stage import validate
-from meshes.checks import count
 
 
 def register(subparsers, parents):
@@ -27,7 +27,7 @@ def register(subparsers, parents):
                     "uses coarser meshes and grids (under a minute on 2 cores); without it every "
                     "figure is made at the converged mesh levels.")
     parser.add_argument("--quick", action="store_true", help="quick settings end to end")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
+    add_executor_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -36,8 +36,12 @@ def _announce(number: int, text: str) -> None:
 
 
 def run(args) -> dict:
-    count("jobs", args.jobs)
     results = check_writable("results", args.results, directory=True)
+    with executor_from(args) as executor:
+        return _pipeline(args, results, executor)
+
+
+def _pipeline(args, results: Path, executor) -> dict:
     start = time.perf_counter()
     clock = {}
 
@@ -49,14 +53,15 @@ def run(args) -> dict:
         return result
 
     sweep = stage(1, "sweep", "half-round FEM: the penalty factor's parametric studies and a/R "
-                  "x nu grid", lambda: penalty.sweep(quick=args.quick, jobs=args.jobs,
+                  "x nu grid", lambda: penalty.sweep(quick=args.quick, executor=executor,
                                                      results=results))
     fit = stage(2, "fit", "refit of Eq. 33, constant-w errors, figures 7-9",
                 lambda: penalty.fit(results=results))
     validation = stage(3, "validate", "two-disc frictional contact FEM and every contact law on "
-                       "the same paths", lambda: validate(quick=args.quick, jobs=args.jobs,
+                       "the same paths", lambda: validate(quick=args.quick, executor=executor,
                                                           results=results))
-    write_json({**provenance(), "quick": args.quick, "jobs": args.jobs, "stage_seconds": clock,
+    write_json({**provenance(), "quick": args.quick, "executor": executor.description,
+                "stage_seconds": clock,
                 "seconds": round(time.perf_counter() - start, 1)}, Path(results) / "run.json")
     report = stage(4, "report", "report", lambda: build_report(results))
     return {"out": report["out"], "markdown": report["markdown"], "grid": sweep["out"],

@@ -1,8 +1,8 @@
 """``hertz2d sweep``: the paper's parametric studies and the a/R x nu grid of half-round cases."""
 from __future__ import annotations
 
+from calibration.commands.executorargs import add_executor_arguments, executor_from
 from calibration.penalty import stage
-from meshes.checks import count
 
 
 def register(subparsers, parents):
@@ -15,10 +15,10 @@ def register(subparsers, parents):
                         help="TOML spec (default: the shipped calibration/penalty/specs/default.toml)")
     parser.add_argument("--quick", action="store_true",
                         help="the shipped quick spec: coarser grid and mesh")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
+    add_executor_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args) -> dict:
-    count("jobs", args.jobs)
-    return stage.sweep(args.spec, args.quick, args.jobs, args.results)
+    with executor_from(args) as executor:
+        return stage.sweep(args.spec, args.quick, executor, args.results)

@@ -1,8 +1,8 @@
 """``hertz2d validate``: every contact law against the two-disc FEM, error table and figures."""
 from __future__ import annotations
 
+from calibration.commands.executorargs import add_executor_arguments, executor_from
 from calibration.validation.stage import validate
-from meshes.checks import count
 
 
 def register(subparsers, parents):
@@ -14,10 +14,10 @@ def register(subparsers, parents):
                     "11-15. Needs <results>/penalty/fit.json (hertz2d fit) for the refitted w.")
     parser.add_argument("--quick", action="store_true",
                         help="coarser meshes (levels 2, 3) and 25 tangential steps")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
+    add_executor_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args) -> dict:
-    count("jobs", args.jobs)
-    return validate(args.quick, args.jobs, args.results)
+    with executor_from(args) as executor:
+        return validate(args.quick, executor, args.results)

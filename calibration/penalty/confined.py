@@ -20,6 +20,7 @@ from calibration.penalty.confined_cases import (MIRROR, ConfinedCase, groups, so
                                                 solver_namespace)
 from calibration.penalty.regression import fit_eq33
 from calibration.penalty.sweep import read_table, run_cases
+from calibration.runs.executors import Executor, Inline
 from calibration.runs.store import CaseStore
 
 COLUMNS = ["study", "support", "K", "balance", "R", "a", "a_over_R", "E", "nu", "T", "N", "level",
@@ -37,11 +38,11 @@ PACKING_CONTACTS = (3, 4)
 TWO_DISC = {"a_over_R": 0.131, "nu": 0.25}
 
 
-def run_confined(cases: list[ConfinedCase], jobs: int = 1, store: CaseStore | None = None,
-                 progress: bool = True) -> pd.DataFrame:
-    """Rows for ``cases`` (in order), computing only those missing from ``store``."""
-    rows = run_cases(cases, groups, solve_group, store or CaseStore(solver_namespace()), jobs,
-                     progress, "confined-disc sweep")
+def run_confined(cases: list[ConfinedCase], executor: Executor = Inline(),
+                 store: CaseStore | None = None, progress: bool = True) -> pd.DataFrame:
+    """Rows for ``cases`` (in order), computing those missing from ``store`` on ``executor``."""
+    rows = run_cases(cases, groups, solve_group, store or CaseStore(solver_namespace()),
+                     executor, progress, "confined-disc sweep")
     return pd.DataFrame(rows).reindex(columns=COLUMNS)
 
 

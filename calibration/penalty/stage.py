@@ -23,6 +23,7 @@ from calibration.penalty.spec import expand
 from calibration.penalty.spec import read as read_spec
 from calibration.penalty.sweep import read_grid, run_sweep
 from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
+from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
 from fem.supports import DEFAULT_SUPPORT, SUPPORTS
 
@@ -32,20 +33,21 @@ def folder(results: str | Path) -> Path:
     return Path(results) / "penalty"
 
 
-def sweep(spec: str | None = None, quick: bool = False, jobs: int = 1,
+def sweep(spec: str | None = None, quick: bool = False, executor: Executor = Inline(),
           results: str | Path = "results", progress: bool = True) -> dict:
-    """Run a spec's cases (reusing finished ones) and write ``<results>/penalty/grid.csv``, and
-    ``confined.csv`` when the spec has a ``[confined]`` table."""
+    """Run a spec's cases on ``executor`` (reusing finished ones) and write
+    ``<results>/penalty/grid.csv``, and ``confined.csv`` when the spec has a ``[confined]``
+    table."""
     start = time.perf_counter()
     parsed = read_spec(spec, quick=quick)
     cases, confined_cases = expand(parsed), expand_confined(parsed)
     out = check_writable("results", folder(results) / "grid.csv")
     confined_out = check_writable("results", folder(results) / "confined.csv")
-    grid = run_sweep(cases, jobs=jobs, progress=progress)
+    grid = run_sweep(cases, executor, progress=progress)
     write_csv(grid, out)
     summary = {**_table_summary(grid), "out": str(out)}
     if confined_cases:
-        table = run_confined(confined_cases, jobs=jobs, progress=progress)
+        table = run_confined(confined_cases, executor, progress=progress)
         write_csv(table, confined_out)
         summary["confined"] = {**_table_summary(table), "out": str(confined_out)}
     elif confined_out.exists():  # from an earlier spec: `fit` must not mix it with this grid

@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from calibration.penalty.cases import solve_group, solver_namespace
 from calibration.penalty.spec import Case
-from calibration.runs.parallel import completed
+from calibration.runs.executors import Executor, Inline, completed
 from calibration.runs.store import CaseStore
 from fem.supports import SUPPORTS
 from meshes.checks import InputError
@@ -88,9 +88,9 @@ def _groups(cases: list[Case]) -> list[list[Case]]:
 
 
 def run_cases(cases: list, groups: Callable[[list], list[list]],
-              solve_group: Callable[[list], list[dict]], store: CaseStore, jobs: int,
+              solve_group: Callable[[list], list[dict]], store: CaseStore, executor: Executor,
               progress: bool, label: str) -> list[dict]:
-    """One row per case (in order), computing only those missing from ``store``.
+    """One row per case (in order), computing those missing from ``store`` on ``executor``.
 
     ``cases`` have a ``key`` (the computation's identity) and a ``study``; ``groups`` splits the
     missing ones into worker tasks, ``solve_group`` solves one task into a row per case.
@@ -102,7 +102,7 @@ def run_cases(cases: list, groups: Callable[[list], list[list]],
 
     with tqdm(total=len(todo), unit="case", desc=label, disable=not progress,
               mininterval=0.5) as bar:
-        for (group,), rows in completed(solve_group, [(g,) for g in groups(todo)], jobs):
+        for (group,), rows in completed(solve_group, [(g,) for g in groups(todo)], executor):
             results = {case.key: row for case, row in zip(group, rows)}
             fresh.update(results)
             store.put([(k, r) for k, r in results.items() if r["status"] == "ok"])
@@ -115,9 +115,9 @@ def run_cases(cases: list, groups: Callable[[list], list[list]],
     return rows
 
 
-def run_sweep(cases: list[Case], jobs: int = 1, store: CaseStore | None = None,
+def run_sweep(cases: list[Case], executor: Executor = Inline(), store: CaseStore | None = None,
               progress: bool = True) -> pd.DataFrame:
-    """Rows for ``cases`` (in order), computing only those missing from ``store``."""
-    rows = run_cases(cases, _groups, solve_group, store or CaseStore(solver_namespace()), jobs,
-                     progress, "half-round sweep")
+    """Rows for ``cases`` (in order), computing those missing from ``store`` on ``executor``."""
+    rows = run_cases(cases, _groups, solve_group, store or CaseStore(solver_namespace()),
+                     executor, progress, "half-round sweep")
     return pd.DataFrame(rows).reindex(columns=COLUMNS)

@@ -8,8 +8,12 @@ because the mesh cache needs it too).
     before any long work.
 :mod:`~calibration.runs.store`
     the case store: finished FEM cases in SQLite, checked on open, rebuilt when corrupt.
-:mod:`~calibration.runs.parallel`
-    independent tasks in worker processes, results in completion order, no orphaned workers.
+:mod:`~calibration.runs.executors`
+    where independent tasks run (this process, local worker processes, a dask cluster), results
+    in completion order, no orphaned workers; :func:`~calibration.runs.executors.open_executor`
+    opens the one ``--jobs`` / ``--scheduler`` ask for.
+:mod:`~calibration.runs.cluster`
+    the dask.distributed executor (imported only when a scheduler is given).
 :mod:`~calibration.runs.provenance`
     package versions, machine, date and command line of a run.
 """

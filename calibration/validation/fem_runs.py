@@ -15,7 +15,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 from tqdm import tqdm
 
-from calibration.runs.parallel import completed
+from calibration.runs.executors import Executor, Inline, completed
 from calibration.runs.provenance import versions
 from calibration.runs.store import CaseStore
 from fem.loadpath import LoadPath
@@ -83,9 +83,9 @@ def run_one(settings: ValidationSettings, case: str, support: str, level: int) -
             "failure": result.failure}
 
 
-def fem_runs(settings: ValidationSettings, jobs: int = 2, store: CaseStore | None = None,
-             progress: bool = True) -> list[FemRun]:
-    """Every (case, support, level) run, computing only those missing from ``store``."""
+def fem_runs(settings: ValidationSettings, executor: Executor = Inline(),
+             store: CaseStore | None = None, progress: bool = True) -> list[FemRun]:
+    """Every (case, support, level) run, computing those missing from ``store`` on ``executor``."""
     store = store or CaseStore(solver_namespace())
     wanted = [(case, support, level) for level in sorted(settings.levels, reverse=True)
               for case in CASES for support in SUPPORTS]
@@ -95,7 +95,8 @@ def fem_runs(settings: ValidationSettings, jobs: int = 2, store: CaseStore | Non
     rows = {w: done[keys[w]] for w in wanted if keys[w] in done}
 
     with tqdm(total=len(todo), desc="two-disc FEM", unit="run", disable=not progress) as bar:
-        for (_, *which), row in completed(run_one, [(settings, *w) for w in todo], jobs):
+        for (_, *which), row in completed(run_one, [(settings, *w) for w in todo],
+                                             executor):
             rows[tuple(which)] = row
             if row["failure"] is None:  # a failed path is retried on the next run
                 store.put([(keys[tuple(which)], row)])

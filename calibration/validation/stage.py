@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
+from calibration.runs.executors import Executor, Inline
 from calibration.laws import ContactPair, PolynomialPenalty, normal_force, tangential_stiffness
 from calibration.runs.provenance import provenance
 from calibration.validation import figures
@@ -46,15 +47,16 @@ def _profiles(runs: list[FemRun]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def validate(quick: bool = False, jobs: int = 2, results: str | Path = "results",
-             progress: bool = True) -> dict:
-    """Run the stage; return a summary (the laws validated and where the error table is)."""
+def validate(quick: bool = False, executor: Executor = Inline(),
+             results: str | Path = "results", progress: bool = True) -> dict:
+    """Run the stage, the FEM on ``executor``; return a summary (the laws validated and where
+    the error table is)."""
     start = time.perf_counter()
     results = Path(results)
     out = check_writable("results", results / "validation", directory=True)
     settings = ValidationSettings.quick() if quick else ValidationSettings()
     refit = PolynomialPenalty.from_fit(results / "penalty" / "fit.json")
-    runs = fem_runs(settings, jobs=jobs, progress=progress)
+    runs = fem_runs(settings, executor, progress=progress)
     finest = [r for r in runs if r.level == max(settings.levels)]
     by = {(r.case, r.support): r for r in finest}
     springs = {support: linear_spring_from(by["case 2", support].table, settings.mu)

@@ -1,0 +1,145 @@
+"""The dask.distributed executor: the FEM tasks on the workers of an existing cluster.
+
+``--scheduler tcp://HOST:PORT`` (or ``$HERTZ2D_SCHEDULER``) connects a client to a running
+scheduler (started by hand, in a batch job or by dask-jobqueue: the README's "On a cluster") and
+submits every task to it. Only a task's arguments and its result travel: this process, the
+client, keeps writing the case store, so the workers need no shared file system. Each worker
+needs hertz2d and the same numerical packages installed, and keeps its own mesh cache
+(``$HERTZ2D_CACHE`` on its machine).
+
+How, and why:
+
+- ``client.submit`` and ``distributed.as_completed`` rather than the client's
+  concurrent.futures executor (``Client.get_executor``): an interruption cancels every pending
+  task in one message to the scheduler (``client.cancel``) instead of one round trip per task,
+  each result is released on the workers as soon as it is handed back, and each task's key
+  carries its function's name, so the dashboard shows which stage runs.
+- ``pure=False``: to dask a task is not a pure function of its arguments (it writes the
+  worker's mesh cache), a failed path submitted again in the same session must run again rather
+  than return the memoised failure, and hashing case lists and settings into keys is wasted work.
+- A worker that dies mid-task (killed, out of memory, its node lost) is the scheduler's
+  business: the task runs again on another worker, up to ``distributed.scheduler.allowed-failures``
+  times (3 by default), after which the run stops with dask's ``KilledWorker``.
+- Every task first checks that the worker computes with the client's code (:func:`run_checked`),
+  because the client stores each result under the namespace of its own code: a worker with
+  another hertz2d would fill the case store with stale numbers.
+- A worker's memory allocator is given back glibc's own behaviour for large arrays
+  (:func:`undo_malloc_trim`): dask's default makes every FEM task twice as expensive.
+"""
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import logging
+import os
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
+
+from distributed import Client, as_completed, get_worker
+from distributed.comm import connect
+
+from calibration.runs.executors import Executor
+from calibration.runs.provenance import versions
+from meshes.checks import InputError
+from meshes.digest import code_digest
+
+log = logging.getLogger("hertz2d")
+
+#: seconds to wait for the scheduler to answer before the address is reported as bad
+CONNECT_TIMEOUT = 5.0
+#: the packages whose version can change a number a task computes
+COMPUTING_PACKAGES = ("scikit-fem", "gmsh", "qdldl", "numpy", "scipy")
+#: glibc's ``mallopt`` parameters (malloc.h)
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+
+
+@lru_cache(maxsize=None)
+def code_identity(module: str) -> str:
+    """Digest of ``module``'s source, of every project module it imports, and of the versions
+    of :data:`COMPUTING_PACKAGES` (cached: it is the code this process has imported)."""
+    pinned = {k: v for k, v in versions().items() if k in COMPUTING_PACKAGES}
+    return code_digest(module, pinned)
+
+
+@lru_cache(maxsize=None)
+def undo_malloc_trim() -> None:
+    """Let glibc keep freed memory for reuse again, in a worker started by a dask nanny.
+
+    The nanny starts each worker with ``MALLOC_TRIM_THRESHOLD_=65536``
+    (``distributed.nanny.pre-spawn-environ``) to hand freed memory back to the system. Setting it
+    also freezes glibc's threshold for serving an allocation from ``mmap`` at 128 KiB, so every
+    large temporary array of an FEM solve is mapped, page-faulted and unmapped anew: measured on
+    the half-round tasks, 13 times the page faults and twice the CPU time of a local process. The
+    thresholds set here are those glibc adapts itself up to (32 MiB on 64-bit systems, trimming
+    above twice that). Nothing is done outside such a worker or without glibc.
+    """
+    if "MALLOC_TRIM_THRESHOLD_" not in os.environ:
+        return
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc
+        return
+    mallopt(M_MMAP_THRESHOLD, 32 * 2**20)
+    mallopt(M_TRIM_THRESHOLD, 64 * 2**20)
+
+
+def run_checked(expected: str, function, *args):
+    """A task on a worker: ``function(*args)``, if the worker's code is the client's
+    (``expected``, :func:`code_identity` of ``function``'s module); otherwise one line naming the
+    worker (exit 2 from the command line)."""
+    found = code_identity(function.__module__)
+    if found != expected:
+        raise InputError(f"worker {get_worker().address} computes {function.__module__} with "
+                         f"other code or versions of {', '.join(COMPUTING_PACKAGES)} than this "
+                         f"client (digest {found}, here {expected}); install the same hertz2d "
+                         "and packages on every worker")
+    undo_malloc_trim()
+    return function(*args)
+
+
+async def _answers(address: str) -> None:
+    """Open and close a connection to ``address``: a ``Client`` whose connection fails lingers
+    and blocks the interpreter's exit for twice its timeout, so the address is tried first."""
+    comm = await connect(address, timeout=CONNECT_TIMEOUT)
+    await comm.close()
+
+
+class DaskCluster(Executor):
+    """The workers of the dask.distributed cluster a connected ``client`` talks to."""
+
+    def __init__(self, client: Client, description: str):
+        self.client = client
+        self.description = description
+
+    @classmethod
+    def connect(cls, address: str, name: str = "scheduler") -> "DaskCluster":
+        """A client of the scheduler at ``address``; :class:`InputError` naming ``name=address``
+        when none answers within :data:`CONNECT_TIMEOUT` seconds or the address is malformed."""
+        try:
+            with ThreadPoolExecutor(1) as thread:  # an event loop of its own, even in a notebook
+                thread.submit(asyncio.run, _answers(address)).result()
+        except Exception as error:  # OSError: nobody answered; ValueError: not an address
+            reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise InputError(f"{name}={address!r}: cannot reach a dask scheduler there "
+                             f"({reason})") from None
+        client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        workers = len(client.nthreads())
+        if not workers:
+            log.warning(f"{name}={address!r} has no workers yet; the tasks wait until some join")
+        return cls(client, f"dask scheduler {address} ({workers} workers at the start)")
+
+    def results(self, function, tasks):
+        expected = code_identity(function.__module__)
+        name = getattr(function, "__name__", "task")
+        futures = {self.client.submit(run_checked, expected, function, *task, pure=False,
+                                      key=f"{name}-{uuid.uuid4().hex}"): task for task in tasks}
+        try:
+            for future in as_completed(futures, loop=self.client.loop):
+                task = futures.pop(future)  # handed back: the workers may forget it
+                yield task, future.result()
+        finally:
+            self.client.cancel(list(futures))  # not finished: pending or running
+
+    def close(self) -> None:
+        self.client.close()

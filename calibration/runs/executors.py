@@ -1,0 +1,144 @@
+"""Where the FEM tasks run: in this process, in local worker processes, or on a dask cluster.
+
+The sweep (half-round cases grouped by mesh), the validation (two-disc load paths) and the map
+need the same thing, :func:`completed`: each task's result handed back as soon as it finishes,
+so the caller stores it at once in the case store (:mod:`calibration.runs.store`, which stays on
+the caller's machine: workers need no shared file system), and on an interruption (Ctrl-C, an
+exception from a task, the caller closing the generator) no new task started. Every finished
+result was yielded, and stored by the caller, before the interruption. Which executor ran a task
+never changes its result, and the callers assemble their tables in their own order, not in
+completion order, so a table is the same whichever executor made it.
+
+The executors, opened by :func:`open_executor` from ``--jobs`` / ``--scheduler`` and used as
+context managers (leaving the block frees the workers):
+
+:class:`Inline` (``jobs == 1``)
+    the tasks run here, one after the other, in order.
+:class:`LocalPool` (``jobs > 1``; 2 is the default)
+    spawned worker processes on this machine. On an interruption the tasks not started are
+    cancelled and those running are let finish when the executor closes (on Ctrl-C that can take
+    ~10 s for a fine-mesh group): terminating the workers instead made the test process die of
+    SIGPIPE in some full-suite runs. No worker outlives its parent: each one watches its parent
+    process and exits within :data:`PARENT_POLL` seconds of the parent's death, however it died
+    (SIGKILL included, when no clean-up code of the parent can run).
+:class:`calibration.runs.cluster.DaskCluster` (``--scheduler ADDRESS`` or ``$HERTZ2D_SCHEDULER``)
+    the workers of an existing dask.distributed cluster; see that module.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from multiprocessing import get_context
+
+from meshes.checks import InputError, count
+
+#: the environment variable that names a dask scheduler when neither --jobs nor --scheduler is given
+SCHEDULER_VARIABLE = "HERTZ2D_SCHEDULER"
+#: local worker processes when neither --jobs nor a scheduler is given
+DEFAULT_JOBS = 2
+#: seconds between a local worker's checks that its parent is alive
+PARENT_POLL = 0.5
+
+
+class Executor(ABC):
+    """Runs independent tasks somewhere; a context manager that frees its workers on exit."""
+
+    #: what runs the tasks, in words (recorded in ``run.json``)
+    description: str
+
+    @abstractmethod
+    def results(self, function: Callable, tasks: Iterable[tuple]) -> Iterator[tuple[tuple, object]]:
+        """Yield ``(task, function(*task))`` as the tasks finish (see :func:`completed`)."""
+
+    def close(self) -> None:
+        """Free the workers (the tasks still running finish first where they cannot be stopped)."""
+
+    def __enter__(self) -> "Executor":
+        return self
+
+    def __exit__(self, *exception) -> None:
+        self.close()
+
+
+class Inline(Executor):
+    """The tasks run in this process, in order (``--jobs 1``)."""
+
+    description = "this process"
+
+    def results(self, function, tasks):
+        for task in tasks:
+            yield task, function(*task)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """Worker initializer: a daemon thread that ends the worker when ``parent`` is gone."""
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL)
+        os._exit(1)  # reparented: the parent died without shutting the pool down
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+class LocalPool(Executor):
+    """``jobs`` spawned worker processes on this machine (``function`` and the tasks must pickle).
+
+    The processes start with the first task, so a run whose tasks are all in the case store
+    starts none.
+    """
+
+    def __init__(self, jobs: int):
+        self.description = f"{jobs} local worker processes"
+        self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
+                                         initializer=_exit_with_parent, initargs=(os.getpid(),))
+
+    def results(self, function, tasks):
+        futures = {self._pool.submit(function, *task): task for task in tasks}
+        try:
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        finally:
+            for future in futures:
+                future.cancel()  # the ones not started; a running one finishes on close()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def completed(function: Callable, tasks: Iterable[tuple],
+              executor: Executor) -> Iterator[tuple[tuple, object]]:
+    """Yield ``(task, function(*task))`` for every task, in the order they finish on ``executor``.
+
+    An exception from a task is raised here; it, Ctrl-C, or the caller closing the generator
+    cancels the tasks that have not started.
+    """
+    return executor.results(function, tasks)
+
+
+def open_executor(jobs: int | None = None, scheduler: str | None = None) -> Executor:
+    """The executor that ``--jobs`` / ``--scheduler`` ask for; use it as ``with ... as executor``.
+
+    ``scheduler`` (``tcp://HOST:PORT``) sends the tasks to the dask.distributed cluster it names;
+    with neither argument, ``$HERTZ2D_SCHEDULER`` does when it is set; otherwise ``jobs`` local
+    processes (default :data:`DEFAULT_JOBS`; 1 runs the tasks in this process). An explicit
+    ``jobs`` therefore overrides the environment variable. A bad ``jobs``, or a scheduler that
+    does not answer within a few seconds, raises :class:`InputError` naming it.
+    """
+    if jobs is not None and scheduler is not None:
+        raise InputError(f"jobs={jobs!r} and scheduler={scheduler!r} exclude each other; give one")
+    name = "scheduler"
+    if jobs is None and scheduler is None and os.environ.get(SCHEDULER_VARIABLE):
+        name, scheduler = SCHEDULER_VARIABLE, os.environ[SCHEDULER_VARIABLE]
+    if scheduler is None:
+        jobs = count("jobs", DEFAULT_JOBS if jobs is None else jobs)
+        return Inline() if jobs == 1 else LocalPool(jobs)
+    try:
+        from calibration.runs.cluster import DaskCluster
+    except ImportError as error:
+        raise InputError(f"{name}={scheduler!r} needs dask.distributed ({error}); install it "
+                         "with pip install 'hertz2d[cluster]'") from None
+    return DaskCluster.connect(scheduler, name)
