@@ -31,7 +31,7 @@ from calibration.validation.fem_runs import ValidationSettings, fem_runs
 from fem.supports import SUPPORTS
 from calibration.validation.verification import verification_table
 from fem.loadpath import LoadPath
-from fem.twodisc import TwoDisc
+from fem.twodisc import TwoBody
 
 
 def case(kind: str, steps: int = 50) -> LoadPath:
@@ -48,7 +48,7 @@ def timing(levels) -> None:
         for level in levels:
             os.environ["HERTZ2D_CACHE"] = tempfile.mkdtemp(prefix="hertz2d-bench-")  # cold mesh
             start = time.perf_counter()
-            model = TwoDisc.for_path(path, support=support, level=level)
+            model = TwoBody.for_path(path, support=support, level=level)
             result = model.run(path, progress=False)
             total = time.perf_counter() - start
             steps = np.array(result.info["step_seconds"])
@@ -64,7 +64,7 @@ def timing(levels) -> None:
     try:
         for support in SUPPORTS:
             for level in levels:
-                result = TwoDisc.for_path(path, support=support, level=level).run(
+                result = TwoBody.for_path(path, support=support, level=level).run(
                     path, progress=False)
                 print(f"{support:>9} {level:>5} {1e3 * single[support, level]:>11.1f} "
                       f"{1e3 * np.mean(result.info['step_seconds']):>12.1f}")
