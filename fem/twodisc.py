@@ -102,9 +102,11 @@ def check_touching(upper: Disc, lower: Disc | RigidFlat, path: LoadPath) -> None
         bad = np.flatnonzero(np.hypot(path.delta_t, reach - path.delta_n) >= reach)
     if bad.size:
         k = bad[0]
-        raise InputError(f"delta_t={float(path.delta_t[k])!r} is too large for "
-                         f"delta_n={float(path.delta_n[k])!r}: the bodies would not touch "
-                         f"from step {k + 1} on")
+        extreme = float(path.delta_t[np.argmax(np.abs(path.delta_t))])
+        raise InputError(f"delta_t={extreme!r} is too large for delta_n="
+                         f"{float(path.delta_n.max())!r}: the bodies would not touch from step "
+                         f"{k + 1} on (delta_t={float(path.delta_t[k]):.6g}, "
+                         f"delta_n={float(path.delta_n[k]):.6g})")
 
 
 @dataclass

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.optimize import brentq
-from scipy.special import ellipk
+from scipy.special import ellipk, ellipkm1
 
 from fem.twodisc import Disc, RigidFlat
 
@@ -85,11 +85,24 @@ def normal_loading_stick_ratio(beta: float, mu: float) -> float:
     if mu == 0.0:
         return 0.0
     ratio = abs(beta) / mu
+    # K(k')/K(k) = r and K(k)/K(k') = 1/r swap k and k' = sqrt(1 - k^2): solve for r <= 1
+    y = _log_complement(min(ratio, 1.0 / ratio))
+    return float(np.sqrt(-np.expm1(y)) if ratio <= 1.0 else np.exp(0.5 * y))
 
-    def condition(k):  # scipy's ellipk takes the parameter m = k^2
-        return ellipk(1.0 - k * k) / ellipk(k * k) - ratio
 
-    return brentq(condition, 1e-15, 1.0 - 1e-15, xtol=1e-14)
+def _log_complement(ratio: float) -> float:
+    """``log(1 - k^2)`` with ``K(sqrt(1 - k^2)) / K(k) = ratio <= 1`` (k >= 1/sqrt(2)).
+
+    In ``y = log(1 - k^2)`` K(k) keeps its precision as k -> 1 (scipy's ``ellipkm1(1 - k^2)``),
+    where ``1 - k ~ 8 exp(-pi / ratio)``; below ``y = -700`` (ratio < 0.0045) k is 1 to double
+    precision.
+    """
+    def condition(y):  # scipy's elliptic integrals take the parameter m = k^2
+        return ellipk(np.exp(y)) / ellipkm1(np.exp(y)) - ratio
+
+    if condition(-700.0) >= 0.0:
+        return -700.0
+    return brentq(condition, -700.0, np.log(0.5), xtol=1e-13)
 
 
 def masing_branch(virgin_delta, virgin_force, reversal: tuple[float, float], delta):
