@@ -3,7 +3,9 @@
 Configurations (:data:`PAIRS`, each with the approach and tangential travel of its paths): the
 paper's two equal discs (beta = 0), a dissimilar pair (upper R = 0.3 m, E = 10 GPa, nu = 0.2;
 lower R = 0.7 m, E = 70 GPa, nu = 0.35) and the paper's disc on a rigid wall, pressed so that
-a/R is about 0.12-0.13 in all three. Tables (:func:`domain_checks` returns them by name):
+a/R is about 0.12-0.13 in all three. Every table is at the default mesh level 3; the normal and
+stick-zone tables add levels 2 and 4 for their mesh convergence (:class:`DomainSettings`).
+Tables (:func:`domain_checks` returns them by name):
 
 ``normal``
     frictionless, ``symmetric`` flats (mirror planes, the configuration of the closed forms), per
@@ -39,7 +41,8 @@ a/R is about 0.12-0.13 in all three. Tables (:func:`domain_checks` returns them 
     case 2 (``proportional``, default support) over mu = 0.1 ... 1.0: the steps in full slip and
     with any slip, and the linear spring regressed on it (the paper's kn = 2.7e9, kt = 1.5e9 N/m).
 ``timing``
-    set-up and per-step time of every run at its level (seconds, as computed, possibly cached).
+    set-up and per-step time of every run at its level (seconds, as measured when it was
+    computed, possibly by an earlier run), and why a path stopped if it did.
 
 The FEM runs are stored in the :class:`calibration.runs.store.CaseStore` under a namespace that
 hashes the source of every module this one imports (as :mod:`calibration.validation.fem_runs`),
@@ -71,6 +74,7 @@ from fem.loadpath import LoadPath
 from fem.supports import DEFAULT_SUPPORT
 from fem.twodisc import Disc, RigidFlat, TwoBody
 from meshes.digest import code_digest
+from meshes.twodisc import DEFAULT_LEVEL
 
 #: configuration -> (upper, lower, delta_n, delta_t of its hold-normal path)
 PAIRS = {"equal discs": (Disc(0.5, 10e9, 0.25), Disc(0.5, 10e9, 0.25), 0.025, 0.025),
@@ -84,8 +88,10 @@ LOAD_RATIOS = (0.25, 0.5, 0.75)
 class DomainSettings:
     """Mesh levels, steps and the amplitudes and friction coefficients of the checks."""
 
-    #: levels of the normal and stick-zone tables (the finest is the default of everything else)
-    levels: tuple[int, ...] = (3, 4)
+    #: the mesh level of every table (the default one)
+    level: int = DEFAULT_LEVEL
+    #: the levels of the stick-zone table, the normal table adding one coarser (convergence)
+    levels: tuple[int, ...] = (DEFAULT_LEVEL, DEFAULT_LEVEL + 1)
     mu: float = 0.3
     normal_steps: int = 20
     steps: int = 50
@@ -100,18 +106,14 @@ class DomainSettings:
 
     @classmethod
     def quick(cls) -> "DomainSettings":
-        return cls(levels=(1, 2), normal_steps=10, steps=25, amplitudes=(0.2, 0.6, 1.0),
+        return cls(level=2, levels=(1, 2), normal_steps=10, steps=25, amplitudes=(0.2, 0.6, 1.0),
                    cycle_steps=10, mus=(0.1, 0.3, 0.6, 1.0), wall_approaches=(0.0125, 0.003),
                    cells=80)
 
     @property
-    def level(self) -> int:
-        return max(self.levels)
-
-    @property
     def normal_levels(self) -> tuple[int, ...]:
         """One more, coarser level for the frictionless normal checks (they are cheap)."""
-        return tuple(range(max(0, min(self.levels) - 1), self.level + 1))
+        return tuple(range(max(0, min(self.levels) - 1), max(self.levels) + 1))
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,6 @@ class PathCase:
     delta_t: float
     steps: int
     normal_steps: int
-    delta_n_end: float | None = None
 
     @property
     def bodies(self) -> tuple[Disc, Disc | RigidFlat]:
@@ -135,7 +136,7 @@ class PathCase:
 
     def path(self) -> LoadPath:
         return LoadPath.build(self.kind, self.delta_n, self.delta_t, self.steps,
-                              self.normal_steps, delta_n_end=self.delta_n_end)
+                              self.normal_steps)
 
     def key(self) -> str:
         upper, lower = self.bodies
@@ -472,7 +473,8 @@ def case2_mu_table(runs: Runs, settings: DomainSettings) -> pd.DataFrame:
 
 def timing_table(runs: Runs) -> pd.DataFrame:
     return pd.DataFrame([{"pair": c.pair, "path": c.kind, "support": c.support, "level": c.level,
-                          "mu": c.mu, **row["seconds"]} for c, row in runs.done.items()])
+                          "mu": c.mu, **row["seconds"], "failure": row["failure"]}
+                         for c, row in runs.done.items()])
 
 
 def domain_checks(settings: DomainSettings | None = None, store: CaseStore | None = None,
