@@ -95,7 +95,7 @@ def expected_half_width(delta_n: float, radii: tuple[float, float],
 
 @dataclass(frozen=True)
 class ContactWindows:
-    """The expected half-width and the x-intervals of the lower and upper surfaces that can touch."""
+    """The expected half-width and the x-intervals of the lower and upper surfaces that touch."""
 
     half_width: float
     lower: tuple[float, float]

@@ -175,9 +175,10 @@ def test_energy_per_cycle_grows_like_the_cube_of_small_amplitudes(cycles):
     """The loop's area is positive, matches the Masing loop of the virgin branch (within 3 %; at
     small amplitude the area is a small difference, W / (4 A T*) < 1 %, so it is sensitive to the
     virgin branch's start: with 5 normal steps instead of 20 the noise shear of normal loading
-    moves it by 6 %), rises with the amplitude, is a vanishing fraction of 4 A T* at small amplitude, and grows
-    like A^3 there: the local exponent between A = 0.2 and 0.4 of the onset is that of
-    Cattaneo-Mindlin's Eqs. 24-27 under Masing's rule (the paper's accurate model) within 0.3."""
+    moves it by 6 %), rises with the amplitude, is a vanishing fraction of 4 A T* at small
+    amplitude, and grows like A^3 there: the local exponent between A = 0.2 and 0.4 of the onset
+    is that of Cattaneo-Mindlin's Eqs. 24-27 under Masing's rule (the paper's accurate model)
+    within 0.3."""
     onset, tables = cycles
     energy, loss = {}, {}
     for fraction, table in tables.items():

@@ -291,7 +291,8 @@ def _normal_shear(case: PathCase, row: dict) -> dict:
     return {"a/R": loaded.a / min(body.R for body in case.bodies),
             "T / (mu N)": loaded["T"] / (case.mu * loaded.N), "Fx / N": loaded.Fx / loaded.N,
             "max |q| / (mu p0)": scale / (case.mu * contact.p.max()),
-            "even part of q (|x| < 0.8 a) / max |q|": even, "sign of sum q x": float(np.sign(np.sum(q * x))),
+            "even part of q (|x| < 0.8 a) / max |q|": even,
+            "sign of sum q x": float(np.sign(np.sum(q * x))),
             "c / a": loaded.c / loaded.a}
 
 
@@ -464,7 +465,8 @@ def case2_mu_table(runs: Runs, settings: DomainSettings) -> pd.DataFrame:
         final = table.iloc[-1]
         rows.append({"mu": mu, "steps": len(table), "steps in full slip": int((table.c == 0).sum()),
                      "steps with slip": int((table.slip_nodes > 0).sum()),
-                     "final T / (mu N)": final["T"] / (mu * final.N), "final c / a": final.c / final.a,
+                     "final T / (mu N)": final["T"] / (mu * final.N),
+                     "final c / a": final.c / final.a,
                      "kn (N/m)": spring.kn, "kt (N/m)": spring.kt, "kt / paper's 1.5e9": spring.kt
                      / PAPER_KT, "kn / paper's 2.7e9": spring.kn / PAPER_KN,
                      "kt / kn": spring.kt / spring.kn})

@@ -17,8 +17,9 @@ relative displacements of the surfaces (body 1, the upper one, minus body 2) und
 coupling terms are each other's transpose, Betti's theorem) and s the rigid tangential
 displacement of body 1 over body 2 (delta_t of the FEM; a half-plane's displacement is defined
 up to a constant, so s only orders the tangential stage). Reported as the FEM reports them:
-``T = -integral q`` resists +s, ``q`` in the profiles likewise. The gap is ``g = x^2/2 - delta + w``. Goodman's
-approximation drops ``(beta/2) S q``: the shear does not change the pressure.
+``T = -integral q`` resists +s, ``q`` in the profiles likewise. The gap is
+``g = x^2/2 - delta + w``. Goodman's approximation drops ``(beta/2) S q``: the shear does not
+change the pressure.
 
 Load path: the approach delta rises in ``normal_steps`` equal steps to the Hertz approach of half
 width 1; then, delta held, s rises in ``tangential_steps`` equal steps (the path of the FEM's
