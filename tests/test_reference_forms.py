@@ -5,10 +5,10 @@ import pytest
 
 from calibration.laws.closed_forms import normal_displacement_eq17
 from calibration.validation import halfplane
+from calibration.laws.energy import loop_work
 from calibration.validation.reference_forms import (approach, dundurs_beta, half_width,
-                                                    loop_energy, masing_branch,
-                                                    masing_loop_energy, normal_force,
-                                                    normal_loading_stick_ratio)
+                                                    masing_branch, masing_loop_energy,
+                                                    normal_force, normal_loading_stick_ratio)
 from fem.twodisc import Disc, RigidFlat
 from test_twodisc_reference import (approach_eq22, dundurs_beta_plane_strain, half_width_any,
                                     pressure, stick_half_width)
@@ -59,7 +59,7 @@ def test_masing_branches_and_loop_energy_of_an_elastic_perfectly_plastic_curve()
     reloading = masing_branch(d, f, (-A, -k * d_y), up)
     assert np.allclose(reloading, np.minimum(-k * d_y + k * (up + A), k * d_y))
     # down the unloading branch, up the reloading one: the work done is the loop's area
-    loop = loop_energy(np.r_[down, up[1:]], np.r_[unloading, reloading[1:]])
+    loop = loop_work(np.r_[down, up[1:]], np.r_[unloading, reloading[1:]])
     assert loop == pytest.approx(4 * k * d_y * (A - d_y), rel=1e-9)
     assert masing_loop_energy(d, f, A) == pytest.approx(4 * k * d_y * (A - d_y), rel=1e-6)
     assert masing_loop_energy(d, k * d, A) == pytest.approx(0.0, abs=1e-9)  # linear: no loss

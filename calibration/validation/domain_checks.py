@@ -60,15 +60,16 @@ from threadpoolctl import threadpool_limits
 from tqdm import tqdm
 
 from calibration.laws import EQ33, ContactPair
+from calibration.laws.energy import energy_per_cycle
 from calibration.laws.hertz2d import accurate_tangential_force
+from calibration.runs.executors import Executor, Inline, completed
 from calibration.runs.provenance import versions
 from calibration.runs.store import CaseStore
 from calibration.validation import halfplane
 from calibration.validation.comparison import linear_spring_from
 from calibration.validation.reference_forms import (approach, dundurs_beta, half_width,
-                                                    loop_energy, masing_branch,
-                                                    masing_loop_energy, normal_force,
-                                                    normal_loading_stick_ratio)
+                                                    masing_branch, masing_loop_energy,
+                                                    normal_force, normal_loading_stick_ratio)
 from calibration.validation.verification import onset_of_full_slip
 from fem.loadpath import LoadPath
 from fem.supports import DEFAULT_SUPPORT
@@ -171,14 +172,15 @@ def run_case(case: PathCase) -> dict:
 
 
 class Runs:
-    """FEM runs by :class:`PathCase`, computed when missing from the store.
+    """FEM runs by :class:`PathCase`, computed on ``executor`` when missing from the store.
 
     :meth:`get` computes a batch (one progress bar); the tables then read the runs they need.
     """
 
-    def __init__(self, store: CaseStore | None = None, progress: bool = True):
+    def __init__(self, store: CaseStore | None = None, executor: Executor = Inline(),
+                 progress: bool = True):
         self.store = store or CaseStore(solver_namespace())
-        self.progress = progress
+        self.executor, self.progress = executor, progress
         self.done: dict[PathCase, dict] = {}
 
     def get(self, cases: list[PathCase]) -> dict[PathCase, dict]:
@@ -192,11 +194,13 @@ class Runs:
                 self.done[case] = stored[(case.key(),)]
             else:
                 todo.append(case)
-        for case in tqdm(todo, desc="two-body FEM", unit="run", disable=not self.progress):
-            row = run_case(case)
-            self.done[case] = row
-            if row["failure"] is None:  # a failed path is retried on the next run
-                self.store.put([((case.key(),), row)])
+        with tqdm(total=len(todo), desc="two-body FEM", unit="run",
+                  disable=not self.progress) as bar:
+            for (case,), row in completed(run_case, [(case,) for case in todo], self.executor):
+                self.done[case] = row
+                if row["failure"] is None:  # a failed path is retried on the next run
+                    self.store.put([((case.key(),), row)])
+                bar.update(1)
         return self.done
 
     def table(self, case: PathCase) -> pd.DataFrame:
@@ -426,7 +430,7 @@ def cycle_tables(runs: Runs, settings: DomainSettings) -> tuple[pd.DataFrame, pd
         cattaneo = accurate_tangential_force(pair, np.full_like(grid, N), grid, EQ33)[0]
         energy.append({"A / onset": fraction, "A": amplitude, "Fx* (N/m)": peak,
                        "T* / (mu N)": virgin["T"].iloc[-1] / (settings.mu * virgin.N.iloc[-1]),
-                       "W (J/m)": loop_energy(np.r_[amplitude, loop.delta_t], np.r_[peak, loop.Fx]),
+                       "W (J/m)": energy_per_cycle(table),
                        "W Masing, own virgin branch": masing_loop_energy(virgin.delta_t,
                                                                          virgin.Fx, amplitude),
                        "W Masing, Cattaneo-Mindlin (Eqs. 24-27)": masing_loop_energy(
@@ -480,10 +484,11 @@ def timing_table(runs: Runs) -> pd.DataFrame:
 
 
 def domain_checks(settings: DomainSettings | None = None, store: CaseStore | None = None,
-                  progress: bool = True) -> dict[str, pd.DataFrame]:
-    """Every table of the module docstring, computing the FEM runs missing from ``store``."""
+                  executor: Executor = Inline(), progress: bool = True) -> dict[str, pd.DataFrame]:
+    """Every table of the module docstring, computing the FEM runs missing from ``store`` on
+    ``executor``."""
     settings = settings or DomainSettings()
-    runs = Runs(store, progress)
+    runs = Runs(store, executor, progress)
     runs.get(first_cases(settings))
     runs.get(cycle_cases(settings, full_slip_onset(runs, settings)))
     models = {beta: _half_plane(beta, settings)

@@ -23,7 +23,8 @@ wall: infinite radius, zero compliance); forces per unit thickness.
 - Masing's rule (elastic-frictional contact at constant N): from a reversal at ``(delta*, T*)``
   the branch is ``T(delta) = T* - 2 f((delta* - delta)/2)``, f the virgin loading curve, the
   reloading branch its mirror image; the energy dissipated per cycle of amplitude A is the loop's
-  area, ``8 int_0^A f - 4 A f(A)`` for a Masing loop.
+  area (:func:`calibration.laws.energy.energy_per_cycle` from a table), ``8 int_0^A f - 4 A f(A)``
+  for a Masing loop.
 """
 from __future__ import annotations
 
@@ -116,12 +117,6 @@ def masing_branch(virgin_delta, virgin_force, reversal: tuple[float, float], del
     f = np.interp(np.abs(np.asarray(delta, float) - d_star) / 2.0,
                   np.r_[0.0, virgin_delta], np.r_[0.0, virgin_force])
     return t_star - np.sign(d_star) * 2.0 * f
-
-
-def loop_energy(delta, force) -> float:
-    """``closed integral of F d(delta)`` over a closed path (trapezoids): the energy dissipated."""
-    delta, force = np.asarray(delta, float), np.asarray(force, float)
-    return float(np.sum(0.5 * (force[1:] + force[:-1]) * np.diff(delta)))
 
 
 def masing_loop_energy(virgin_delta, virgin_force, amplitude: float, points: int = 2001) -> float:
