@@ -25,8 +25,9 @@ Tables (:func:`domain_checks` returns them by name):
 ``stick``
     the stick zone during the tangential stage of ``hold-normal`` at T/(mu N) = 0.25, 0.5, 0.75,
     per configuration and mesh level: c against Cattaneo-Mindlin's Eq. 7 (exact for beta = 0),
-    and against the coupled half-plane model for beta != 0 (Nowell, Hills & Sackfield's problem),
-    the stick zone's offset, and Fx / T (the contact frame turns with the slide).
+    and against the coupled half-plane model for beta != 0 (the dissimilar cylinders of Nowell,
+    Hills & Sackfield), the stick zone's offset, and Fx / T (the contact frame turns with the
+    slide).
 ``masing``, ``energy``
     cycles (``cycle`` path, equal discs, the default support) of amplitude A = 0.2 ... 1.0 of the
     FEM's own onset of full slip: the unloading and reloading branches against Masing's rule

@@ -27,9 +27,10 @@ width 1; then, delta held, s rises in ``tangential_steps`` equal steps (the path
 friction history of the previous step (``|q| <= mu p``; the slip increment vanishes where q is
 below the bound and opposes q where it is at it), alternating the two convex problems (p >= 0 with
 q fixed; q in its box with p fixed; :func:`fem.contact.boxqp.solve_box_lcp`) until neither
-changes. Normal loading alone is the plane problem of Spence (Proc. Camb. Phil. Soc. 73 (1973)
-249); the tangential stage after it that of Nowell, Hills & Sackfield (J. Mech. Phys. Solids 36
-(1988) 59), who used Goodman's approximation; with beta = 0 it is Cattaneo-Mindlin (Eqs. 2, 7).
+changes. Normal loading alone is the plane version of Spence's problem (J. Elasticity 5 (1975)
+297, for spheres); the tangential stage after it the problem of dissimilar cylinders under normal
+and tangential load (Nowell, Hills & Sackfield, J. Mech. Phys. Solids 36 (1988) 59); with
+beta = 0 it is Cattaneo-Mindlin (Eqs. 2, 7).
 """
 from __future__ import annotations
 

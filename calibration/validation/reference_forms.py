@@ -15,11 +15,13 @@ wall: infinite radius, zero compliance); forces per unit thickness.
 - Friction during normal loading when beta != 0: the two surfaces would slide inward by
   different amounts; friction resists, leaving a central stick zone |x| < c and slip zones at the
   edges, with a shear traction odd in x. For Hertz contact of two half-planes under increasing
-  load the solution is self-similar, c/a constant (Spence, Proc. Camb. Phil. Soc. 73 (1973) 249;
-  Johnson 1985, Sec. 5.4). With Goodman's approximation (the shear's effect on the pressure
-  neglected) the stick zone follows from the bounded-solution condition of the singular integral
-  equation of the stick zone: ``K(sqrt(1 - k^2)) / K(k) = |beta| / mu``, ``k = c/a``, K the
-  complete elliptic integral of the first kind (:func:`normal_loading_stick_ratio`).
+  load the solution is self-similar, c/a constant (Spence's argument for spheres, J. Elasticity 5
+  (1975) 297; Johnson 1985, Sec. 5.4). With Goodman's approximation (the shear's effect on the
+  pressure neglected), writing the traction increment per unit growth of a, the stick zone
+  |x| < c of the finite Hilbert-transform equation has a solution bounded at both ends only if
+  ``K(sqrt(1 - k^2)) / K(k) = |beta| / mu``, ``k = c/a``, K the complete elliptic integral of the
+  first kind (:func:`normal_loading_stick_ratio`; derived for this module and checked against
+  the numerical half-planes of :mod:`calibration.validation.halfplane` in the tests).
 - Masing's rule (elastic-frictional contact at constant N): from a reversal at ``(delta*, T*)``
   the branch is ``T(delta) = T* - 2 f((delta* - delta)/2)``, f the virgin loading curve, the
   reloading branch its mirror image; the energy dissipated per cycle of amplitude A is the loop's
@@ -77,7 +79,7 @@ def dundurs_beta(upper: Body, lower: Body) -> float:
 
 
 def normal_loading_stick_ratio(beta: float, mu: float) -> float:
-    """c/a of the stick zone during increasing normal load (Spence; Goodman's approximation).
+    """c/a of the stick zone during increasing normal load (half-planes, Goodman's approximation).
 
     Solves ``K(sqrt(1 - k^2)) / K(k) = |beta| / mu`` for k = c/a (1 when beta = 0: no slip).
     """
