@@ -11,6 +11,12 @@ validation stage per support and level (:mod:`calibration.validation.verificatio
 stage against Eqs. 23, 4 and 1, partial slip at delta_t = 0.01 m against Eqs. 7 and 2, the onset
 of full slip against Eq. 27, the peak and final forces of cases 1 and 2 with their change from the
 coarsest level, and the largest Signorini residual of any step.
+
+``python benchmarks/twodisc.py --domain [--quick]`` prints the tables of
+:mod:`calibration.validation.domain_checks` (a disc on a wall and a dissimilar pair against
+Eqs. 17 and 22, the shear of normal loading with Dundurs' beta, the stick zone against Eq. 7 and
+the half-plane model, Masing's rule, the energy per cycle, normal unloading, case 2 over mu) and
+the time of every path; its FEM runs are kept in the case store (``$HERTZ2D_CACHE``).
 """
 from __future__ import annotations
 
@@ -27,11 +33,12 @@ import pandas as pd
 import fem.contact.frictional as frictional
 from calibration.runs.executors import open_executor
 from calibration.runs.store import CaseStore
+from calibration.validation.domain_checks import DomainSettings, domain_checks
 from calibration.validation.fem_runs import ValidationSettings, fem_runs
 from fem.supports import SUPPORTS
 from calibration.validation.verification import verification_table
 from fem.loadpath import LoadPath
-from fem.twodisc import TwoDisc
+from fem.twodisc import TwoBody
 
 
 def case(kind: str, steps: int = 50) -> LoadPath:
@@ -48,7 +55,7 @@ def timing(levels) -> None:
         for level in levels:
             os.environ["HERTZ2D_CACHE"] = tempfile.mkdtemp(prefix="hertz2d-bench-")  # cold mesh
             start = time.perf_counter()
-            model = TwoDisc.for_path(path, support=support, level=level)
+            model = TwoBody.for_path(path, support=support, level=level)
             result = model.run(path, progress=False)
             total = time.perf_counter() - start
             steps = np.array(result.info["step_seconds"])
@@ -64,7 +71,7 @@ def timing(levels) -> None:
     try:
         for support in SUPPORTS:
             for level in levels:
-                result = TwoDisc.for_path(path, support=support, level=level).run(
+                result = TwoBody.for_path(path, support=support, level=level).run(
                     path, progress=False)
                 print(f"{support:>9} {level:>5} {1e3 * single[support, level]:>11.1f} "
                       f"{1e3 * np.mean(result.info['step_seconds']):>12.1f}")
@@ -83,13 +90,28 @@ def verify(levels) -> None:
         print(table.set_index(["support", "level"]).T.to_string())
 
 
+def domain(quick: bool) -> None:
+    """The tables of calibration.validation.domain_checks, one after the other."""
+    tables = domain_checks(DomainSettings.quick() if quick else DomainSettings())
+    with pd.option_context("display.width", 250, "display.max_columns", 100,
+                           "display.float_format", "{:.5g}".format):
+        for name, table in tables.items():
+            print(f"\n{name}\n{table.to_string(index=False)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", type=int, nargs="+", default=[2, 3])
     parser.add_argument("--verify", action="store_true",
                         help="accuracy against the closed forms instead of timings")
+    parser.add_argument("--domain", action="store_true",
+                        help="the checks of any pair, a wall and any path instead of timings")
+    parser.add_argument("--quick", action="store_true", help="--domain on coarse meshes")
     args = parser.parse_args()
-    (verify if args.verify else timing)(args.levels)
+    if args.domain:
+        domain(args.quick)
+    else:
+        (verify if args.verify else timing)(args.levels)
 
 
 if __name__ == "__main__":

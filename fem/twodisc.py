@@ -1,20 +1,25 @@
-"""The two-disc frictional contact example of Section 4.2 (Fig. 10) solved along a load path.
+"""The two-body frictional contact example of Section 4.2 (Fig. 10) solved along a load path.
 
-Two half discs of one material (plane strain, small strain, P1 triangles, :mod:`meshes.twodisc`):
-the lower one held on its flat, the upper one's flat translated rigidly by
-``(delta_t, -delta_n)`` per load step of a :class:`fem.loadpath.LoadPath`. Contact is
-node-to-segment Signorini-Coulomb with finite sliding (:mod:`fem.contact.frictional`), both bulks
-condensed on their contact windows (:mod:`fem.contact.body`). Supports: ``clamped`` (the
-paper's statement) and ``symmetric`` (roller flats with inertia relief).
+The upper body is a half disc (:class:`Disc`: radius, E, nu), the lower body a second half disc of
+any radius and material or a rigid flat wall (:class:`RigidFlat`); plane strain, small strain, P1
+triangles (:mod:`meshes.twodisc`). The lower disc is held on its flat, the upper one's flat is
+translated rigidly by ``(delta_t, -delta_n)`` per load step of a :class:`fem.loadpath.LoadPath`
+(any path: delta_t may reverse and turn negative, delta_n may fall). Contact is node-to-segment
+Signorini-Coulomb with finite sliding (:mod:`fem.contact.frictional`), the upper body the slave;
+each disc is condensed on its contact window (:mod:`fem.contact.body`), a wall is a rigid master
+line with no compliance (:class:`fem.contact.body.RigidWindow`) on the same solver path. Supports
+of the discs' flats: ``clamped`` (the paper's statement) and ``symmetric`` (roller flats with
+inertia relief; the configuration of Eqs. 17, 22 and 23).
 
 Why P1 node-to-segment on a condensed bulk: the bulk is linear, so a load step is a problem on the
 ~100 contact nodes only (milliseconds) once each body is factorised; P1 makes a slave node's
 force its tributary traction (P2 corner/midside lumping is not positive), and a uniform window
 of P1 facets resolves the contact well. At the default level 3 (a/40 on the window) and
-delta_n = 0.025 m: N within 0.2 % of Eq. 23 (symmetric support), a within 0.8 % of Eq. 4,
-pressure within 0.5 % RMS of Eq. 1, c within 0.5 % of Eq. 7 at delta_t = 0.01 m, the onset of
-full slip within 1.2 % of Eq. 27 (with w of the half-round FEM of the same support), peak and
-final forces within 0.2 % of level 4 (``python benchmarks/twodisc.py --verify``).
+delta_n = 0.025 m, two equal discs: N within 0.2 % of Eq. 23 (symmetric support), a within 0.8 %
+of Eq. 4, pressure within 0.5 % RMS of Eq. 1, c within 0.5 % of Eq. 7 at delta_t = 0.01 m, the
+onset of full slip within 1.2 % of Eq. 27 (with w of the half-round FEM of the same support), peak
+and final forces within 0.2 % of level 4 (``python benchmarks/twodisc.py --verify``). A disc on a
+wall and a dissimilar pair against Eqs. 17 and 22: :mod:`calibration.validation.domain_checks`.
 
 A load step whose contact iteration does not converge is cut back: its increment is bisected,
 up to :data:`MAX_CUTS` times. A step that still fails stops the path; every step before it is
@@ -34,6 +39,7 @@ element lengths (:meth:`fem.contact.frictional.NodeToSegmentContact.gap_residual
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +49,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from fem.contact.body import CondensedBody
+from fem.contact.body import CondensedBody, RigidWindow
 from fem.contact.frictional import (ContactNotConverged, ContactOutsideWindow, ContactState,
                                     Increment, NodeToSegmentContact)
 from fem.contact.measure import arc_coordinate, measure, tractions
@@ -51,7 +57,7 @@ from fem.elasticity import lame
 from fem.loadpath import STEP_COLUMNS, LoadPath
 from fem.supports import SUPPORTS
 from meshes.checks import InputError, count, non_negative, one_of, positive
-from meshes.twodisc import DEFAULT_LEVEL, LEVEL_LIMIT, MAX_LEVEL, two_disc_meshes
+from meshes.twodisc import DEFAULT_LEVEL, LEVEL_LIMIT, MAX_LEVEL, two_body_meshes, window_element
 
 #: bisections of a load increment before a step counts as failed
 MAX_CUTS = 6
@@ -61,15 +67,45 @@ STEPS_LIMIT = "the two-disc FEM takes ~0.04 s a step at level 3: 20000 steps is 
 
 
 
-def check_touching(R1: float, R2: float, path: LoadPath) -> None:
-    """Every step must press the discs together: the rigid overlap has to be positive."""
-    distance = np.hypot(path.delta_t, R1 + R2 - path.delta_n)
-    bad = np.flatnonzero(distance >= R1 + R2)
+@dataclass(frozen=True)
+class Disc:
+    """An elastic disc: radius R (m), Young's modulus E (Pa), Poisson's ratio nu (Section 4.2's
+    values by default)."""
+
+    R: float = 0.5
+    E: float = 10e9
+    nu: float = 0.25
+
+    def __post_init__(self):
+        positive("R", self.R), lame(self.E, self.nu)
+
+    @property
+    def compliance(self) -> float:
+        """``(1 - nu^2)/E``, the body's term of Eq. 5."""
+        return (1.0 - self.nu**2) / self.E
+
+
+@dataclass(frozen=True)
+class RigidFlat:
+    """A rigid straight wall (a flat of infinite radius and zero compliance)."""
+
+    R: float = math.inf
+    compliance: float = 0.0
+
+
+def check_touching(upper: Disc, lower: Disc | RigidFlat, path: LoadPath) -> None:
+    """Every step must press the bodies together: the rigid overlap has to be positive."""
+    if isinstance(lower, RigidFlat):
+        bad = np.flatnonzero(path.delta_n <= 0.0)
+    else:
+        reach = upper.R + lower.R
+        bad = np.flatnonzero(np.hypot(path.delta_t, reach - path.delta_n) >= reach)
     if bad.size:
         k = bad[0]
-        raise InputError(f"delta_t={float(path.delta_t.max())!r} is too large for "
-                         f"delta_n={float(path.delta_n.max())!r}: the discs would not touch "
-                         f"from step {k + 1} on (delta_t={float(path.delta_t[k]):.6g}, "
+        extreme = float(path.delta_t[np.argmax(np.abs(path.delta_t))])
+        raise InputError(f"delta_t={extreme!r} is too large for delta_n="
+                         f"{float(path.delta_n.max())!r}: the bodies would not touch from step "
+                         f"{k + 1} on (delta_t={float(path.delta_t[k]):.6g}, "
                          f"delta_n={float(path.delta_n[k]):.6g})")
 
 
@@ -83,27 +119,33 @@ class TwoDiscResult:
     info: dict = field(default_factory=dict)
 
 
-class TwoDisc:
-    """Meshed, assembled and condensed two-disc problem, ready to run load paths.
+class TwoBody:
+    """Meshed, assembled and condensed two-body problem, ready to run load paths.
 
-    The contact windows are sized for the largest ``delta_n`` and the range of ``delta_t`` a path
+    ``upper`` is the disc whose flat is driven, ``lower`` a second disc or a rigid flat. The
+    contact windows are sized for the largest ``delta_n`` and the range of ``delta_t`` a path
     will reach (:func:`meshes.twodisc.contact_windows`); :meth:`for_path` does that for a path.
     ``timings`` records the set-up: mesh, assembly, factorisation (seconds).
     """
 
-    def __init__(self, R1: float, R2: float, E: float, nu: float, mu: float, support: str,
+    def __init__(self, upper: Disc, lower: Disc | RigidFlat, mu: float, support: str,
                  delta_n: float, delta_t: tuple[float, float], level: int = DEFAULT_LEVEL):
-        positive("R1", R1), positive("R2", R2), lame(E, nu)
         self.mu = non_negative("mu", mu)
         self.support = one_of("support", support, SUPPORTS)
         self.level = count("refine", level, minimum=0, maximum=MAX_LEVEL, why=LEVEL_LIMIT)
-        self.R1, self.R2, self.E, self.nu = R1, R2, E, nu
+        self.upper_body, self.lower_body = upper, lower
         clock = time.perf_counter()
-        lower_mesh, upper_mesh, _ = two_disc_meshes(R1, R2, delta_n, delta_t, level)
+        lower_mesh, upper_mesh, windows = two_body_meshes(
+            delta_n, delta_t, (lower.R, upper.R), (lower.compliance, upper.compliance), level)
         mesh_seconds = time.perf_counter() - clock
         clock = time.perf_counter()
-        self.lower = CondensedBody(lower_mesh, E, nu, support)
-        self.upper = CondensedBody(upper_mesh, E, nu, support)
+        self.upper = CondensedBody(upper_mesh, upper.E, upper.nu, support)
+        self.lower = (CondensedBody(lower_mesh, lower.E, lower.nu, support)
+                      if isinstance(lower, Disc) else
+                      RigidWindow(windows.lower, window_element(windows.half_width, level)))
+        #: the bodies that deform and their roles in the contact (the upper body is the slave)
+        self.elastic = [(self.upper, "slave")] + (
+            [(self.lower, "master")] if isinstance(lower, Disc) else [])
         assembly_seconds = time.perf_counter() - clock
         clock = time.perf_counter()
         self.contact = NodeToSegmentContact(self.upper, self.lower, mu)
@@ -112,22 +154,25 @@ class TwoDisc:
         self.s = arc_coordinate(self.upper.window_reference)
 
     @classmethod
-    def for_path(cls, path: LoadPath, R1: float = 0.5, R2: float = 0.5, E: float = 10e9,
-                 nu: float = 0.25, mu: float = 0.3, support: str = "clamped",
-                 level: int = DEFAULT_LEVEL) -> "TwoDisc":
-        positive("R1", R1), positive("R2", R2)  # before the touching check uses them
+    def for_path(cls, path: LoadPath, upper: Disc | None = None,
+                 lower: Disc | RigidFlat | None = None, mu: float = 0.3,
+                 support: str = "clamped", level: int = DEFAULT_LEVEL) -> "TwoBody":
+        """The problem sized for ``path``; ``upper`` defaults to :class:`Disc`'s values and
+        ``lower`` to a copy of ``upper``."""
+        upper = Disc() if upper is None else upper
+        lower = upper if lower is None else lower
         count("path steps", len(path), maximum=MAX_STEPS, why=STEPS_LIMIT)
-        check_touching(R1, R2, path)
-        return cls(R1, R2, E, nu, mu, support, float(path.delta_n.max()),
+        check_touching(upper, lower, path)
+        return cls(upper, lower, mu, support, float(path.delta_n.max()),
                    (float(path.delta_t.min()), float(path.delta_t.max())), level)
 
     @property
     def nodes(self) -> int:
-        return self.lower.nodes + self.upper.nodes
+        return sum(body.nodes for body, _ in self.elastic)
 
     @property
     def dofs(self) -> int:
-        return self.lower.dofs + self.upper.dofs
+        return sum(body.dofs for body, _ in self.elastic)
 
     # -- stepping -----------------------------------------------------------------------------
 
@@ -149,7 +194,7 @@ class TwoDisc:
     def run(self, path: LoadPath, profiles: bool = False, vtu: str | Path | None = None,
             progress: bool = True) -> TwoDiscResult:
         """Run ``path`` from the unloaded state; one table row per step that converged."""
-        check_touching(self.R1, self.R2, path)
+        check_touching(self.upper_body, self.lower_body, path)
         state = self.contact.initial_state()
         rows, profile_frames, seconds, failure = [], [], [], None
         if vtu is not None:
@@ -207,12 +252,14 @@ class TwoDisc:
                              "stick": in_contact & ~increment.slipping})
 
     def write_vtu(self, path: Path, increment: Increment) -> None:
-        """Both bodies, reference configuration, with displacement and stress (ParaView)."""
+        """The deformable bodies (cell data ``body``: 0 upper, 1 lower), reference configuration,
+        with displacement and stress (ParaView)."""
         points, cells, displacement, stress, body = [], [], [], [], []
         offset = 0
-        parts = ((self.lower, (0.0, 0.0), increment.state.master_forces),
-                 (self.upper, increment.state.rigid, increment.state.slave_forces))
-        for index, (part, rigid, forces) in enumerate(parts):
+        state = increment.state
+        for index, (part, role) in enumerate(self.elastic):
+            rigid, forces = ((state.rigid, state.slave_forces) if role == "slave" else
+                             ((0.0, 0.0), state.master_forces))
             u = part.displacement(rigid, forces.ravel())
             points.append(part.mesh.p.T)
             cells.append(part.mesh.t.T + offset)
@@ -243,10 +290,14 @@ def _driving_force(state: ContactState) -> tuple[float, float]:
     return float(-resultant[0]), float(resultant[1])
 
 
-def solve_two_disc(path: LoadPath, R1: float = 0.5, R2: float = 0.5, E: float = 10e9,
-                   nu: float = 0.25, mu: float = 0.3, support: str = "clamped",
-                   level: int = DEFAULT_LEVEL, profiles: bool = False,
+def solve_two_disc(path: LoadPath, upper: Disc | None = None,
+                   lower: Disc | RigidFlat | None = None, mu: float = 0.3,
+                   support: str = "clamped", level: int = DEFAULT_LEVEL, profiles: bool = False,
                    vtu: str | Path | None = None, progress: bool = True) -> TwoDiscResult:
-    """Mesh, assemble and run ``path``: the per-step table (and profiles) of Section 4.2."""
-    model = TwoDisc.for_path(path, R1, R2, E, nu, mu, support, level)
+    """Mesh, assemble and run ``path``: the per-step table (and profiles) of Section 4.2.
+
+    ``upper`` defaults to :class:`Disc`'s values (the paper's disc), ``lower`` to a copy of
+    ``upper``; ``lower=RigidFlat()`` puts the disc on a rigid wall.
+    """
+    model = TwoBody.for_path(path, upper, lower, mu, support, level)
     return model.run(path, profiles=profiles, vtu=vtu, progress=progress)

@@ -1,26 +1,33 @@
-"""The two half discs of the particle-particle contact example (Section 4.2, Fig. 10 of the paper).
+"""The two bodies of the contact example (Section 4.2, Fig. 10 of the paper): half discs or a wall.
 
-The *lower* body is the upper half of a disc of radius R1 centred at ``(0, -R1)``: its flat
-diameter lies on ``y = -R1`` and its arc passes through the origin. The *upper* body is the lower
-half of a disc of radius R2 centred at ``(0, R2)``, flat on ``y = R2``. The arcs touch at the origin
+The *lower* body is the upper half of a disc of radius R_lower centred at ``(0, -R_lower)``: its
+flat diameter lies on ``y = -R_lower`` and its arc passes through the origin; or it is a rigid flat
+wall, the line ``y = 0``, which is not meshed. The *upper* body is the lower half of a disc of
+radius R_upper centred at ``(0, R_upper)``, flat on ``y = R_upper``. The bodies touch at the origin
 in the reference configuration.
 
-Each body is tagged with the facet sets ``flat`` (the diameter), ``arc`` (the whole half circle)
-and ``window`` (the part of the arc that may come into contact) and has a node at the centre of
-its flat (the pin of the ``symmetric`` support). The window is an interval of x that covers the
-expected contact zone and the slide (:func:`contact_windows`); its facets are all of one length
-``h`` (a transfinite arc, uniform in arc length), so contact tractions are recovered on a uniform
-grid. Away from the window the size grows linearly with the distance d from it,
+Each half disc is tagged with the facet sets ``flat`` (the diameter), ``arc`` (the whole half
+circle) and ``window`` (the part of the arc that may come into contact) and has a node at the
+centre of its flat (the pin of the ``symmetric`` support). The window is an interval of x that
+covers the expected contact zone and the slide (:func:`contact_windows`); its facets are all of
+one length ``h`` (a transfinite arc, uniform in arc length), so contact tractions are recovered
+on a uniform grid. Away from the window the size grows linearly with the distance d from it,
 ``size(d) = 2**-level * min(FAR * R, WINDOW * a + GROWTH * d)``, ``h = 2**-level * WINDOW * a``
-with ``a`` the expected contact half-width: one refinement level halves every element size.
+(:func:`window_element`) with ``a`` the expected contact half-width: one refinement level halves
+every element size.
 
-The expected half-width comes from Eq. 23 with Eq. 4 substituted, which depends on the geometry
-only: ``delta_n = a^2/(4 R*) [log(16 R1 R2 / a^2) - 1]`` with ``1/R* = 1/R1 + 1/R2`` (it is a sizing
-estimate; the contact-law library in :mod:`calibration.laws` is downstream of this package).
+The expected half-width comes from Eq. 22 with Eq. 4 substituted (:func:`expected_half_width`):
+with ``N = pi a^2 / (4 R* C)``, ``C = sum_i C_i`` the bodies' compliances ``C_i = (1 - nu_i^2)/E_i``
+(Eq. 5, ``C = 1/E*``) and ``1/R* = sum_i 1/R_i`` (Eq. 6), Eq. 22 reads
+``delta_n = a^2/(2 R*) sum_i (C_i / C) [log(4 R_i/a) - 1/2]``: it depends on the radii and on the
+compliances' shares only. For one material it is Eq. 23, for a disc on a rigid flat (R = inf,
+C = 0) Eq. 17 with ``R* = R``. It is a sizing estimate; the contact-law library in
+:mod:`calibration.laws` is downstream of this package.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import gmsh
 import skfem
@@ -49,39 +56,82 @@ LEVEL_LIMIT = "level 5 is 0.44M DOFs and 3.7 GB; level 6 needs 17 GB"
 BOUNDARIES = ("flat", "arc", "window")
 
 
-def expected_half_width(R1: float, R2: float, delta_n: float) -> float:
-    """Contact half-width of two discs pressed together by ``delta_n`` (Eqs. 4 and 23)."""
-    R1, R2, delta_n = positive("R1", R1), positive("R2", R2), positive("delta_n", delta_n)
-    r_star = R1 * R2 / (R1 + R2)
+def _shares(radii, compliances) -> list[tuple[float, float]]:
+    """(R_i, C_i / C) of the bodies that deform, after checking every radius and compliance."""
+    for name, R in zip(("R_lower", "R_upper"), radii):
+        if R != math.inf:
+            positive(name, R)
+    for name, C in zip(("compliance_lower", "compliance_upper"), compliances):
+        if C != 0.0:
+            positive(name, C)
+    total = sum(compliances)
+    if total <= 0.0 or math.isinf(radii[0]) and math.isinf(radii[1]):
+        raise InputError(f"radii={tuple(radii)!r} with compliances={tuple(compliances)!r}: at "
+                         "least one body must be a deformable disc")
+    return [(R, C / total) for R, C in zip(radii, compliances) if C > 0.0]
+
+
+def expected_half_width(delta_n: float, radii: tuple[float, float],
+                        compliances: tuple[float, float]) -> float:
+    """Contact half-width of two bodies pressed together by ``delta_n`` (Eqs. 4 and 22).
+
+    ``radii`` and ``compliances`` ``(1 - nu^2)/E`` are (lower, upper); a rigid flat has radius
+    ``math.inf`` and compliance 0.
+    """
+    delta_n = positive("delta_n", delta_n)
+    shares = _shares(radii, compliances)
+    r_star = 1.0 / sum(1.0 / R for R in radii)
 
     def approach(a):
-        return a * a / (4.0 * r_star) * (math.log(16.0 * R1 * R2 / (a * a)) - 1.0) - delta_n
+        brackets = sum(share * (math.log(4.0 * R / a) - 0.5) for R, share in shares)
+        return a * a / (2.0 * r_star) * brackets - delta_n
 
-    upper = min(R1, R2)
+    upper = min(radii)
     if approach(upper) < 0.0:
-        raise InputError(f"delta_n={delta_n!r} is too large for discs of R1={R1!r}, R2={R2!r}")
+        raise InputError(f"delta_n={delta_n!r} is too large for bodies of radii "
+                         f"{radii[0]!r} (lower) and {radii[1]!r} (upper)")
     return brentq(approach, 1e-12 * upper, upper, xtol=1e-14 * upper)
 
 
-def contact_windows(R1: float, R2: float, delta_n: float, delta_t: tuple[float, float]):
-    """x-intervals of the lower and upper arcs that can touch along a path.
+@dataclass(frozen=True)
+class ContactWindows:
+    """The expected half-width and the x-intervals of the lower and upper surfaces that touch."""
+
+    half_width: float
+    lower: tuple[float, float]
+    upper: tuple[float, float]
+
+
+def window_element(half_width: float, level: int) -> float:
+    """The uniform element length ``h`` along a contact window at refinement ``level``."""
+    return 2.0 ** -level * WINDOW * half_width
+
+
+def contact_windows(delta_n: float, delta_t: tuple[float, float], radii: tuple[float, float],
+                    compliances: tuple[float, float]) -> ContactWindows:
+    """x-intervals of the lower and upper surfaces that can touch along a path.
 
     ``delta_n`` is the largest approach of the path and ``delta_t`` the range (min, max) of the
-    tangential displacement. Rigidly, the contact centre sits at ``x = delta_t R1/(R1+R2)`` on the
-    lower arc and at ``-delta_t R2/(R1+R2)`` on the upper one (elastic deformation only reduces the
-    slide); the window adds :data:`MARGIN` expected half-widths on both sides.
+    tangential displacement; ``radii`` and ``compliances`` as in :func:`expected_half_width`.
+    Rigidly, the contact centre sits at ``x = delta_t R_lower/(R_lower+R_upper)`` on the lower
+    surface and at ``-delta_t R_upper/(R_lower+R_upper)`` on the upper one (on a flat wall: at
+    ``delta_t`` on the wall, at the disc's lowest point, x = 0, on the disc); elastic
+    deformation only reduces the slide. Each window adds :data:`MARGIN` expected half-widths on
+    both sides.
     """
-    a = expected_half_width(R1, R2, delta_n)
+    a = expected_half_width(delta_n, radii, compliances)
     low, high = min(0.0, delta_t[0]), max(0.0, delta_t[1])
+    R_lower, R_upper = radii
     windows = []
-    for share in (R1 / (R1 + R2), -R2 / (R1 + R2)):
+    # the shares R_lower/(R_lower+R_upper) and -R_upper/(R_lower+R_upper), finite for R = inf
+    for share in (1.0 / (1.0 + R_upper / R_lower), -1.0 / (1.0 + R_lower / R_upper)):
         ends = sorted((share * low, share * high))
         windows.append((ends[0] - MARGIN * a, ends[1] + MARGIN * a))
-    for name, R, (left, right) in zip(("R1", "R2"), (R1, R2), windows):
+    for name, R, (left, right) in zip(("R_lower", "R_upper"), radii, windows):
         if left <= -0.9 * R or right >= 0.9 * R:
             raise InputError(f"the contact window [{left:.4g}, {right:.4g}] m does not fit on the "
                              f"arc of {name}={R!r}: delta_t or delta_n too large for half discs")
-    return a, windows[0], windows[1]
+    return ContactWindows(a, windows[0], windows[1])
 
 
 def build_half_disc(path: str, R: float, side: int, window: tuple[float, float],
@@ -92,7 +142,7 @@ def build_half_disc(path: str, R: float, side: int, window: tuple[float, float],
     ``side=-1``: the lower half of the disc centred at ``(0, R)`` (the upper body).
     """
     scale = 2.0 ** -level
-    h = scale * WINDOW * half_width
+    h = window_element(half_width, level)
     yc = -side * R
     with gmsh_session("half_disc") as model:
         geo = model.geo
@@ -139,14 +189,17 @@ def half_disc_mesh(R: float, side: int, window: tuple[float, float], half_width:
     return from_meshio(raw)
 
 
-def two_disc_meshes(R1: float, R2: float, delta_n: float, delta_t: tuple[float, float] = (0, 0),
-                    level: int = DEFAULT_LEVEL):
-    """The lower and upper bodies of Fig. 10, meshed for a path reaching ``delta_n``, ``delta_t``.
+def two_body_meshes(delta_n: float, delta_t: tuple[float, float], radii: tuple[float, float],
+                    compliances: tuple[float, float], level: int = DEFAULT_LEVEL):
+    """The lower and upper half discs of Fig. 10, meshed for a path reaching ``delta_n``,
+    ``delta_t`` (``radii`` and ``compliances`` (lower, upper) as in :func:`expected_half_width`).
 
-    Returns ``(lower, upper, a)`` with ``a`` the expected half-width used for sizing.
+    Returns ``(lower, upper, windows)``; ``lower`` is None for a rigid flat (``R = inf``), which
+    is not meshed.
     """
     level = count("refine", level, minimum=0, maximum=MAX_LEVEL, why=LEVEL_LIMIT)
-    a, lower_window, upper_window = contact_windows(R1, R2, delta_n, delta_t)
-    lower = half_disc_mesh(R1, +1, lower_window, a, level)
-    upper = half_disc_mesh(R2, -1, upper_window, a, level)
-    return lower, upper, a
+    windows = contact_windows(delta_n, delta_t, radii, compliances)
+    lower = (None if math.isinf(radii[0]) else
+             half_disc_mesh(radii[0], +1, windows.lower, windows.half_width, level))
+    upper = half_disc_mesh(radii[1], -1, windows.upper, windows.half_width, level)
+    return lower, upper, windows

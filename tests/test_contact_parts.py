@@ -9,7 +9,10 @@ from fem.contact.coulomb import solve_coulomb
 from fem.contact.frictional import NodeToSegmentContact
 from fem.contact.measure import _edges, arc_coordinate, tributary_lengths
 from fem.contact.surface import nodal_normals, project
-from meshes.twodisc import two_disc_meshes
+from meshes.twodisc import two_body_meshes
+
+#: (1 - nu^2)/E of the paper's discs (E = 10 GPa, nu = 0.25)
+COMPLIANCE = (1 - 0.25**2) / 10e9
 
 
 # -- surface --------------------------------------------------------------------------------
@@ -80,7 +83,8 @@ def test_box_lcp_matches_bounded_least_squares_and_handles_the_rank_one_term(see
 @pytest.fixture(scope="module")
 def frozen_problem():
     """A frozen contact problem of the two discs at level 0, mid-way through partial slip."""
-    lower, upper, _ = two_disc_meshes(0.5, 0.5, 0.025, (0.0, 0.01), level=0)
+    lower, upper, _ = two_body_meshes(0.025, (0.0, 0.01), (0.5, 0.5), (COMPLIANCE, COMPLIANCE),
+                                      level=0)
     contact = NodeToSegmentContact(CondensedBody(upper, 10e9, 0.25, "clamped"),
                                    CondensedBody(lower, 10e9, 0.25, "clamped"), 0.3)
     state = contact.initial_state()
@@ -121,7 +125,8 @@ def test_coulomb_active_set_is_the_fixed_point_of_tresca_problems(frozen_problem
 
 @pytest.mark.parametrize("support", ["clamped", "symmetric"])
 def test_condensed_compliance_and_reactions_agree_with_the_full_solution(support):
-    _, upper, _ = two_disc_meshes(0.5, 0.5, 0.025, (0.0, 0.0), level=0)
+    _, upper, _ = two_body_meshes(0.025, (0.0, 0.0), (0.5, 0.5), (COMPLIANCE, COMPLIANCE),
+                                      level=0)
     body = CondensedBody(upper, 10e9, 0.25, support)
     operators = body.condense()
     C = operators.compliance

@@ -12,7 +12,7 @@ from calibration.laws.closed_forms import penalty_factor_from_displacement
 from calibration.validation.verification import onset_of_full_slip
 from fem.halfround import HalfRoundBody
 from fem.loadpath import LoadPath
-from fem.twodisc import TwoDisc, solve_two_disc
+from fem.twodisc import Disc, TwoBody, solve_two_disc
 from meshes.checks import InputError
 from test_twodisc_reference import (full_slip_displacement, half_width, normal_force, pressure,
                                     stick_half_width, traction)
@@ -72,8 +72,8 @@ def test_symmetric_support_follows_eq23_eq4_and_eq1(frictionless):
 
 def test_unequal_radii_follow_eq23_with_both_radii():
     path = LoadPath.build("hold-normal", 0.015, 0.0, 1, normal_steps=3)
-    table = solve_two_disc(path, R1=0.5, R2=0.3, mu=0.0, support="symmetric", level=2,
-                           progress=False).table
+    table = solve_two_disc(path, Disc(R=0.3), Disc(R=0.5), mu=0.0, support="symmetric",
+                           level=2, progress=False).table
     for row in table.itertuples():
         assert row.N == pytest.approx(normal_force(row.delta_n, 0.5, 0.3, E, NU), rel=5e-3)
     assert row.a == pytest.approx(half_width(row.N, 0.5, 0.3, E, NU), rel=0.01)
@@ -213,7 +213,7 @@ def test_a_failed_step_stops_the_path_and_keeps_the_steps_before(monkeypatch):
 
 
 def test_contact_beyond_the_refined_window_is_reported():
-    model = TwoDisc.for_path(LoadPath.build("hold-normal", 0.01, 0.0, 1), level=0)
+    model = TwoBody.for_path(LoadPath.build("hold-normal", 0.01, 0.0, 1), level=0)
     result = model.run(LoadPath.build("hold-normal", 0.05, 0.0, 1, normal_steps=5),
                        progress=False)
     assert result.failure is not None and "window" in result.failure

@@ -1,12 +1,21 @@
-"""The two half discs of Fig. 10: geometry, tags, the uniform contact windows, refinement."""
+"""The two half discs of Fig. 10 (or a disc over a wall): geometry, tags, the uniform contact
+windows, refinement, the sizing estimate."""
+import math
+
 import numpy as np
 import pytest
 
 from meshes.checks import InputError
 from meshes.halfround import node_at
-from meshes.twodisc import contact_windows, expected_half_width, two_disc_meshes
+from meshes.twodisc import contact_windows, expected_half_width, two_body_meshes
 
-R1, R2 = 0.5, 0.4
+R1, R2 = 0.5, 0.4  # lower, upper
+#: one material: (1 - nu^2)/E of E = 10 GPa, nu = 0.25
+C = (1 - 0.25**2) / 10e9
+
+
+def two_disc_meshes(R_lower, R_upper, delta_n, delta_t, level):
+    return two_body_meshes(delta_n, delta_t, (R_lower, R_upper), (C, C), level)
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +48,10 @@ def test_each_body_is_a_half_disc_touching_the_other_at_the_origin(bodies):
 
 
 def test_the_windows_are_uniform_and_cover_contact_and_slide(bodies):
-    lower, upper, a = bodies
-    windows = contact_windows(R1, R2, 0.02, (0.0, 0.02))[1:]
+    lower, upper, sizing = bodies
+    a = sizing.half_width
+    windows = contact_windows(0.02, (0.0, 0.02), (R1, R2), (C, C))
+    windows = (windows.lower, windows.upper)
     for mesh, (left, right) in zip((lower, upper), windows):
         facets = mesh.facets[:, mesh.boundaries["window"]]
         lengths = np.linalg.norm(mesh.p[:, facets[0]] - mesh.p[:, facets[1]], axis=0)
@@ -64,10 +75,36 @@ def test_one_level_halves_the_window_elements():
     assert sizes[2] / sizes[1] == pytest.approx(0.5, rel=0.05)
 
 
+def test_a_wall_is_not_meshed_and_its_window_follows_the_whole_slide():
+    """On a flat the disc's contact point stays at its lowest point while the contact centre
+    moves with delta_t on the wall, in either direction."""
+    lower, upper, windows = two_body_meshes(0.01, (-0.03, 0.02), (math.inf, 0.5), (0.0, C), 0)
+    a = windows.half_width
+    assert lower is None and upper.p[1].min() >= -1e-12
+    assert windows.lower == pytest.approx((-0.03 - 1.3 * a, 0.02 + 1.3 * a))
+    assert windows.upper == pytest.approx((-1.3 * a, 1.3 * a))
+
+
+def test_the_sizing_estimate_weighs_each_body_by_its_compliance():
+    """Eq. 22 with Eq. 4: the shares of the compliances matter, not their sum, and a rigid flat
+    (R = inf, C = 0) is the limit of a very stiff and very large disc."""
+    one = expected_half_width(0.01, (0.5, 0.3), (C, C))
+    assert expected_half_width(0.01, (0.5, 0.3), (7 * C, 7 * C)) == pytest.approx(one, rel=1e-12)
+    assert expected_half_width(0.01, (0.5, 0.3), (C, 3 * C)) != pytest.approx(one, rel=1e-3)
+    wall = expected_half_width(0.01, (math.inf, 0.5), (0.0, C))
+    assert expected_half_width(0.01, (1e8, 0.5), (1e-8 * C, C)) == pytest.approx(wall, rel=1e-6)
+    # the disc against its mirror image at twice the approach (Section 3.2)
+    assert expected_half_width(0.02, (0.5, 0.5), (C, C)) == pytest.approx(wall, rel=1e-12)
+
+
 def test_loads_the_half_discs_cannot_take_are_rejected():
     with pytest.raises(InputError, match="delta_n"):
-        expected_half_width(0.5, 0.5, -0.01)
+        expected_half_width(-0.01, (0.5, 0.5), (C, C))
     with pytest.raises(InputError, match="does not fit"):
-        contact_windows(0.5, 0.5, 0.025, (0.0, 0.8))
+        contact_windows(0.025, (0.0, 0.8), (0.5, 0.5), (C, C))
+    with pytest.raises(InputError, match="does not fit"):
+        contact_windows(0.025, (-0.8, 0.0), (0.5, 0.5), (C, C))
     with pytest.raises(InputError, match="too large"):
-        expected_half_width(0.5, 0.5, 0.6)
+        expected_half_width(0.6, (0.5, 0.5), (C, C))
+    with pytest.raises(InputError, match="deformable"):
+        expected_half_width(0.01, (math.inf, 0.5), (0.0, 0.0))

@@ -86,5 +86,55 @@ def test_eq23_inversion_round_trips_and_gives_the_papers_half_width():
 def test_the_mesh_sizing_estimate_is_eq4_with_eq23():
     for delta_n, R2 in ((0.025, 0.5), (0.01, 0.8)):
         N = normal_force(delta_n, 0.5, R2, 10e9, 0.25)
-        assert expected_half_width(0.5, R2, delta_n) == pytest.approx(
+        C = (1 - 0.25**2) / 10e9  # any common compliance: one material
+        assert expected_half_width(delta_n, (0.5, R2), (C, C)) == pytest.approx(
             half_width(N, 0.5, R2, 10e9, 0.25), rel=1e-9)
+
+
+# -- any pair of bodies: Eq. 22, a disc on a wall, Dundurs' beta, Masing's rule ---------------
+# Bodies are (R, E, nu); a rigid wall is None.
+
+def compliance_eq5(body):
+    """A body's term of Eq. 5, (1 - nu^2)/E (zero for a rigid wall)."""
+    return 0.0 if body is None else (1 - body[2] ** 2) / body[1]
+
+
+def half_width_any(N, upper, lower):
+    """Eq. 4 with Eqs. 5 and 6 for any pair (a wall: infinite radius, zero compliance)."""
+    inverse_R = sum(1.0 / b[0] for b in (upper, lower) if b is not None)
+    return np.sqrt(4 * N * (compliance_eq5(upper) + compliance_eq5(lower)) / (np.pi * inverse_R))
+
+
+def approach_eq22(N, upper, lower):
+    """Eq. 22: each deformable body's Eq. 17 at the common half-width of Eq. 4."""
+    a = half_width_any(N, upper, lower)
+    return sum((1 - b[2] ** 2) / b[1] * 2 * N / np.pi * (np.log(4 * b[0] / a) - 0.5)
+               for b in (upper, lower) if b is not None)
+
+
+def normal_force_eq22(delta_n, upper, lower):
+    scale = np.pi * delta_n / (compliance_eq5(upper) + compliance_eq5(lower))
+    return brentq(lambda N: approach_eq22(N, upper, lower) - delta_n, 1e-6 * scale, 3 * scale,
+                  xtol=1e-12 * scale)
+
+
+def dundurs_beta_plane_strain(upper, lower):
+    """``(1/2) [(1-2nu1)/G1 - (1-2nu2)/G2] / [(1-nu1)/G1 + (1-nu2)/G2]``, body 1 the upper one."""
+    def parts(body):
+        if body is None:
+            return 0.0, 0.0
+        G = body[1] / (2 * (1 + body[2]))
+        return (1 - 2 * body[2]) / G, (1 - body[2]) / G
+    (m1, d1), (m2, d2) = parts(upper), parts(lower)
+    return 0.5 * (m1 - m2) / (d1 + d2)
+
+
+def test_eq22_reduces_to_eq23_for_one_material_and_to_eq17_on_a_wall():
+    disc = (0.5, 10e9, 0.25)
+    N = normal_force(0.02, 0.5, 0.3, 10e9, 0.25)
+    assert approach_eq22(N, (0.3, 10e9, 0.25), (0.5, 10e9, 0.25)) == pytest.approx(0.02, rel=1e-10)
+    # the mirror rule of Section 3.2: a disc on a wall at delta is the pair at 2 delta
+    assert normal_force_eq22(0.0125, disc, None) == pytest.approx(
+        normal_force(0.025, 0.5, 0.5, 10e9, 0.25), rel=1e-9)
+    assert dundurs_beta_plane_strain(disc, None) == pytest.approx(1 / 3)
+    assert dundurs_beta_plane_strain(disc, disc) == 0.0

@@ -1,4 +1,7 @@
-"""``hertz2d twodisc``: the two-disc frictional contact FEM (Section 4.2) along a load path.
+"""``hertz2d twodisc``: the two-body frictional contact FEM (Section 4.2) along a load path.
+
+The disc of ``--R --E --nu`` is the upper body, whose flat is driven; the lower body is a second
+disc (``--R2 --E2 --nu2``) or, with ``--counterpart wall``, a rigid flat.
 
 Writes the per-step table (the step columns shared with ``hertz2d model`` first, then
 diagnostics; the README lists them) to ``--out`` (default
@@ -18,7 +21,7 @@ from calibration.commands.pathargs import (add_load_path_arguments, check_disc_a
                                            load_path_from_args, path_name, path_summary)
 from calibration.runs.provenance import provenance
 from fem.supports import DEFAULT_SUPPORT, SUPPORTS
-from fem.twodisc import solve_two_disc
+from fem.twodisc import Disc, RigidFlat, solve_two_disc
 from meshes.checks import InputError
 from meshes.twodisc import DEFAULT_LEVEL
 
@@ -26,11 +29,11 @@ from meshes.twodisc import DEFAULT_LEVEL
 def register(subparsers, parents):
     parser = subparsers.add_parser(
         "twodisc", parents=parents,
-        help="two-disc frictional contact FEM (Section 4.2): forces and contact widths per step",
-        description="Press two half discs together and slide the upper one along a load path "
-                    "(Signorini contact, Coulomb friction with stick/slip history, finite "
-                    "sliding); report the flat's forces, the contact resultants N, T and the "
-                    "contact and stick half-widths a, c per step.")
+        help="two-body frictional contact FEM (Section 4.2): forces and contact widths per step",
+        description="Press a half disc on a second one (or on a rigid wall) and slide it along a "
+                    "load path (Signorini contact, Coulomb friction with stick/slip history, "
+                    "finite sliding); report the flat's forces, the contact resultants N, T and "
+                    "the contact and stick half-widths a, c per step.")
     add_load_path_arguments(parser)
     parser.add_argument("--support", default=DEFAULT_SUPPORT,
                         help=f"flat supports: {' or '.join(SUPPORTS)} ({DEFAULT_SUPPORT})")
@@ -44,10 +47,9 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
-    check_disc_arguments(args)  # support, refine and the touching check: in TwoDisc
-    if args.counterpart == "wall" or (args.E2, args.nu2) != (args.E, args.nu):
-        raise InputError("the two-disc FEM takes two discs of one material in this version "
-                         f"(counterpart={args.counterpart!r}, E2={args.E2!r}, nu2={args.nu2!r})")
+    check_disc_arguments(args)  # support, refine and the touching check: in TwoBody
+    upper = Disc(args.R, args.E, args.nu)
+    lower = RigidFlat() if args.counterpart == "wall" else Disc(args.R2, args.E2, args.nu2)
     path = load_path_from_args(args)
     out = check_writable("out", args.out or Path(args.results) / "twodisc" /
                          f"{path_name(args)}-{args.support}.csv")
@@ -57,8 +59,8 @@ def run(args) -> dict:
     if args.vtu is not None:
         check_writable("vtu", args.vtu, directory=True)
     start = time.perf_counter()
-    result = solve_two_disc(path, R1=args.R2, R2=args.R, E=args.E, nu=args.nu, mu=args.mu,
-                            support=args.support, level=args.refine,
+    result = solve_two_disc(path, upper, lower, mu=args.mu, support=args.support,
+                            level=args.refine,
                             profiles=args.profiles is not None, vtu=args.vtu)
     seconds = time.perf_counter() - start
     write_csv(result.table, out)
@@ -70,6 +72,8 @@ def run(args) -> dict:
     parameters = {key: getattr(args, key) for key in (
         "path", "path_file", "R", "E", "nu", "counterpart", "R2", "E2", "nu2", "mu", "delta_n",
         "delta_t", "steps", "normal_steps", "cycles", "delta_n_end", "support", "refine")}
+    if args.counterpart == "wall":  # a rigid flat has no radius or material
+        parameters.update(R2=None, E2=None, nu2=None)
     write_json({"parameters": parameters, "summary": summary, "provenance": provenance()},
                out.with_suffix(".json"))
     if result.failure is not None:

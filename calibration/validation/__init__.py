@@ -3,5 +3,8 @@
 :mod:`~calibration.validation.fem_runs` (cached FEM runs), :mod:`~calibration.validation.verification`
 (the FEM against closed forms), :mod:`~calibration.validation.comparison` (every law on the same
 paths, error metrics), :mod:`~calibration.validation.figures` (Figs. 11-15),
-:mod:`~calibration.validation.stage` (the ``hertz2d validate`` stage).
+:mod:`~calibration.validation.stage` (the ``hertz2d validate`` stage);
+:mod:`~calibration.validation.domain_checks` (the FEM on a wall, dissimilar discs and any load
+path, against :mod:`~calibration.validation.reference_forms` and the half-plane model of
+:mod:`~calibration.validation.halfplane`).
 """

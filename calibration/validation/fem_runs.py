@@ -20,7 +20,7 @@ from calibration.runs.provenance import versions
 from calibration.runs.store import CaseStore
 from fem.loadpath import LoadPath
 from fem.supports import SUPPORTS
-from fem.twodisc import solve_two_disc
+from fem.twodisc import Disc, solve_two_disc
 from meshes.digest import code_digest
 
 CASES = {"case 1": "hold-normal", "case 2": "proportional"}
@@ -76,9 +76,9 @@ def _key(settings: ValidationSettings, case: str, support: str, level: int) -> t
 def run_one(settings: ValidationSettings, case: str, support: str, level: int) -> dict:
     """Worker task: one path on one mesh; JSON-ready so it can be stored."""
     with threadpool_limits(1):
-        result = solve_two_disc(settings.path(case), R1=settings.R, R2=settings.R,
-                                E=settings.E, nu=settings.nu, mu=settings.mu, support=support,
-                                level=level, profiles=True, progress=False)
+        result = solve_two_disc(settings.path(case), Disc(settings.R, settings.E, settings.nu),
+                                mu=settings.mu, support=support, level=level, profiles=True,
+                                progress=False)
     return {"table": result.table.to_dict("list"), "profiles": result.profiles.to_dict("list"),
             "failure": result.failure}
 

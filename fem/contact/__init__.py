@@ -1,10 +1,12 @@
-"""Frictional contact between two linear-elastic bodies, condensed onto their contact surfaces.
+"""Frictional contact between two linear-elastic bodies (or one and a rigid wall), condensed onto
+their contact surfaces.
 
 Modules, one job each:
 
 :mod:`fem.contact.body`
-    one body (P1, plane strain) attached to its flat, condensed onto its candidate contact nodes:
-    compliance, reaction influence, full-field recovery (both supports).
+    one body (P1, plane strain, its own E and nu) attached to its flat, condensed onto its
+    candidate contact nodes: compliance, reaction influence, full-field recovery (both supports);
+    or a rigid flat wall, a master surface with no compliance.
 :mod:`fem.contact.surface`
     the master surface in the current configuration: averaged nodal normals and the projection of
     slave nodes along the interpolated normal field (node-to-segment kinematics).

@@ -1,4 +1,5 @@
-"""One elastic body attached to its flat, condensed onto its candidate contact nodes.
+"""A body of the contact problem seen from its contact window: an elastic half disc condensed onto
+its candidate contact nodes (:class:`CondensedBody`), or a rigid flat wall (:class:`RigidWindow`).
 
 The bulk is linear (plane strain, small strain, P1 triangles) and the only loads are the contact
 forces ``f`` on the window nodes, so every quantity the contact problem needs is a linear map of
@@ -72,8 +73,9 @@ class _OrderedFactor:
 class WindowOperators:
     """The condensed body seen from its window nodes (2 DOFs per node, x then y)."""
 
-    #: ``P K^-1 P^T``: symmetric compliance of the window DOFs
-    compliance: np.ndarray
+    #: ``P K^-1 P^T``: symmetric compliance of the window DOFs; None for a rigid body (zero,
+    #: not stored: a wall's window grows with the slide, its compliance would be dense zeros)
+    compliance: np.ndarray | None
     #: ``P K^-1 g``: window displacement under the relief load of a unit x-resultant (0 if clamped)
     relief: np.ndarray
 
@@ -157,3 +159,27 @@ class CondensedBody:
         trace = exx + eyy
         return np.vstack([lam * trace + 2 * shear * exx, lam * trace + 2 * shear * eyy,
                           2 * shear * exy, lam * trace])
+
+
+class RigidWindow:
+    """A rigid straight wall, the line ``y = 0`` between ``window[0]`` and ``window[1]``.
+
+    It plays the master body of the contact problem with zero compliance and no relief: its
+    window nodes, at spacing at most ``element``, only parametrise the straight master surface
+    (the friction history's material points, :mod:`fem.contact.surface`), and the forces on them
+    go into the wall, which does not move.
+    """
+
+    def __init__(self, window: tuple[float, float], element: float):
+        nodes = max(4, int(np.ceil((window[1] - window[0]) / element)) + 1)
+        self._reference = np.column_stack([np.linspace(window[0], window[1], nodes),
+                                           np.zeros(nodes)])
+        self._operators = WindowOperators(None, np.zeros(2 * nodes))
+
+    @property
+    def window_reference(self) -> np.ndarray:
+        """Coordinates of the wall's window nodes, shape (n, 2)."""
+        return self._reference
+
+    def condense(self) -> WindowOperators:
+        return self._operators

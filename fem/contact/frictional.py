@@ -3,7 +3,9 @@
 Discretisation (single-pass node-to-segment, e.g. Wriggers, *Computational Contact Mechanics*,
 2nd ed. 2006, Ch. 9; Laursen, *Computational Contact and Impact Mechanics*, 2002, Ch. 5):
 the slave nodes are the window nodes of the upper body, the master surface the polyline through
-the lower body's window nodes with the smoothed normal field of :mod:`fem.contact.surface`.
+the lower body's window nodes with the smoothed normal field of :mod:`fem.contact.surface`. The
+lower body is a condensed half disc or a rigid wall (:class:`fem.contact.body.RigidWindow`, no
+compliance: its terms below are zero and skipped, the same solver path otherwise).
 Slave node j carries a normal force ``lambda_n >= 0`` and a tangential force ``lambda_t`` along
 ``t = (n_y, -n_x)``; the master nodes of its segment carry the opposite force split by the
 linear shape functions ``N_a(xi)``. ``G`` is that map from multipliers to window forces.
@@ -49,7 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from fem.contact.body import CondensedBody
+from fem.contact.body import CondensedBody, RigidWindow
 from fem.contact.boxqp import solve_box_lcp
 from fem.contact.coulomb import solve_coulomb
 from fem.contact.surface import Projection, interpolate, project, segment_and_xi
@@ -168,16 +170,19 @@ class _ForceMap:
         mixed += self.weights[:, 1, None, None] * np.take(rows, self.k + 1, axis=0)
         return mixed.reshape(2 * len(self.k), -1)
 
-    def congruence(self, slave: np.ndarray, master: np.ndarray) -> np.ndarray:
-        """``G^T S G`` of both bodies' symmetric window compliances (``G = F^T [I; W]``)."""
-        at_contact = self._interpolate_rows(self._interpolate_rows(master).T)
-        return self._rotate_rows(self._rotate_rows(slave + at_contact).T)
+    def congruence(self, slave: np.ndarray, master: np.ndarray | None) -> np.ndarray:
+        """``G^T S G`` of both bodies' symmetric window compliances (``G = F^T [I; W]``); a
+        rigid master (``None``) adds nothing."""
+        if master is not None:
+            slave = slave + self._interpolate_rows(self._interpolate_rows(master).T)
+        return self._rotate_rows(self._rotate_rows(slave).T)
 
 
 class NodeToSegmentContact:
-    """Frictional contact of a slave (upper) and a master (lower) condensed body."""
+    """Frictional contact of a slave (upper) condensed body and a master (lower) condensed body or
+    rigid wall."""
 
-    def __init__(self, slave: CondensedBody, master: CondensedBody, mu: float):
+    def __init__(self, slave: CondensedBody, master: CondensedBody | RigidWindow, mu: float):
         self.slave, self.master, self.mu = slave, master, mu
         so, mo = slave.condense(), master.condense()
         self._S = (so.compliance, mo.compliance)
@@ -196,6 +201,8 @@ class NodeToSegmentContact:
         """Current positions of both windows (reference + rigid + elastic, inertia relief)."""
         (S_s, S_m), (v_s, v_m) = self._S, self._relief
         u_s = (S_s @ slave_forces.ravel()).reshape(-1, 2) + v_s * slave_forces[:, 0].sum()
+        if S_m is None:  # a rigid wall
+            return self._X[0] + np.asarray(rigid) + u_s, self._X[1]
         u_m = (S_m @ master_forces.ravel()).reshape(-1, 2) + v_m * master_forces[:, 0].sum()
         return self._X[0] + np.asarray(rigid) + u_s, self._X[1] + u_m
 
