@@ -213,5 +213,8 @@ class AccurateMemoryModel(ContactLaw):
             c[k], slip[k] = fronts.step(float(a[k]), float(delta_t[k]) - previous)
             T[k], kt[k] = fronts.force(), fronts.tangent(c[k])
             previous = float(delta_t[k])
+        # the piecewise sum is mu N up to round-off, which is relative only while a^2 is a normal
+        # float (delta_n above ~1e-300 m): Coulomb's bound is imposed exactly
+        T = np.clip(T, -pair.mu * N, pair.mu * N)
         return law_table(path, N=N, T=T, a=a, c=c, kn=normal_stiffness(pair, a), kt=kt,
                          slip=slip.astype(str))
