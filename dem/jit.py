@@ -46,8 +46,9 @@ def engine_stamp() -> str:
 
 
 class EngineCacheLocator(caching._CacheLocator):
-    """numba cache locator for the engine's sources: their ``__pycache__`` (else a user cache
-    folder, else the temporary folder), fresh only while :func:`engine_stamp` is unchanged."""
+    """numba cache locator for the engine's sources: ``$NUMBA_CACHE_DIR`` if set, else their
+    ``__pycache__`` (else a user cache folder, else the temporary folder); fresh only while
+    :func:`engine_stamp` is unchanged."""
 
     def __init__(self, py_func, path: str):
         self._lineno = py_func.__code__.co_firstlineno
@@ -67,8 +68,11 @@ class EngineCacheLocator(caching._CacheLocator):
         if str(Path(py_file).resolve()) not in SOURCES:
             return None
         user = os.path.join(os.path.expanduser("~"), ".cache", "hertz2d", "numba")
-        for folder in (os.path.join(os.path.dirname(py_file), "__pycache__"), user,
-                       os.path.join(tempfile.gettempdir(), "hertz2d-numba")):
+        folders = [os.path.join(os.path.dirname(py_file), "__pycache__"), user,
+                   os.path.join(tempfile.gettempdir(), "hertz2d-numba")]
+        if numba.config.CACHE_DIR:
+            folders.insert(0, os.path.join(numba.config.CACHE_DIR, "hertz2d-engine"))
+        for folder in folders:
             locator = cls(py_func, folder)
             try:
                 locator.ensure_cache_path()

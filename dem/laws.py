@@ -18,7 +18,6 @@ walls the disc-disc kn (LAMMPS's ``wall/gran``, PFC) match it with 2 kn, 2 kt on
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -159,11 +158,3 @@ def pair_secant_stiffness(code, p, delta_n, a, R1, R2):
     if code == LINEAR:
         return p[KN]
     return 4.0 / 3.0 * p[MODULUS] * a
-
-
-def pair_force_python(law: Law, delta_n: float, R1: float, R2: float) -> float:
-    """The pair's normal force at ``delta_n`` (plain Python, for closed forms and set-ups)."""
-    N = pair_update(law.code, law.parameters, delta_n, 0.0, 0.0, 0.0, R1, R2)[0]
-    if not math.isfinite(N):
-        raise InputError(f"delta_n={delta_n!r} is beyond the largest approach of Eq. 23")
-    return N

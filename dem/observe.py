@@ -16,7 +16,8 @@ from dem.laws import pair_secant_stiffness
 
 @njit
 def contact_statistics(discs, walls, contacts, code, p):
-    """``(disc-disc contacts, disc-wall contacts, mean kn, mean kt)`` (NaN means without contacts)."""
+    """``(disc-disc contacts, disc-wall contacts, mean kn, mean kt)`` (the means NaN without
+    contacts)."""
     position, radius = discs.position, discs.radius
     pairs, history = contacts.pairs, contacts.pair_history
     count = wall_count = 0

@@ -30,14 +30,16 @@ def random_packing(discs: int, d_min: float, d_max: float, width: float, height:
     radii = np.sort(rng.uniform(d_min, d_max, discs))[::-1] / 2.0
     centres = np.empty((discs, 2))
     for k, r in enumerate(radii):
-        for _ in range(ATTEMPTS // 1000):
-            trial = rng.uniform((r, r), (width - r, height - r), size=(1000, 2))
+        batch, tried = 16, 0  # trial centres drawn together, more as the box fills
+        while tried < ATTEMPTS:
+            trial = rng.uniform((r, r), (width - r, height - r), size=(batch, 2))
             gaps = (np.linalg.norm(trial[:, None, :] - centres[None, :k, :], axis=2)
                     - (radii[:k] + r))
             free = np.flatnonzero(np.all(gaps >= 0.0, axis=1))
             if len(free):
                 centres[k] = trial[free[0]]
                 break
+            tried, batch = tried + batch, min(2 * batch, 4096)
         else:
             raise InputError(f"discs={discs} of {d_min}-{d_max} m do not fit at random in a "
                              f"{width} x {height} box ({ATTEMPTS} attempts for disc {k + 1})")

@@ -135,7 +135,8 @@ def servo(walls, dt):
         if np.isnan(target):
             continue
         length = wall_length(walls.point, walls.normal, walls.span, w)
-        pressing = -(walls.force[w, 0] * walls.normal[w, 0] + walls.force[w, 1] * walls.normal[w, 1])
+        pressing = -(walls.force[w, 0] * walls.normal[w, 0]
+                     + walls.force[w, 1] * walls.normal[w, 1])
         error = target - pressing / length
         limit = walls.max_speed[w]
         if walls.stiffness[w] > 0.0:

@@ -32,7 +32,7 @@ def test_random_packing_is_inside_the_box_without_overlaps_and_reproducible():
     again, _ = packing(200, 1.0, 1.5, seed=12)
     np.testing.assert_array_equal(centres, again)
     with pytest.raises(InputError, match="do not fit"):
-        random_packing(400, 0.06, 0.08, 1.0, 1.5)
+        random_packing(30, 0.3, 0.35, 1.0, 1.0)  # 2.6 m^2 of discs in 1 m^2
 
 
 @pytest.mark.parametrize("skin", [0.0, 0.005, 0.05])
@@ -165,6 +165,27 @@ def test_biaxial_energy_residual_shrinks_with_the_time_step(name):
         balance = run.balance()
         residuals.append(abs(balance["residual"]) / balance["work"])
     assert residuals[1] < 0.5 * residuals[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", LAWS)
+def test_energy_balance_of_the_papers_packing_under_its_confinement(name):
+    """The paper's 200 discs in the 1.0 x 1.5 m box with its damping: settling, 0.2 s of
+    isotropic servo compression to 0.1 GPa, 0.2 s of shearing at 0.1 m/s."""
+    centres, radii = random_packing(200, 0.06, 0.08, 1.0, 1.5, seed=1)
+    walls = Walls.box(1.0, 1.5)
+    run = Simulation(Discs.from_arrays(centres, radii, 2700.0), LAWS[name], walls=walls,
+                     dt=1e-5, damping=Damping(local=0.7))
+    run.advance(100_000)
+    walls.point[2, 1] = (run.discs.position[:, 1] + run.discs.radius).max()
+    for wall in (1, 2, 3):
+        walls.set_servo(wall, 1e8)
+    run.advance(20_000)
+    walls.set_velocity(2, (0.0, -0.1))
+    run.advance(20_000)
+    balance = run.balance()
+    assert balance["wall_work"] > 1e5
+    assert abs(balance["residual"]) < 0.01 * balance["work"]
 
 
 def test_a_contact_beyond_the_law_is_refused():
