@@ -51,7 +51,7 @@ def advance(discs, walls, contacts, forces, ledger, code, p, ratio, alpha, gravi
         if status != OK:
             return contacts, status, step
         wall_velocity_before[:] = walls.velocity
-        servo(walls, dt)
+        servo(walls, forces.wall_elastic, dt)
         for i in range(position.shape[0]):
             for c in range(3):
                 velocity[i, c] += half * total[i, c] / inertia[i, c]

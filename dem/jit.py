@@ -11,7 +11,9 @@ whole engine). numba's own cache checks only the source file of the function it 
 the time loop inlines functions from every module of the engine and from the law library: editing
 one of those would leave a stale (and possibly memory-unsafe) loop in the cache. So the engine's
 functions are cached under :class:`EngineCacheLocator`, whose freshness stamp is a digest of all
-those sources together: any edit recompiles everything.
+those sources together: any edit recompiles everything. The locator plugs into numba's caching
+internals (``numba.core.caching``); where those are not as expected the engine compiles in every
+process instead of caching, never from a stale cache.
 """
 from __future__ import annotations
 
@@ -45,7 +47,15 @@ def engine_stamp() -> str:
     return digest.hexdigest()
 
 
-class EngineCacheLocator(caching._CacheLocator):
+#: numba's list of cache locators and their base class (internals; older releases call the
+#: first ``_CacheImpl``)
+_IMPL = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+_LOCATOR = getattr(caching, "_CacheLocator", None)
+CACHE = _IMPL is not None and _LOCATOR is not None and isinstance(
+    getattr(_IMPL, "_locator_classes", None), list)
+
+
+class EngineCacheLocator(_LOCATOR if CACHE else object):
     """numba cache locator for the engine's sources: ``$NUMBA_CACHE_DIR`` if set, else their
     ``__pycache__`` (else a user cache folder, else the temporary folder); fresh only while
     :func:`engine_stamp` is unchanged."""
@@ -82,13 +92,14 @@ class EngineCacheLocator(caching._CacheLocator):
         return None
 
 
-if EngineCacheLocator not in caching.CacheImpl._locator_classes:
-    caching.CacheImpl._locator_classes.insert(0, EngineCacheLocator)
+if CACHE and EngineCacheLocator not in _IMPL._locator_classes:
+    _IMPL._locator_classes.insert(0, EngineCacheLocator)
 
 
 def njit(function):
-    """``numba.njit`` as the engine uses it: compiled on first call, cached on disk."""
-    return numba.njit(cache=True)(function)
+    """``numba.njit`` as the engine uses it: compiled on first call, cached on disk (when
+    :data:`CACHE`)."""
+    return numba.njit(cache=CACHE)(function)
 
 
 def compile_functions(module) -> types.SimpleNamespace:

@@ -14,7 +14,10 @@ velocity is set to ``v = gain (sigma_target - sigma) L / (k dt)``, clipped to th
 speed, where k is the sum of its contacts' tangent normal stiffnesses: a wall that moved at v for
 one step would change its force by ``k v dt``, so ``gain`` is the fraction of the stress error
 corrected per step (0 < gain <= 1; about 0.5 is usual). Without contacts the wall moves at its
-largest speed towards the discs.
+largest speed towards the discs. sigma is the stress of the contacts' springs: contact dashpots
+respond to the wall's own velocity within the step, and a servo on the total force would chase
+them (with a damping ratio of 0.3 it oscillates between its speed limits); at rest they carry
+nothing. The stress reported (:meth:`Walls.stresses`) is the total, dashpots included.
 """
 from __future__ import annotations
 
@@ -128,15 +131,16 @@ def wall_length(point, normal, span, wall):
 
 
 @njit
-def servo(walls, dt):
-    """Set every servo wall's velocity from its stress (see the module docstring)."""
+def servo(walls, spring_force, dt):
+    """Set every servo wall's velocity from the stress of its contacts' springs, given the force
+    ``spring_force`` (w, 2) those springs exert on the discs (see the module docstring)."""
     for w in range(walls.point.shape[0]):
         target = walls.target_stress[w]
         if np.isnan(target):
             continue
         length = wall_length(walls.point, walls.normal, walls.span, w)
-        pressing = -(walls.force[w, 0] * walls.normal[w, 0]
-                     + walls.force[w, 1] * walls.normal[w, 1])
+        pressing = (spring_force[w, 0] * walls.normal[w, 0]
+                    + spring_force[w, 1] * walls.normal[w, 1])
         error = target - pressing / length
         limit = walls.max_speed[w]
         if walls.stiffness[w] > 0.0:

@@ -126,7 +126,7 @@ def biaxial(law, damping, stress=1e7):
     walls.point[2, 1] = (run.discs.position[:, 1] + run.discs.radius).max() + 1e-3
     for wall in (1, 2, 3):
         walls.set_servo(wall, stress)
-    isotropic = run.run(10000, output_every=500)
+    isotropic = run.run(20000, output_every=500)
     walls.set_velocity(2, (0.0, -0.1))
     run.run(10000)
     return run, isotropic
@@ -144,11 +144,16 @@ def test_energy_balance_of_a_biaxial_run(name, damping):
     assert abs(balance["residual"]) < 0.01 * balance["work"]
 
 
-def test_servo_walls_reach_their_target_stress():
-    run, isotropic = biaxial(LAWS["linear"], Damping(local=0.7))
+@pytest.mark.parametrize("damping", [Damping(local=0.7), Damping(ratio=0.3)],
+                         ids=["local", "viscous"])
+@pytest.mark.parametrize("name", LAWS)
+def test_servo_walls_reach_their_target_stress(name, damping):
+    """By the end of the isotropic stage (0.2 s) the three servo walls hold 10 MPa (with contact
+    dashpots too: the servo acts on the springs' force, see dem.walls)."""
+    _, isotropic = biaxial(LAWS[name], damping)
     late = isotropic.tail(5)
     for wall in (1, 2, 3):
-        assert late[f"wall{wall}_stress"].mean() == pytest.approx(1e7, rel=0.05)
+        assert late[f"wall{wall}_stress"].mean() == pytest.approx(1e7, rel=0.02)
 
 
 @pytest.mark.slow
