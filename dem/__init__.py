@@ -8,7 +8,8 @@ Verlet list built with a cell list (:mod:`dem.neighbours`); contacts with their 
 history carried across list rebuilds (:mod:`dem.contacts`); rigid walls by the mirror rule of
 Section 3.2, moving with a prescribed velocity or a stress servo (:mod:`dem.walls`); gravity;
 viscous or local damping (:mod:`dem.damping`); an energy ledger (:mod:`dem.energy`). The
-verification runs of single impacts are :mod:`dem.impact`.
+verification runs: single impacts (:mod:`dem.impact`) and a disc on an incline
+(:mod:`dem.rolling`).
 
 Needs numba (``pip install 'hertz2d[dem]'``); nothing outside this package does.
 """

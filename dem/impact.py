@@ -55,6 +55,8 @@ STABILITY_FRACTION = 0.5
 
 @dataclass(frozen=True)
 class ImpactResult:
+    """What :func:`impact` measures (module docstring), and the steps it took."""
+
     contact_time: float
     restitution: float
     rebound_angle: float
@@ -160,8 +162,10 @@ def stability_limit(law: Law, speed: float, radius: float, density: float, wall:
     return 2.0 * math.sqrt(0.5 * mass / stiffest)
 
 
-def check_impact(law: Law, speed, angle, radius, density, dt, wall: bool) -> int:
-    """Bad input as one InputError, before any run; returns the step budget of the run."""
+def check_impact(law: Law, speed, angle, radius, density, dt, wall: bool,
+                 damping: Damping) -> int:
+    """Bad input as one InputError, before any run; returns the step budget of the run (four
+    times the undamped contact time, stretched as damping stretches a linear contact)."""
     positive("speed", speed), positive("R", radius), positive("rho", density)
     positive("dt", dt), non_negative("angle", angle)
     if angle >= 90.0:
@@ -173,7 +177,9 @@ def check_impact(law: Law, speed, angle, radius, density, dt, wall: bool) -> int
     mass = density * math.pi * radius**2
     pair_speed = (2.0 if wall else 1.0) * speed * math.cos(math.radians(angle))
     estimate = elastic_contact_time(law, 0.5 * mass, pair_speed, radius)
-    steps = int(math.ceil(4.0 * estimate / dt)) + 10  # damping lengthens it by < 4 x
+    stretch = max(1.0 / math.sqrt(1.0 - damping.ratio**2),
+                  spring_local_damping(1.0, 1.0, damping.local)[0] / math.pi)
+    steps = int(math.ceil(4.0 * stretch * estimate / dt)) + 10
     count("steps", steps, maximum=MAX_STEPS,
           why=f"the contact lasts about {estimate:.3g} s; take a larger dt")
     return steps
@@ -183,7 +189,7 @@ def impact(law: Law, *, speed: float, angle: float = 0.0, wall: bool = True,
            radius: float = RADIUS, density: float = DENSITY, dt: float = 1e-5,
            damping: Damping = Damping()) -> ImpactResult:
     """One impact (module docstring); raises InputError on bad input before running."""
-    budget = check_impact(law, speed, angle, radius, density, dt, wall)
+    budget = check_impact(law, speed, angle, radius, density, dt, wall, damping)
     theta = math.radians(angle)
     velocity = [[speed * math.sin(theta), -speed * math.cos(theta), 0.0]]
     if wall:
@@ -210,8 +216,10 @@ def impact(law: Law, *, speed: float, angle: float = 0.0, wall: bool = True,
         if current <= 0.0:
             break
         previous = current
-    else:
-        raise ArithmeticError(f"the contact did not end within {budget} steps")
+    else:  # a damping ratio near 1 makes the discrete contact overdamped: it never lets go
+        raise InputError(f"damping ratio={damping.ratio!r}, local damping={damping.local!r}: the "
+                         f"disc did not leave the contact within {budget} steps (four times "
+                         "the contact time expected); take less damping or a smaller dt")
     contact_time = dt * (step - 1 + previous / (previous - current))
     relative = discs.velocity[0, :2] - (0.0 if wall else discs.velocity[1, :2])
     normal_in = speed * math.cos(theta)

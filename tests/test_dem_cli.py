@@ -53,6 +53,8 @@ def test_impact_damping_flag_is_the_damping_ratio(capsys):
     (["--speed", "1", "--dt", "1e-3"], "dt=0.001"),
     (["--speed", "1", "--dt", "1e-12"], "steps="),
     (["--speed", "1", "--law", "linear", "--kn", "0"], "kn=0.0"),
+    # a damping ratio this close to 1 makes the discrete contact overdamped: no rebound
+    (["--speed", "1", "--law", "linear", "--wall", "--damping", "0.99"], "damping ratio=0.99"),
 ])
 def test_bad_impact_input_exits_2_with_one_line_naming_the_value(capsys, argv, bad):
     pytest.importorskip("numba")
