@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Install hertz2d into ./.venv on a fresh machine.
 # gmsh's wheel links against a few X11/OpenGL libraries even when run headless; on Debian/Ubuntu
-# they are installed with apt-get when missing. Then a virtual environment gets the package and its
-# test dependencies (editable, so `results/` and the sources stay where you cloned them).
+# they are installed with apt-get when missing. Then a virtual environment gets the package, its
+# test dependencies and the DEM engine's numba (editable, so `results/` and the sources stay where
+# you cloned them). numba comes with the `dem` extra rather than the `test` one so that `test`
+# stays the test tools and a plain `pip install .[test]` proves the rest runs without numba (the
+# DEM tests then skip); installing both here makes the quick start's test run cover the DEM.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -23,4 +26,4 @@ fi
 .venv/bin/python -m pip install -q --upgrade pip
 # setuptools prints a notice on every editable install of a flat layout (top-level package folders,
 # as this project has by design); it is not a problem, so it is not shown
-PYTHONWARNINGS="ignore:Editable installation" .venv/bin/python -m pip install -q -e ".[test]"
+PYTHONWARNINGS="ignore:Editable installation" .venv/bin/python -m pip install -q -e ".[test,dem]"

@@ -1,6 +1,6 @@
 """Sub-commands of ``hertz2d``: one module each, with ``register(subparsers, parents)`` and
 ``run(args) -> dict``, listed in :data:`COMMANDS` in pipeline order (the order of ``--help``)."""
-from calibration.commands import (all_stages, export_law, fit, halfround, model, report, sweep,
-                                  twodisc, validate)
+from calibration.commands import (all_stages, dem, export_law, fit, halfround, model, report,
+                                  sweep, twodisc, validate)
 
-COMMANDS = (halfround, sweep, fit, twodisc, model, export_law, validate, report, all_stages)
+COMMANDS = (halfround, sweep, fit, twodisc, model, export_law, validate, report, all_stages, dem)

@@ -1,0 +1,103 @@
+"""``hertz2d dem``: the discrete element engine (:mod:`dem`), one sub-command per run type.
+
+``hertz2d dem impact``: one disc against a rigid wall or an equal disc (the particle-level
+verification runs of :mod:`dem.impact`). A new run type is a ``register_<name>(subparsers,
+parents)`` function that adds its parser (with ``set_defaults(run=..., command="dem <name>")``)
+and an entry in :data:`SUBCOMMANDS`.
+
+The engine needs numba (``pip install 'hertz2d[dem]'``); without it a DEM command exits 2 with
+that message, and every other command works.
+"""
+from __future__ import annotations
+
+from calibration.commands.model import penalty_from_flag
+from meshes.checks import InputError, one_of, poisson, positive
+
+LAWS = ("simplified", "linear", "hertz-mindlin")
+
+
+def _engine():
+    try:
+        import dem
+    except ImportError as error:
+        raise InputError(str(error)) from None
+    return dem
+
+
+def add_law_arguments(parser) -> None:
+    """The contact law and the discs' material (defaults: the paper's Section 4.3)."""
+    parser.add_argument("--law", default="simplified", help=f"one of {', '.join(LAWS)} "
+                                                            "(simplified: the paper's Table 1)")
+    parser.add_argument("--penalty", default="eq33",
+                        help="penalty factor of the simplified law: eq33, refit (from "
+                             "<results>/penalty/fit.json) or a constant w in [0, 1] (eq33)")
+    parser.add_argument("--kn", type=float, default=2.7e9,
+                        help="linear spring's normal stiffness of a disc pair, N/m per m (2.7e9)")
+    parser.add_argument("--kt", type=float, default=1.5e9,
+                        help="linear spring's tangential stiffness (1.5e9)")
+    parser.add_argument("--R", type=float, default=0.035, help="disc radius, m (0.035)")
+    parser.add_argument("--rho", type=float, default=2700.0, help="density, kg/m^3 (2700)")
+    parser.add_argument("--E", type=float, default=10e9, help="Young's modulus, Pa (10e9)")
+    parser.add_argument("--nu", type=float, default=0.25, help="Poisson's ratio (0.25)")
+    parser.add_argument("--mu", type=float, default=0.3, help="friction coefficient (0.3)")
+    parser.add_argument("--dt", type=float, default=1e-5, help="time step, s (1e-5)")
+
+
+def law_from_args(args):
+    """The engine's law from the flags (one line naming a bad value)."""
+    dem = _engine()
+    one_of("law", args.law, LAWS)
+    positive("R", args.R), positive("rho", args.rho), positive("dt", args.dt)
+    if args.law == "linear":
+        return dem.Law.linear(args.kn, args.kt, args.mu)
+    positive("E", args.E), poisson("nu", args.nu)
+    if args.law == "hertz-mindlin":
+        return dem.Law.hertz_mindlin(args.E, args.nu, args.mu)
+    return dem.Law.simplified(args.E, args.nu, args.mu, penalty_from_flag(args.penalty,
+                                                                          args.results))
+
+
+def register_impact(subparsers, parents) -> None:
+    parser = subparsers.add_parser(
+        "impact", parents=parents, help="one disc against a wall or an equal disc",
+        description="One disc (no gravity, no spin) against a rigid wall (--wall) or an equal "
+                    "disc at rest, at --speed and --angle from the normal: contact time, normal "
+                    "restitution, rebound angle, spin after contact and the energy balance's "
+                    "relative error. JSON keys: law, contact_time, restitution, rebound_angle, "
+                    "spin, energy_error, steps, seconds.")
+    add_law_arguments(parser)
+    parser.add_argument("--wall", action="store_true",
+                        help="against a rigid wall (Section 3.2) instead of an equal disc")
+    parser.add_argument("--speed", type=float, required=True, help="impact speed, m/s")
+    parser.add_argument("--angle", type=float, default=0.0,
+                        help="angle of the velocity from the contact normal, degrees (0)")
+    parser.add_argument("--damping", type=float, default=0.0,
+                        help="viscous contact damping ratio zeta in [0, 1) (0)")
+    parser.add_argument("--local-damping", type=float, default=0.0,
+                        help="PFC-style local damping coefficient alpha in [0, 1) (0)")
+    parser.set_defaults(run=run_impact, command="dem impact")
+
+
+def run_impact(args) -> dict:
+    dem = _engine()
+    from dem.impact import impact_summary
+
+    law = law_from_args(args)
+    damping = dem.Damping(ratio=args.damping, local=args.local_damping)
+    return impact_summary(law, speed=args.speed, angle=args.angle, wall=args.wall,
+                          radius=args.R, density=args.rho, dt=args.dt, damping=damping)
+
+
+#: the sub-commands of ``hertz2d dem``
+SUBCOMMANDS = (register_impact,)
+
+
+def register(subparsers, parents) -> None:
+    parser = subparsers.add_parser(
+        "dem", help="the 2D discrete element engine (impact)",
+        description="Run the 2D DEM engine (discs, the law library's contact laws, rigid walls "
+                    "by Section 3.2). Needs numba: pip install 'hertz2d[dem]'.")
+    commands = parser.add_subparsers(dest="dem_command", required=True,
+                                     parser_class=type(parser))
+    for register_subcommand in SUBCOMMANDS:
+        register_subcommand(commands, parents)

@@ -1,0 +1,116 @@
+"""numba for the engine, and the law library's scalar kernels compiled by it.
+
+The law library (:mod:`calibration.laws.scalar`) is plain Python and does not import numba;
+:func:`compile_functions` compiles a copy of each of its functions with ``numba.njit`` in a
+namespace where the functions' references to each other point at the compiled copies, so a kernel
+that calls another (the simplified law calling its Newton solve, say) compiles as a whole.
+
+Every kernel is compiled once per process on first call and cached on disk (``cache=True``), so
+later processes load machine code instead of compiling it (about a minute of compilation for the
+whole engine). numba's own cache checks only the source file of the function it compiled, while
+the time loop inlines functions from every module of the engine and from the law library: editing
+one of those would leave a stale (and possibly memory-unsafe) loop in the cache. So the engine's
+functions are cached under :class:`EngineCacheLocator`, whose freshness stamp is a digest of all
+those sources together: any edit recompiles everything. The locator plugs into numba's caching
+internals (``numba.core.caching``); where those are not as expected the engine compiles in every
+process instead of caching, never from a stale cache.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import tempfile
+import types
+from pathlib import Path
+
+try:
+    import numba
+    from numba.core import caching
+except ImportError as error:  # the DEM is an optional extra
+    raise ImportError("hertz2d's DEM engine needs numba: pip install 'hertz2d[dem]' "
+                      "(or pip install numba)") from error
+
+import calibration.laws.scalar
+
+#: every source the compiled engine is made of: this package and the law library's kernels
+SOURCES = tuple(sorted(str(path.resolve()) for path in Path(__file__).parent.glob("*.py"))) + (
+    str(Path(calibration.laws.scalar.__file__).resolve()),)
+
+
+@functools.lru_cache(maxsize=None)
+def engine_stamp() -> str:
+    """Digest of every file in :data:`SOURCES`."""
+    digest = hashlib.sha256()
+    for path in SOURCES:
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()
+
+
+#: numba's list of cache locators and their base class (internals; older releases call the
+#: first ``_CacheImpl``)
+_IMPL = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+_LOCATOR = getattr(caching, "_CacheLocator", None)
+CACHE = _IMPL is not None and _LOCATOR is not None and isinstance(
+    getattr(_IMPL, "_locator_classes", None), list)
+
+
+class EngineCacheLocator(_LOCATOR if CACHE else object):
+    """numba cache locator for the engine's sources: ``$NUMBA_CACHE_DIR`` if set, else their
+    ``__pycache__`` (else a user cache folder, else the temporary folder); fresh only while
+    :func:`engine_stamp` is unchanged."""
+
+    def __init__(self, py_func, path: str):
+        self._lineno = py_func.__code__.co_firstlineno
+        self._path = path
+
+    def get_cache_path(self):
+        return self._path
+
+    def get_source_stamp(self):
+        return engine_stamp()
+
+    def get_disambiguator(self):
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if str(Path(py_file).resolve()) not in SOURCES:
+            return None
+        user = os.path.join(os.path.expanduser("~"), ".cache", "hertz2d", "numba")
+        folders = [os.path.join(os.path.dirname(py_file), "__pycache__"), user,
+                   os.path.join(tempfile.gettempdir(), "hertz2d-numba")]
+        if numba.config.CACHE_DIR:
+            folders.insert(0, os.path.join(numba.config.CACHE_DIR, "hertz2d-engine"))
+        for folder in folders:
+            locator = cls(py_func, folder)
+            try:
+                locator.ensure_cache_path()
+            except OSError:
+                continue
+            return locator
+        return None
+
+
+if CACHE and EngineCacheLocator not in _IMPL._locator_classes:
+    _IMPL._locator_classes.insert(0, EngineCacheLocator)
+
+
+def njit(function):
+    """``numba.njit`` as the engine uses it: compiled on first call, cached on disk (when
+    :data:`CACHE`)."""
+    return numba.njit(cache=CACHE)(function)
+
+
+def compile_functions(module) -> types.SimpleNamespace:
+    """Every function defined in ``module``, compiled, as attributes of a namespace."""
+    namespace = dict(vars(module))
+    compiled = {}
+    for name, value in vars(module).items():
+        if isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
+            copy = types.FunctionType(value.__code__, namespace, name, value.__defaults__,
+                                      value.__closure__)
+            copy.__qualname__, copy.__module__ = value.__qualname__, value.__module__
+            compiled[name] = njit(copy)
+    namespace.update(compiled)
+    return types.SimpleNamespace(**compiled)

@@ -1,0 +1,134 @@
+"""A DEM run in Python: discs, walls, a law, damping and gravity, advanced in compiled chunks.
+
+    >>> from dem import Discs, Law, Simulation, Walls, random_packing
+    >>> centres, radii = random_packing(200, 0.06, 0.08, 1.0, 1.5, seed=1)
+    >>> run = Simulation(Discs.from_arrays(centres, radii, 2700.0),
+    ...                  Law.simplified(10e9, 0.25, 0.3), walls=Walls.box(1.0, 1.5), dt=1e-5)
+    >>> table = run.run(100_000, output_every=1000)  # one row per 1000 steps
+
+:meth:`Simulation.run` calls the compiled loop (:func:`dem.integrate.advance`) once per output
+interval and records one row of observations after each: time, energies and the ledger
+(:mod:`dem.energy`), contact counts and mean stiffnesses (:mod:`dem.observe`), each wall's
+position and stress. Walls can be re-driven between runs (:meth:`dem.walls.Walls.set_servo`,
+:meth:`~dem.walls.Walls.set_velocity`).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from dem.contacts import empty_contacts
+from dem.damping import Damping
+from dem.energy import TERMS, elastic_energy, gravity_potential, new_ledger
+from dem.forces import OK, Forces, compute_forces
+from dem.integrate import advance
+from dem.laws import Law
+from dem.observe import contact_statistics
+from dem.state import Discs
+from dem.walls import Walls
+from meshes.checks import InputError, count, positive
+
+#: the default Verlet skin, as a fraction of the largest radius
+SKIN = 0.25
+#: steps per call of the compiled loop when no output interval is given
+CHUNK = 10_000
+
+
+class LawFailure(ArithmeticError):
+    """A contact left the domain of its law (beyond the largest approach of Eq. 23)."""
+
+
+class Simulation:
+    """One DEM system and its clock, energy ledger and recorded observations."""
+
+    def __init__(self, discs: Discs, law: Law, *, dt: float, walls: Walls | None = None,
+                 gravity=(0.0, -9.81), damping: Damping = Damping(), skin: float | None = None):
+        self.discs, self.law, self.damping = discs, law, damping
+        self.walls = Walls.none() if walls is None else walls
+        self.dt = positive("dt", dt)
+        self.gravity = np.asarray(gravity, dtype=float)
+        if self.gravity.shape != (2,) or not np.all(np.isfinite(self.gravity)):
+            raise InputError(f"gravity={gravity!r} must be two finite numbers")
+        self.skin = positive("skin", SKIN * discs.radius.max() if skin is None else skin)
+        self.contacts = empty_contacts(discs, self.walls, self.skin)
+        self.forces = Forces.zeros(discs, self.walls)
+        self.ledger = new_ledger()
+        status = compute_forces(discs, self.walls, self.contacts, self.forces, self.ledger,
+                                law.code, law.parameters, damping.ratio, damping.local,
+                                self.gravity, self.dt, False)
+        if status != OK:
+            raise InputError("an initial overlap is beyond the largest approach of the law")
+        self.step = 0
+        self._start = {"kinetic": discs.kinetic_energy(), "elastic": self.elastic_energy(),
+                       "potential": gravity_potential(discs, self.gravity)}
+        self.records: list[dict] = []
+
+    @property
+    def time(self) -> float:
+        return self.step * self.dt
+
+    def elastic_energy(self) -> float:
+        return float(elastic_energy(self.discs, self.walls, self.contacts, self.law.code,
+                                    self.law.parameters))
+
+    def advance(self, steps: int) -> None:
+        """``steps`` steps in one compiled call, recording nothing."""
+        law, damping = self.law, self.damping
+        self.contacts, status, done = advance(
+            self.discs, self.walls, self.contacts, self.forces, self.ledger, law.code,
+            law.parameters, damping.ratio, damping.local, self.gravity, self.dt, self.skin,
+            steps)
+        self.step += done
+        if status != OK:
+            raise LawFailure(f"at step {self.step} (t = {self.time:.6g} s) a contact passed the "
+                             "largest approach of Eq. 23, 4 (R1 + R2)/e^2: the load is beyond "
+                             "the law or dt is too large")
+
+    def run(self, steps: int, output_every: int | None = None,
+            progress: bool = False) -> pd.DataFrame:
+        """``steps`` steps, one row of :meth:`observe` every ``output_every`` steps (and at the
+        end); the rows are also appended to :attr:`records`."""
+        count("steps", steps, minimum=0)
+        interval = count("output_every", output_every or min(steps, CHUNK) or 1, minimum=1)
+        rows = []
+        with tqdm(total=steps, disable=not progress, unit="step", unit_scale=True,
+                  desc=self.law.name) as bar:
+            done = 0
+            while done < steps:
+                chunk = min(interval, steps - done)
+                self.advance(chunk)
+                done += chunk
+                bar.update(chunk)
+                if output_every is not None or done == steps:
+                    rows.append(self.observe())
+        self.records.extend(rows)
+        return pd.DataFrame(rows)
+
+    def balance(self) -> dict:
+        """The energy ledger since the start (:mod:`dem.energy`): every term, the work put in, and
+        the residual ``work in - (kinetic + elastic + dissipated)``."""
+        terms = dict(zip(TERMS, map(float, self.ledger)))
+        kinetic = self.discs.kinetic_energy() - self._start["kinetic"]
+        elastic = self.elastic_energy() - self._start["elastic"]
+        gravity = self._start["potential"] - gravity_potential(self.discs, self.gravity)
+        dissipated = (terms["dashpot"] + terms["local"] + terms["slip"]
+                      + terms["stiffness_change"])
+        work = terms["wall_work"] + gravity
+        return {**terms, "gravity_work": gravity, "work": work, "kinetic_change": kinetic,
+                "elastic_change": elastic, "dissipated": dissipated,
+                "residual": work - (kinetic + elastic + dissipated)}
+
+    def observe(self) -> dict:
+        """One row: time, energies and ledger, contacts, mean stiffnesses, walls."""
+        law = self.law
+        pairs, walls_touching, kn, kt = contact_statistics(self.discs, self.walls, self.contacts,
+                                                           law.code, law.parameters)
+        row = {"step": self.step, "time": self.time, "kinetic": self.discs.kinetic_energy(),
+               "elastic": self.elastic_energy(), **self.balance(), "contacts": pairs,
+               "wall_contacts": walls_touching, "mean_kn": kn, "mean_kt": kt}
+        stresses = self.walls.stresses()
+        for w in range(self.walls.count):
+            row[f"wall{w}_x"], row[f"wall{w}_y"] = self.walls.point[w]
+            row[f"wall{w}_stress"] = stresses[w]
+        return row

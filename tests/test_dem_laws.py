@@ -1,0 +1,189 @@
+"""The law library's scalar DEM kernels against its vectorised laws, and compiled against plain.
+
+The scalar kernels (:mod:`calibration.laws.scalar`) are what the DEM engine runs per contact; the
+vectorised laws are the ones validated against the FEM. They must agree to 1e-12 on random
+inputs. The plain-Python tests need no numba; the compiled ones skip without it.
+"""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import integrate
+
+from calibration.laws import (ConstantPenalty, ContactPair, PolynomialPenalty, normal_force,
+                              normal_stiffness, simplified_update, tangential_stiffness)
+from calibration.laws import scalar
+from calibration.laws.hertz2d import max_normal_approach
+from calibration.laws.incremental import capped_update
+from calibration.laws.penalty_factor import EQ33
+from calibration.laws.sphere import hertz_normal
+
+radii = st.floats(1e-3, 10.0)
+moduli = st.floats(1e6, 1e12)
+poissons = st.floats(0.0, 0.49)
+frictions = st.one_of(st.just(0.0), st.floats(1e-4, 2.0))
+#: approach as a fraction of Eq. 23's largest approach
+fractions = st.floats(1e-12, 0.9)
+#: Eq. 33, a constant w and a polynomial with other coefficients (a refit's form)
+PENALTIES = (EQ33, ConstantPenalty(0.5), ConstantPenalty(0.0),
+             PolynomialPenalty((0.3, 1.9, 0.25, -6.0, 1.1, 0.2), "refit-like"))
+penalties = st.sampled_from(PENALTIES)
+
+
+def coefficients(penalty):
+    if isinstance(penalty, ConstantPenalty):
+        return (penalty.value, 0.0, 0.0, 0.0, 0.0, 0.0)
+    return penalty.coefficients
+
+
+@st.composite
+def pairs(draw):
+    R1, R2, E1, E2 = draw(radii), draw(radii), draw(moduli), draw(moduli)
+    return ContactPair(R1, R2, E1, E2, draw(poissons), draw(poissons), draw(frictions))
+
+
+def close(a, b, rel=1e-12):
+    return a == pytest.approx(b, rel=rel, abs=0.0)
+
+
+@given(pairs(), fractions, st.floats(0.5, 2.0))
+def test_normal_force_matches_the_vectorised_law_cold_and_warm_started(pair, fraction, factor):
+    delta = fraction * float(max_normal_approach(pair))
+    N, a = (float(v) for v in normal_force(pair, delta))
+    modulus = float(pair.modulus)
+    assert close(scalar.pair_modulus(float(pair.E1), float(pair.nu1), float(pair.E2),
+                                     float(pair.nu2)), modulus)
+    R1, R2 = float(pair.R1), float(pair.R2)
+    for start in (0.0, a * factor):  # a new contact; a warm start from a nearby half-width
+        N_s, a_s = scalar.hertz2d_normal(delta, R1, R2, modulus, start)
+        assert close(N_s, N) and close(a_s, a)
+
+
+@given(pairs(), fractions, penalties)
+def test_stiffnesses_match_the_vectorised_law(pair, fraction, penalty):
+    delta = fraction * float(max_normal_approach(pair))
+    _, a = normal_force(pair, delta)
+    a = float(a)
+    args = (a, float(pair.R1), float(pair.R2))
+    assert close(scalar.hertz2d_normal_stiffness(*args, float(pair.modulus)),
+                 float(normal_stiffness(pair, a)))
+    kt = scalar.hertz2d_tangential_stiffness(*args, float(pair.nu1), float(pair.nu2),
+                                             float(pair.modulus), coefficients(penalty))
+    assert close(kt, float(tangential_stiffness(pair, a, penalty)))
+
+
+@given(pairs(), fractions, penalties, st.floats(-1.0, 1.0), st.floats(-1.5, 1.5))
+def test_table1_update_matches_simplified_update(pair, fraction, penalty, step, previous):
+    delta = fraction * float(max_normal_approach(pair))
+    state = simplified_update(pair, delta, 0.0, 0.0, penalty)
+    # a tangential increment and a previous force on the scale of the contact's own
+    d_delta_t = step * pair.mu * float(state.N) / float(state.kt) if state.kt > 0 else step
+    T_previous = previous * float(pair.mu) * float(state.N)
+    state = simplified_update(pair, delta, d_delta_t, T_previous, penalty)
+    N, T, a, k_normal, kt, slipping = scalar.hertz2d_update(
+        delta, float(d_delta_t), float(T_previous), 0.0, float(pair.R1), float(pair.R2),
+        float(pair.nu1), float(pair.nu2), float(pair.modulus), float(pair.mu),
+        coefficients(penalty))
+    assert close(N, float(state.N)) and close(a, float(state.a)) and close(kt, float(state.kt))
+    assert T == pytest.approx(float(state.T), rel=1e-12, abs=1e-12 * float(state.N))
+    assert slipping == bool(state.slipping)
+    assert close(k_normal, scalar.hertz2d_normal_tangent(a, float(pair.R1), float(pair.R2),
+                                                         float(pair.modulus)), rel=1e-11)
+
+
+@given(st.floats(-1e6, 1e6), st.floats(1e3, 1e10), st.floats(-1e-3, 1e-3),
+       st.one_of(st.just(0.0), st.floats(0.0, 1e6)), frictions)
+def test_capped_update_matches_the_vectorised_one(T_previous, kt, d_delta_t, N, mu):
+    """For every normal force a law gives (N >= 0; 0 is an open contact)."""
+    expected, slipping = capped_update(T_previous, kt, d_delta_t, N, mu)
+    T, slipping_s = scalar.capped_update(T_previous, kt, d_delta_t, N, mu)
+    assert T == float(expected) and slipping_s == bool(slipping)
+
+
+@given(pairs(), st.floats(1e-9, 1e-1))
+def test_hertz_mindlin_matches_the_sphere_law(pair, overlap):
+    delta = overlap * float(pair.radius)
+    N, a = (float(v) for v in hertz_normal(pair, delta))
+    N_s, a_s = scalar.hertz_normal(delta, float(pair.radius), float(pair.modulus))
+    assert close(N_s, N) and close(a_s, a)
+    G = scalar.pair_shear_modulus(float(pair.E1), float(pair.nu1), float(pair.E2),
+                                  float(pair.nu2))
+    assert close(G, float(pair.shear_modulus))
+    assert close(scalar.mindlin_tangential_stiffness(a_s, G), 8.0 * float(pair.shear_modulus) * a)
+
+
+@pytest.mark.parametrize("fraction", [1e-6, 1e-3, 0.1, 0.5, 0.85])
+def test_hertz2d_tangent_and_potential_are_the_derivative_and_integral_of_N(fraction):
+    R1, R2, modulus = 0.035, 0.03, 5.3e9
+    limit = scalar.hertz2d_max_approach(R1, R2)
+    delta = fraction * limit
+
+    def force(d):
+        return scalar.hertz2d_normal(d, R1, R2, modulus, 0.0)[0]
+
+    N, a = scalar.hertz2d_normal(delta, R1, R2, modulus, 0.0)
+    h = 1e-5 * delta
+    slope = (force(delta + h) - force(delta - h)) / (2 * h)
+    assert scalar.hertz2d_normal_tangent(a, R1, R2, modulus) == pytest.approx(slope, rel=1e-7)
+    energy, _ = integrate.quad(force, 0.0, delta, epsabs=0.0, epsrel=1e-12, limit=200)
+    assert scalar.hertz2d_normal_energy(a, R1, R2, modulus) == pytest.approx(energy, rel=1e-9)
+
+
+def test_hertz_and_linear_potentials_are_the_integrals_of_their_forces():
+    delta, radius, modulus, kn = 1e-4, 0.0175, 5.3e9, 2.7e9
+    hertz, _ = integrate.quad(lambda d: scalar.hertz_normal(d, radius, modulus)[0], 0, delta,
+                              epsabs=0.0, epsrel=1e-12)
+    assert scalar.hertz_normal_energy(delta, radius, modulus) == pytest.approx(hertz, rel=1e-10)
+    assert scalar.linear_normal_energy(delta, kn) == pytest.approx(
+        integrate.quad(lambda d: scalar.linear_normal(d, kn), 0, delta)[0], rel=1e-12)
+    a = scalar.hertz_normal(delta, radius, modulus)[1]
+    h = 1e-6 * delta
+    slope = (scalar.hertz_normal(delta + h, radius, modulus)[0]
+             - scalar.hertz_normal(delta - h, radius, modulus)[0]) / (2 * h)
+    assert scalar.hertz_normal_tangent(a, modulus) == pytest.approx(slope, rel=1e-8)
+
+
+def test_newton_takes_two_iterations_from_the_previous_step():
+    """The warm start is what makes the DEM fast: from the last step's half-width, a step that
+    changes the approach by 1e-3 converges in two Newton iterations."""
+    R1, R2 = 0.035, 0.03
+    delta = 1e-5
+    y = scalar.hertz2d_log_width(delta, R1, R2, math.log(4 * R1 * R2 / (R1 + R2) * delta))
+    iterations = []
+    C = math.log(16 * R1 * R2) - 1
+    target = math.log(4 * R1 * R2 / (R1 + R2) * delta * 1.001)
+    x = y
+    for _ in range(10):
+        step = (x + math.log(C - x) - target) / (1 - 1 / (C - x))
+        x -= step
+        iterations.append(abs(step))
+        if step * step <= 2 * (C - x) * (C - x - 1) * scalar.NEWTON_TOLERANCE * max(1, abs(x)):
+            break
+    assert len(iterations) == 2
+    assert scalar.hertz2d_log_width(delta * 1.001, R1, R2, y) == x
+
+
+def test_beyond_the_largest_approach_the_kernels_return_nan():
+    R1, R2 = 0.035, 0.035
+    beyond = 1.01 * scalar.hertz2d_max_approach(R1, R2)
+    assert all(math.isnan(v) for v in scalar.hertz2d_normal(beyond, R1, R2, 5e9, 0.0))
+    assert math.isnan(scalar.hertz2d_update(beyond, 0.0, 0.0, 0.0, R1, R2, 0.25, 0.25, 5e9, 0.3,
+                                            EQ33.coefficients)[0])
+
+
+def test_compiled_kernels_agree_with_plain_python():
+    pytest.importorskip("numba")
+    from dem.laws import kernels
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        R1, R2 = rng.uniform(0.01, 1.0, 2)
+        delta = rng.uniform(1e-9, 0.9) * scalar.hertz2d_max_approach(R1, R2)
+        args = (delta, rng.normal() * 1e-6, rng.normal() * 1e3, 0.0, R1, R2, 0.25, 0.3, 5e9, 0.3,
+                EQ33.coefficients)
+        plain = scalar.hertz2d_update(*args)
+        compiled = kernels.hertz2d_update(*args)
+        assert compiled[5] == plain[5]
+        np.testing.assert_allclose(compiled[:5], plain[:5], rtol=1e-14, atol=0.0)
