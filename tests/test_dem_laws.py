@@ -48,6 +48,13 @@ def close(a, b, rel=1e-12):
     return a == pytest.approx(b, rel=rel, abs=0.0)
 
 
+def weights(pair: ContactPair) -> tuple[float, float]:
+    """The scalar laws' bracket weights of a pair, checked against the pair's own."""
+    omega = scalar.pair_weights(float(pair.E1), float(pair.nu1), float(pair.E2), float(pair.nu2))
+    assert all(close(o, float(b)) for o, b in zip(omega, pair.bracket_weights))
+    return omega
+
+
 @given(pairs(), fractions, st.floats(0.5, 2.0))
 def test_normal_force_matches_the_vectorised_law_cold_and_warm_started(pair, fraction, factor):
     delta = fraction * float(max_normal_approach(pair))
@@ -57,7 +64,7 @@ def test_normal_force_matches_the_vectorised_law_cold_and_warm_started(pair, fra
                                      float(pair.nu2)), modulus)
     R1, R2 = float(pair.R1), float(pair.R2)
     for start in (0.0, a * factor):  # a new contact; a warm start from a nearby half-width
-        N_s, a_s = scalar.hertz2d_normal(delta, R1, R2, modulus, start)
+        N_s, a_s = scalar.hertz2d_normal(delta, R1, R2, modulus, start, *weights(pair))
         assert close(N_s, N) and close(a_s, a)
 
 
@@ -67,10 +74,11 @@ def test_stiffnesses_match_the_vectorised_law(pair, fraction, penalty):
     _, a = normal_force(pair, delta)
     a = float(a)
     args = (a, float(pair.R1), float(pair.R2))
-    assert close(scalar.hertz2d_normal_stiffness(*args, float(pair.modulus)),
+    assert close(scalar.hertz2d_normal_stiffness(*args, float(pair.modulus), *weights(pair)),
                  float(normal_stiffness(pair, a)))
     kt = scalar.hertz2d_tangential_stiffness(*args, float(pair.nu1), float(pair.nu2),
-                                             float(pair.modulus), coefficients(penalty))
+                                             float(pair.modulus), coefficients(penalty),
+                                             *weights(pair))
     assert close(kt, float(tangential_stiffness(pair, a, penalty)))
 
 
@@ -85,12 +93,13 @@ def test_table1_update_matches_simplified_update(pair, fraction, penalty, step, 
     N, T, a, k_normal, kt, slipping = scalar.hertz2d_update(
         delta, float(d_delta_t), float(T_previous), 0.0, float(pair.R1), float(pair.R2),
         float(pair.nu1), float(pair.nu2), float(pair.modulus), float(pair.mu),
-        coefficients(penalty))
+        coefficients(penalty), *weights(pair))
     assert close(N, float(state.N)) and close(a, float(state.a)) and close(kt, float(state.kt))
     assert T == pytest.approx(float(state.T), rel=1e-12, abs=1e-12 * float(state.N))
     assert slipping == bool(state.slipping)
     assert close(k_normal, scalar.hertz2d_normal_tangent(a, float(pair.R1), float(pair.R2),
-                                                         float(pair.modulus)), rel=1e-11)
+                                                         float(pair.modulus), *weights(pair)),
+                 rel=1e-11)
 
 
 @given(st.floats(-1e6, 1e6), st.floats(1e3, 1e10), st.floats(-1e-3, 1e-3),

@@ -118,8 +118,9 @@ class ContactPair:
     def compliance_shares(self) -> tuple[np.ndarray, np.ndarray]:
         """``s_i = ((1 - nu_i^2)/E_i) E*``: each body's part of the compliance 1/E*
         (s1 + s2 = 1)."""
-        s1 = (1.0 - self.nu1**2) / self.E1 * self.modulus
-        return s1, 1.0 - s1
+        # each share from its own compliance: 1 - s1 would lose the digits of a small s2
+        return ((1.0 - self.nu1**2) / self.E1 * self.modulus,
+                (1.0 - self.nu2**2) / self.E2 * self.modulus)
 
     @property
     def bracket_weights(self) -> tuple[np.ndarray, np.ndarray]:

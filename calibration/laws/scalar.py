@@ -15,6 +15,13 @@ compute the same quantities as the vectorised laws of :mod:`calibration.laws.her
 - Hertz-Mindlin of spheres as 2D codes apply it to discs: ``N = 4/3 E* sqrt(R*) delta_n^(3/2)``,
   ``kt = 8 G* a``.
 
+Two bodies of different materials: the 2D laws weigh body i's bracket with omega_i
+(:attr:`calibration.laws.ContactPair.bracket_weights`; :func:`pair_weights` gives the per-body
+form's ``2 s_i``, the composite form of Eqs. 23/31 is omega = (1, 1), and bodies of one material,
+walls included, have omega = (1, 1) in both). Since omega1 + omega2 = 2 either way, the normal
+law only changes through ``L = omega1 log(4 R1) + omega2 log(4 R2)`` (``log(16 R1 R2)`` for
+omega = 1). Every function that needs them takes ``omega1, omega2`` last, default 1.
+
 Every function takes the quantities of the *pair*: two discs, or a disc and its mirror image when
 the counterpart is a rigid wall (Section 3.2; the caller doubles the disc-to-wall displacements,
 as :meth:`calibration.laws.ContactPair.pair_displacement` does). For each normal law there is also
@@ -42,15 +49,30 @@ def pair_shear_modulus(E1: float, nu1: float, E2: float, nu2: float) -> float:
     return 1.0 / ((2.0 - nu1) * 2.0 * (1.0 + nu1) / E1 + (2.0 - nu2) * 2.0 * (1.0 + nu2) / E2)
 
 
-def hertz2d_max_approach(R1: float, R2: float) -> float:
-    """The largest approach for which Eq. 23 has a solution: ``4 (R1 + R2)/e^2``."""
-    return 4.0 * (R1 + R2) / (math.e * math.e)
+def pair_weights(E1: float, nu1: float, E2: float, nu2: float) -> tuple[float, float]:
+    """The per-body form's bracket weights ``omega_i = 2 s_i``, ``s_i = ((1 - nu_i^2)/E_i) E*``
+    (Eq. 22 and its tangential analogue: each body its own half-round body)."""
+    c1, c2 = (1.0 - nu1 * nu1) / E1, (1.0 - nu2 * nu2) / E2
+    return 2.0 * c1 / (c1 + c2), 2.0 * c2 / (c1 + c2)
 
 
-def hertz2d_log_width(delta_n: float, R1: float, R2: float, y_start: float) -> float:
+def hertz2d_log_sum(R1: float, R2: float, omega1: float = 1.0, omega2: float = 1.0) -> float:
+    """``L = omega1 log(4 R1) + omega2 log(4 R2)``; the normal law's ``C = L - 1``."""
+    return omega1 * math.log(4.0 * R1) + omega2 * math.log(4.0 * R2)
+
+
+def hertz2d_max_approach(R1: float, R2: float, omega1: float = 1.0,
+                         omega2: float = 1.0) -> float:
+    """The largest approach for which Eqs. 4 + 23 (or 22) have a solution: ``e^(C-1)/(4 R*)``,
+    ``4 (R1 + R2)/e^2`` for omega = (1, 1)."""
+    return math.exp(hertz2d_log_sum(R1, R2, omega1, omega2) - 2.0) * (R1 + R2) / (4.0 * R1 * R2)
+
+
+def hertz2d_log_width(delta_n: float, R1: float, R2: float, y_start: float,
+                      omega1: float = 1.0, omega2: float = 1.0) -> float:
     """``y = log(a^2)`` of Eqs. 4 + 23 at the approach ``delta_n > 0`` (NaN if there is none).
 
-    Newton's method on ``h(y) = y + log(C - y) - log(4 R* delta_n)``, ``C = log(16 R1 R2) - 1``
+    Newton's method on ``h(y) = y + log(C - y) - log(4 R* delta_n)``, ``C = L - 1``
     (from any start left of ``C - 1`` it converges monotonically, see
     :mod:`calibration.laws.hertz2d`), from ``y_start`` (capped at ``C - 2``). It stops when
     Newton's own estimate of the error left after the last step ``s``,
@@ -58,9 +80,9 @@ def hertz2d_log_width(delta_n: float, R1: float, R2: float, y_start: float) -> f
     :data:`NEWTON_TOLERANCE` ``max(1, |y|)``; warm-started from the previous step of a DEM
     contact that takes two iterations. NaN beyond the largest approach of Eq. 23.
     """
-    if delta_n >= hertz2d_max_approach(R1, R2):
+    if delta_n >= hertz2d_max_approach(R1, R2, omega1, omega2):
         return math.nan
-    C = math.log(16.0 * R1 * R2) - 1.0
+    C = hertz2d_log_sum(R1, R2, omega1, omega2) - 1.0
     log_D = math.log(4.0 * R1 * R2 / (R1 + R2) * delta_n)
     y = min(y_start, C - 2.0)
     for _ in range(NEWTON_ITERATIONS):
@@ -86,41 +108,46 @@ def hertz2d_force(a: float, R1: float, R2: float, modulus: float) -> float:
     return math.pi * modulus * a * a * (R1 + R2) / (4.0 * R1 * R2)
 
 
-def hertz2d_normal(delta_n: float, R1: float, R2: float, modulus: float,
-                   a_start: float) -> tuple[float, float]:
+def hertz2d_normal(delta_n: float, R1: float, R2: float, modulus: float, a_start: float,
+                   omega1: float = 1.0, omega2: float = 1.0) -> tuple[float, float]:
     """``(N, a)`` of Eqs. 4 + 23 at the approach ``delta_n``, Newton warm-started from the
     previous step's half-width ``a_start`` (0 for none); (0, 0) when open, NaNs beyond the
     largest approach."""
     if delta_n <= 0.0:
         return 0.0, 0.0
-    y = hertz2d_log_width(delta_n, R1, R2, hertz2d_warm_start(delta_n, R1, R2, a_start))
+    y = hertz2d_log_width(delta_n, R1, R2, hertz2d_warm_start(delta_n, R1, R2, a_start),
+                          omega1, omega2)
     a = math.exp(0.5 * y)
     return hertz2d_force(a, R1, R2, modulus), a
 
 
-def hertz2d_normal_stiffness(a: float, R1: float, R2: float, modulus: float) -> float:
-    """Eq. 29, the secant ``kn = N/delta_n = pi E* / [log(4R1/a) + log(4R2/a) - 1]`` (0 if open)."""
+def hertz2d_normal_stiffness(a: float, R1: float, R2: float, modulus: float,
+                             omega1: float = 1.0, omega2: float = 1.0) -> float:
+    """Eq. 29, the secant ``kn = N/delta_n = pi E* / sum_i omega_i [log(4R_i/a) - 1/2]``
+    ``= pi E* / (L - 2 log a - 1)`` (0 if open)."""
     if a <= 0.0:
         return 0.0
-    return math.pi * modulus / (math.log(4.0 * R1 / a) + math.log(4.0 * R2 / a) - 1.0)
+    return math.pi * modulus / (hertz2d_log_sum(R1, R2, omega1, omega2) - 2.0 * math.log(a) - 1.0)
 
 
-def hertz2d_normal_tangent(a: float, R1: float, R2: float, modulus: float) -> float:
-    """``dN/d(delta_n) = pi E* / [log(4R1/a) + log(4R2/a) - 2]`` (Eqs. 4 + 23 differentiated in
-    ``x = a^2``: ``dN/dx = pi E*/(4R*)``, ``d(delta_n)/dx = (C - 1 - log x)/(4R*)``); 0 if open."""
+def hertz2d_normal_tangent(a: float, R1: float, R2: float, modulus: float,
+                           omega1: float = 1.0, omega2: float = 1.0) -> float:
+    """``dN/d(delta_n) = pi E* / (L - 2 log a - 2)`` (Eqs. 4 + 23 differentiated in ``x = a^2``:
+    ``dN/dx = pi E*/(4R*)``, ``d(delta_n)/dx = (C - 1 - log x)/(4R*)``); 0 if open."""
     if a <= 0.0:
         return 0.0
-    return math.pi * modulus / (math.log(4.0 * R1 / a) + math.log(4.0 * R2 / a) - 2.0)
+    return math.pi * modulus / (hertz2d_log_sum(R1, R2, omega1, omega2) - 2.0 * math.log(a) - 2.0)
 
 
-def hertz2d_normal_energy(a: float, R1: float, R2: float, modulus: float) -> float:
+def hertz2d_normal_energy(a: float, R1: float, R2: float, modulus: float,
+                          omega1: float = 1.0, omega2: float = 1.0) -> float:
     """``U = int_0^delta_n N d(delta_n) = pi E* x^2 (C - 1/2 - log x) / (32 R*^2)``, ``x = a^2``,
-    ``C = log(16 R1 R2) - 1`` (the same change of variable as :func:`hertz2d_normal_tangent`)."""
+    ``C = L - 1`` (the same change of variable as :func:`hertz2d_normal_tangent`)."""
     if a <= 0.0:
         return 0.0
     radius = R1 * R2 / (R1 + R2)
     x = a * a
-    C = math.log(16.0 * R1 * R2) - 1.0
+    C = hertz2d_log_sum(R1, R2, omega1, omega2) - 1.0
     return math.pi * modulus * x * x * (C - 0.5 - math.log(x)) / (32.0 * radius * radius)
 
 
@@ -141,18 +168,20 @@ def hertz2d_body_bracket(a: float, log_a: float, R: float, nu: float, w) -> floa
 
 
 def hertz2d_tangential_stiffness(a: float, R1: float, R2: float, nu1: float, nu2: float,
-                                 modulus: float, w) -> float:
-    """Eq. 31: ``kt = pi E* / B(a)``, B the sum of both bodies' :func:`hertz2d_body_bracket`
-    (0 if open)."""
+                                 modulus: float, w, omega1: float = 1.0,
+                                 omega2: float = 1.0) -> float:
+    """Eq. 31: ``kt = pi E* / B(a)``, B the omega-weighted sum of both bodies'
+    :func:`hertz2d_body_bracket` (0 if open)."""
     if a <= 0.0:
         return 0.0
     log_a = math.log(a)
-    return math.pi * modulus / (hertz2d_body_bracket(a, log_a, R1, nu1, w)
-                                + hertz2d_body_bracket(a, log_a, R2, nu2, w))
+    return math.pi * modulus / (omega1 * hertz2d_body_bracket(a, log_a, R1, nu1, w)
+                                + omega2 * hertz2d_body_bracket(a, log_a, R2, nu2, w))
 
 
 def hertz2d_update(delta_n: float, d_delta_t: float, T_previous: float, a_previous: float,
-                   R1: float, R2: float, nu1: float, nu2: float, modulus: float, mu: float, w):
+                   R1: float, R2: float, nu1: float, nu2: float, modulus: float, mu: float, w,
+                   omega1: float = 1.0, omega2: float = 1.0):
     """Table 1 for one contact and step, the DEM hot path (the scalar counterpart of
     :func:`calibration.laws.simplified_update`).
 
@@ -163,15 +192,16 @@ def hertz2d_update(delta_n: float, d_delta_t: float, T_previous: float, a_previo
     """
     if delta_n <= 0.0:
         return 0.0, 0.0, 0.0, 0.0, 0.0, False
-    y = hertz2d_log_width(delta_n, R1, R2, hertz2d_warm_start(delta_n, R1, R2, a_previous))
+    y = hertz2d_log_width(delta_n, R1, R2, hertz2d_warm_start(delta_n, R1, R2, a_previous),
+                          omega1, omega2)
     if math.isnan(y):
         return math.nan, 0.0, 0.0, 0.0, 0.0, False
     a = math.exp(0.5 * y)
     N = hertz2d_force(a, R1, R2, modulus)
     log_a = 0.5 * y
-    kt = math.pi * modulus / (hertz2d_body_bracket(a, log_a, R1, nu1, w)
-                              + hertz2d_body_bracket(a, log_a, R2, nu2, w))
-    k_normal = math.pi * modulus / (math.log(16.0 * R1 * R2) - 2.0 - y)
+    kt = math.pi * modulus / (omega1 * hertz2d_body_bracket(a, log_a, R1, nu1, w)
+                              + omega2 * hertz2d_body_bracket(a, log_a, R2, nu2, w))
+    k_normal = math.pi * modulus / (hertz2d_log_sum(R1, R2, omega1, omega2) - 2.0 - y)
     T, slipping = capped_update(T_previous, kt, d_delta_t, N, mu)
     return N, T, a, k_normal, kt, slipping
 
