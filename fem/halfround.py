@@ -111,7 +111,8 @@ class HalfRoundBody:
         displacement fields are not kept (:meth:`solve` computes them directly).
         """
         support = one_of("support", support, SUPPORTS)
-        nus = sorted({poisson("nu", nu) for nu in nus} - {n for n, s in self._swept if s == support})
+        done = {nu for nu, swept in self._swept if swept == support}
+        nus = sorted({poisson("nu", nu) for nu in nus} - done)
         if not nus:
             return
         free, parts, factorizer, relief = self.support(support)

@@ -21,9 +21,10 @@ Method: a reduced basis by rational Krylov vectors and Galerkin projection.
    ``z_r`` lies in ``V``) gives ``|l^T (u - u_r)| = |(z - z_r)^T K(r) (u - u_r)| <=
    ||F - K(r) u_r||_{K(r)^-1} ||l - K(r) z_r||_{K(r)^-1}``. ``K_lambda`` is positive
    semidefinite, so ``K(r) >= K(r_min)`` for every ``r >= r_min`` and each dual norm is at most
-   the one in ``K(r_min)^-1``: one solve per residual with the factorisation at the smallest
-   shift (factorised last) bounds the error. A ratio whose bound exceeds ``tolerance |l^T u_r|``
-   is solved directly instead.
+   the one in ``K(r_min)^-1``, which the factorisation at the smallest shift (factorised last)
+   gives for every ``r`` from the images ``K(r_min)^-1 K_lambda V`` (one solve per basis
+   vector, since ``K(r) = K(r_min) + (r - r_min) K_lambda``). A ratio whose bound exceeds
+   ``tolerance |l^T u_r|`` is solved directly instead.
 
 At a shift the outputs are those of the direct solve. The bound holds for any mesh and load;
 :data:`MOMENTS` and :data:`SHIFT_STEP` only decide how often the direct fallback is needed
@@ -145,16 +146,20 @@ def parametric_outputs(parts: StiffnessParts, loads: np.ndarray, probes: np.ndar
             block = basis.extend(solve_block(solve, volumetric @ block))
 
     if reduced.any():
-        V = basis.columns
-        stiffness_mu, stiffness_lambda = V.T @ (deviatoric @ V), V.T @ (volumetric @ V)
+        V, lowest, at_lowest = basis.columns, exact, shifts[0]
+        mu_V, lambda_V = deviatoric @ V, volumetric @ V
+        stiffness_mu, stiffness_lambda = V.T @ mu_V, V.T @ lambda_V
+        # `solve` is the smallest shift's: K(r) = K(r_min) + (r - r_min) K_lambda, so with these
+        # images K(r_min)^-1 of a residual is a combination of known vectors, for every r
+        images = solve_block(solve, lambda_V)
         for index in np.flatnonzero(reduced):
             ratio = ratios[index]
-            solution = V @ np.linalg.solve(stiffness_mu + ratio * stiffness_lambda, V.T @ both)
-            residual = both - (deviatoric @ solution + ratio * (volumetric @ solution))
-            # dual norms in K(r_min)^-1: `solve` is still the smallest shift's factorisation
-            norms = np.sqrt(np.abs(np.einsum("ij,ij->j", residual,
-                                             solve_block(solve, residual))))
-            outputs[index] = np.einsum("ij,ij->j", probes, solution[:, :columns])
+            coefficients = np.linalg.solve(stiffness_mu + ratio * stiffness_lambda, V.T @ both)
+            residual = both - (mu_V + ratio * lambda_V) @ coefficients
+            preconditioned = (lowest - V @ coefficients
+                              - (ratio - at_lowest) * (images @ coefficients))
+            norms = np.sqrt(np.abs(np.einsum("ij,ij->j", residual, preconditioned)))
+            outputs[index] = np.einsum("ij,ij->j", probes, V @ coefficients[:, :columns])
             bounds[index] = norms[:columns] * norms[columns:]
         fallback = reduced & (bounds > tolerance * np.abs(outputs)).any(axis=1)
         for index in np.flatnonzero(fallback):
