@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 REPOSITORY = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPOSITORY))  # the reference and the timed runs use this checkout's code
 #: where the peer's files usually sit: a ``shared`` folder beside the repository (used if present)
 PEER_SCRIPT = REPOSITORY.parent / "shared" / "peers" / "peer_dolfinx_grid.py"
 PEER_PYTHON = "/tmp/peer-venv/bin/python"
@@ -74,7 +75,7 @@ def hertz2d_run(spec: Path, cache: Path, results: Path) -> tuple[float, float, p
                        "--jobs", "1", "--results", str(results), "--json"], env)
     summary = json.loads(out.strip().splitlines()[-1])
     assert summary["failed"] == 0, summary["failures"]
-    return summary["seconds"], wall, pd.read_csv(summary["out"])
+    return summary["seconds"], wall, pd.read_csv(summary["out"]).rename(columns={"w_fem": "w"})
 
 
 def peer_run(python: str, script: str, compile_cache: Path) -> tuple[float, float, pd.DataFrame]:
