@@ -41,9 +41,10 @@ GROWTH = 0.5
 #: the level used unless the caller asks for another (see benchmarks/halfround_vs_fenicsx.py)
 DEFAULT_LEVEL = 2
 #: the finest level accepted: each level has 4x the DOFs; measured at a/R = 0.05, level 5 has
-#: 0.53M DOFs and takes 2.6 GB and 1.5 min for a sweep over nu, level 6 would take ~10 GB
+#: 0.48M DOFs and takes 2.4 GB and 1.6 min for one case (`hertz2d halfround --refine 5`, 40 s of
+#: CPU on a busy machine), level 6 would take ~10 GB and several minutes
 MAX_LEVEL = 5
-LEVEL_LIMIT = "level 5 is 0.5M DOFs, 2.6 GB, 1.5 min; each level is 4x that"
+LEVEL_LIMIT = "level 5 is 0.5M DOFs, 2.4 GB, 1.6 min; each level is 4x that"
 
 BOUNDARIES = ("flat", "base", "arc")
 
