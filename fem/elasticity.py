@@ -88,18 +88,19 @@ def vector_basis(mesh: skfem.MeshTri, order: int = 2) -> skfem.Basis:
 def element_parts(basis: skfem.Basis) -> tuple[np.ndarray, np.ndarray]:
     """Element matrices of ``K_lambda`` and ``K_mu``, each of shape (elements, DOFs, DOFs).
 
-    Local DOF i of a two-component Lagrange basis is a scalar shape function ``phi_i`` along one
-    axis ``c_i``. With ``G[a, b, i, j] = int d_a phi_i d_b phi_j`` (the basis' quadrature):
-    ``div u_i div u_j = G[c_i, c_j, i, j]`` and
-    ``2 eps(u_i) : eps(u_j) = delta(c_i, c_j) (G[0, 0, i, j] + G[1, 1, i, j]) + G[c_j, c_i, i, j]``.
+    In scikit-fem's two-component basis (``ElementVector``) local DOF ``i`` is the scalar shape
+    function ``phi_k``, ``k = i // 2``, along axis ``c = i % 2``. With the scalar integrals
+    ``G[a, b, k, l] = int d_a phi_k d_b phi_l`` (the basis' quadrature), for ``i = (k, c)`` and
+    ``j = (l, d)``: ``div u_i div u_j = G[c, d, k, l]`` and
+    ``2 eps(u_i) : eps(u_j) = delta(c, d) (G[0, 0, k, l] + G[1, 1, k, l]) + G[d, c, k, l]``.
     """
-    gradients = np.array([field[0].grad for field in basis.basis])  # (i, component, a, e, q)
-    axis = np.abs(gradients).max(axis=(2, 3, 4)).argmax(axis=1)  # c_i
-    local = np.arange(len(axis))
-    scalar = gradients[local, axis]  # (i, a, e, q)
-    G = np.einsum("iaeq,jbeq,eq->eabij", scalar, scalar, basis.dx, optimize=True)
-    i, j = local[:, None], local[None, :]
-    c_i, c_j = axis[:, None], axis[None, :]
-    volumetric = G[:, c_i, c_j, i, j]
-    deviatoric = (c_i == c_j) * (G[:, 0, 0] + G[:, 1, 1]) + G[:, c_j, c_i, i, j]
+    if not (isinstance(basis.elem, skfem.ElementVector) and basis.elem.dim == 2):
+        raise ValueError("element_parts needs a two-component ElementVector basis")
+    scalar = np.array([field[0].grad[0] for field in basis.basis[0::2]])  # (k, a, e, q)
+    G = np.einsum("kaeq,lbeq,eq->eabkl", scalar, scalar, basis.dx, optimize=True)
+    local = np.arange(len(basis.basis))
+    k, l = (local // 2)[:, None], (local // 2)[None, :]
+    c, d = (local % 2)[:, None], (local % 2)[None, :]
+    volumetric = G[:, c, d, k, l]
+    deviatoric = (c == d) * (G[:, 0, 0, k, l] + G[:, 1, 1, k, l]) + G[:, d, c, k, l]
     return volumetric, deviatoric
