@@ -2,9 +2,10 @@
 
 Cases are grouped by mesh (R, a, level); a group is one task: its mesh is built and its stiffness
 assembled once, then all Poisson ratios of a support are solved together by the reduced parametric
-solve, each within a guaranteed bound of the direct solve (:meth:`HalfRoundBody.sweep_poisson`). Each case yields one tidy row with the Eq. 20 penalty factor
-``w_fem``, Eq. 33's ``w_eq33`` and the Eq. 17 check of the normal load ``u_z / u_z_eq17`` from
-the same factorisation. A case that raises is recorded with ``status = "failed"`` and its reason.
+solve, each within a guaranteed bound of the direct solve (:meth:`HalfRoundBody.sweep_poisson`).
+Each case yields one tidy row with the Eq. 20 penalty factor ``w_fem``, Eq. 33's ``w_eq33`` and
+the Eq. 17 check of the normal load ``u_z / u_z_eq17`` from the same solve. A case that raises is
+recorded with ``status = "failed"`` and its reason.
 
 This module is the root of the code digest that names the sweep's cached rows
 (:func:`solver_namespace`): whatever it imports, at any depth, is part of a row's identity.
