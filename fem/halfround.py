@@ -14,18 +14,22 @@ in the full disc), and the pin at the base centre carries nothing, so the relati
 we measure does not depend on it.
 
 The stiffness depends on E and nu only through ``lambda K_lambda + mu K_mu`` and the mesh only on
-``a/R``, so one :class:`HalfRoundBody` serves every material and both supports.
+``a/R``, so one :class:`HalfRoundBody` serves every material and both supports. Many Poisson ratios
+on one body are solved together (:meth:`HalfRoundBody.sweep_poisson`) by a reduced basis with a
+guaranteed error bound (:mod:`fem.parametric`): a few factorisations instead of one per ratio.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Iterable
 
 import numpy as np
 
 from fem.elasticity import StiffnessParts, vector_basis
 from fem.factor import PatternFactorizer
 from fem.loads import hertzian_traction
+from fem.parametric import parametric_outputs
 from fem.supports import SUPPORTS, fixed_dofs, relief_load
 from meshes.checks import one_of, poisson, positive
 from meshes.halfround import DEFAULT_LEVEL, half_round_mesh, node_at
@@ -59,6 +63,7 @@ class HalfRoundBody:
         self.base_centre = self.basis.nodal_dofs[:, self.base_centre_node]
         self._supports: dict[str, tuple] = {}
         self._unit_modulus: dict[tuple[float, str], tuple[HalfRoundCompliance, np.ndarray]] = {}
+        self._swept: dict[tuple[float, str], HalfRoundCompliance] = {}
 
     @property
     def dofs(self) -> int:
@@ -98,5 +103,33 @@ class HalfRoundBody:
                 HalfRoundCompliance(tangential=relative[0, 0], normal=-relative[1, 1]), fields)
         return self._unit_modulus[nu, support]
 
+    def sweep_poisson(self, nus: Iterable[float], support: str) -> None:
+        """Solve many Poisson ratios at once; :meth:`compliance` then returns their compliances.
+
+        The compliances come from :func:`fem.parametric.parametric_outputs`: each is either a
+        direct solve or guaranteed within ``fem.parametric.TOLERANCE`` (relative) of it. The
+        displacement fields are not kept (:meth:`solve` computes them directly).
+        """
+        support = one_of("support", support, SUPPORTS)
+        done = {nu for nu, swept in self._swept if swept == support}
+        nus = sorted({poisson("nu", nu) for nu in nus} - done)
+        if not nus:
+            return
+        free, parts, factorizer, relief = self.support(support)
+        measured = np.zeros((self.dofs, 2))  # top centre minus base centre, along x and along y
+        measured[self.top, [0, 1]] += 1.0
+        measured[self.base_centre, [0, 1]] -= 1.0
+        loads = np.column_stack([self.tangential_load + relief, self.normal_load])
+        ratios = [2.0 * nu / (1.0 - 2.0 * nu) for nu in nus]  # lambda / mu
+        result = parametric_outputs(parts, loads[free], measured[free], ratios, factorizer)
+        for nu, (tangential, normal) in zip(nus, result.outputs):
+            per_mu = 2.0 * (1.0 + nu)  # 1 / mu at E = 1: K = mu (K_mu + r K_lambda)
+            self._swept[nu, support] = HalfRoundCompliance(tangential * per_mu, -normal * per_mu)
+
     def compliance(self, E: float, nu: float, support: str) -> HalfRoundCompliance:
-        return self.solve(E, nu, support)[0]
+        """The compliances at (E, nu, support): from :meth:`sweep_poisson` if it solved this nu."""
+        swept = self._swept.get((nu, support))
+        if swept is None:
+            return self.solve(E, nu, support)[0]
+        E = positive("E", E)
+        return HalfRoundCompliance(swept.tangential / E, swept.normal / E)

@@ -7,9 +7,15 @@ top centre are mesh nodes, because the measured quantity is the displacement of 
 the other.
 
 The mesh depends on ``a/R`` and the refinement level only: it is built once at R = 1 and scaled.
-Element sizes grow linearly with the distance d from the flat,
-``size(d) = 2**-level * min(FAR * R, FLAT * a + GROWTH * d)``,
-so one level halves every element size.
+Element sizes grow linearly with the distance ``d`` from the flat and with the distance ``c`` from
+the nearer end of the base,
+``size = 2**-level * min(FAR * R, FLAT * a + GROWTH * d, CORNER * R + GROWTH * c)``,
+so one level halves every element size. The base's ends, where the clamped base meets the free
+arc, are corners of a stress singularity (a fixed-free right-angled wedge, stronger as nu -> 1/2);
+without the grading towards them w converges there at order about 1 instead of 2 and is off by
+1e-3 at nu = 0.49 and the default level (benchmarks/halfround_vs_fenicsx.py measures w against a
+converged reference). The error left is a smooth O(h^2) one of the bulk, which is why the flat's
+own elements (FLAT) are not smaller: refining them alone does not lower it.
 """
 from __future__ import annotations
 
@@ -25,17 +31,20 @@ from meshes.checks import InputError, count, positive
 from meshes.gmsh_session import gmsh_session, sizes_from_background_field
 
 #: element size on the flat at level 0, as a multiple of a
-FLAT = 0.25
+FLAT = 0.5
 #: far-field element size at level 0, as a multiple of R
 FAR = 0.25
-#: growth of the element size with distance from the flat at level 0
-GROWTH = 0.35
-#: the level used unless the caller asks for another (see benchmarks/halfround.py)
+#: element size at the base's two ends at level 0, as a multiple of R
+CORNER = 0.05
+#: growth of the element size with distance from the flat or a base end, at level 0
+GROWTH = 0.5
+#: the level used unless the caller asks for another (see benchmarks/halfround_vs_fenicsx.py)
 DEFAULT_LEVEL = 2
 #: the finest level accepted: each level has 4x the DOFs; measured at a/R = 0.05, level 5 has
-#: 0.81M DOFs and takes 3.9 GB and 140 s for one case, level 6 would take ~15 GB and ~20 minutes
+#: 0.48M DOFs and takes 2.4 GB and 1.6 min for one case (`hertz2d halfround --refine 5`, 40 s of
+#: CPU on a busy machine), level 6 would take ~10 GB and several minutes
 MAX_LEVEL = 5
-LEVEL_LIMIT = "level 5 is 0.8M DOFs, 3.9 GB, 2.5 min; each level is 4x that"
+LEVEL_LIMIT = "level 5 is 0.5M DOFs, 2.4 GB, 1.6 min; each level is 4x that"
 
 BOUNDARIES = ("flat", "base", "arc")
 
@@ -71,14 +80,17 @@ def build_half_round(path: str, a_over_R: float, level: int) -> None:
         model.addPhysicalGroup(1, [arc_right, arc_left], name="arc")
         model.addPhysicalGroup(2, [surface], name="body")
 
-        fields = model.mesh.field
-        distance = fields.add("Distance")
-        fields.setNumbers(distance, "CurvesList", flat)
-        fields.setNumber(distance, "Sampling", 200)
-        size = fields.add("MathEval")
-        fields.setString(size, "F", f"{scale}*min({FAR}, {FLAT * a} + {GROWTH}*F{distance})")
-        fields.setAsBackgroundMesh(size)
+        # exact distances (R = 1) to the flat segment and to the nearer base end
+        flat_distance = f"Sqrt(Max(Fabs(x) - {a}, 0)^2 + (y - {h})^2)"
+        corner_distance = "Sqrt((Fabs(x) - 1)^2 + y^2)"
+        size = model.mesh.field.add("MathEval")
+        model.mesh.field.setString(size, "F", f"{scale} * min({FAR}, min({FLAT * a} + {GROWTH} * "
+                                   f"{flat_distance}, {CORNER} + {GROWTH} * {corner_distance}))")
+        model.mesh.field.setAsBackgroundMesh(size)
         sizes_from_background_field()
+        # the curves' 1D mesh integrates the size along them; the default precision (1e-9) took
+        # half of the meshing time for the same nodes
+        gmsh.option.setNumber("Mesh.LcIntegrationPrecision", 1e-3)
         model.mesh.generate(2)
         gmsh.write(path)
 
@@ -90,8 +102,9 @@ def half_round_mesh(R: float, a: float, level: int = DEFAULT_LEVEL) -> skfem.Mes
     """
     check_geometry(R, a)
     level = count("refine", level, minimum=0, maximum=MAX_LEVEL, why=LEVEL_LIMIT)
-    unit = from_meshio(cached_mesh(build_half_round, a_over_R=a / R, level=level))
-    return unit.scaled(R)
+    mesh = cached_mesh(build_half_round, a_over_R=a / R, level=level)  # a fresh copy per call
+    mesh.points *= R  # scaled before conversion: scikit-fem then builds the facets once
+    return from_meshio(mesh)
 
 
 def node_at(mesh: skfem.MeshTri, x: float, y: float) -> int:

@@ -1,10 +1,11 @@
 """The worker task of the half-round sweep: every case of one mesh, one row per case.
 
 Cases are grouped by mesh (R, a, level); a group is one task: its mesh is built and its stiffness
-assembled once, then every material and support of the group only refactorises
-(:class:`fem.halfround.HalfRoundBody`). Each case yields one tidy row with the Eq. 20 penalty factor
-``w_fem``, Eq. 33's ``w_eq33`` and the Eq. 17 check of the normal load ``u_z / u_z_eq17`` from
-the same factorisation. A case that raises is recorded with ``status = "failed"`` and its reason.
+assembled once, then all Poisson ratios of a support are solved together by the reduced parametric
+solve, each within a guaranteed bound of the direct solve (:meth:`HalfRoundBody.sweep_poisson`).
+Each case yields one tidy row with the Eq. 20 penalty factor ``w_fem``, Eq. 33's ``w_eq33`` and
+the Eq. 17 check of the normal load ``u_z / u_z_eq17`` from the same solve. A case that raises is
+recorded with ``status = "failed"`` and its reason.
 
 This module is the root of the code digest that names the sweep's cached rows
 (:func:`solver_namespace`): whatever it imports, at any depth, is part of a row's identity.
@@ -64,4 +65,9 @@ def solve_group(cases: list[Case]) -> list[dict]:
             reason = f"mesh/assembly: {type(error).__name__}: {error}"
             return [_row(c, 0, time.perf_counter() - start, status="failed", error=reason)
                     for c in cases]
+        for support in sorted({case.support for case in cases}):
+            try:
+                body.sweep_poisson([c.nu for c in cases if c.support == support], support)
+            except Exception:  # solve_case then solves each case directly and records its error
+                pass
         return [solve_case(body, case) for case in cases]
