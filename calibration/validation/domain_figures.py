@@ -12,37 +12,47 @@ LINES = {"Masing, FEM's virgin curve": dict(color="tab:green", lw=1.4),
 
 
 def masing_loops(loops: pd.DataFrame) -> plt.Figure:
-    """FEM cycles against Masing's rule on the FEM's own virgin curve and the memory laws."""
+    """FEM cycles against Masing's rule on the FEM's own virgin curve and the memory laws, at the
+    smallest, a middle and the largest amplitude. Each curve's chord through its turning points,
+    ``(Fx*/A) delta_t``, is subtracted so that the loops' opening (the dissipation) shows."""
     amplitudes = sorted(loops["A / onset"].unique())
-    fig, axes = plt.subplots(1, len(amplitudes), figsize=(4.2 * len(amplitudes), 4))
-    for ax, fraction in zip(np.atleast_1d(axes), amplitudes):
-        mine = loops[loops["A / onset"] == fraction]
+    shown = sorted({amplitudes[0], amplitudes[len(amplitudes) // 2], amplitudes[-1]})
+    fig, axes = plt.subplots(1, len(shown), figsize=(4.6 * len(shown), 4.2))
+    for ax, fraction in zip(np.atleast_1d(axes), shown):
+        mine = loops[(loops["A / onset"] == fraction)
+                     & loops.stage.isin(("tangential", "unloading", "reloading"))]
         for source, rows in mine.groupby("source", sort=False):
-            rows = rows[rows.stage.isin(("tangential", "unloading", "reloading"))]
+            chord = rows.Fx.abs().max() / rows.delta_t.abs().max()
             style = FEM_POINTS if source == "FEM" else LINES[source]
-            ax.plot(1e3 * rows.delta_t, 1e-6 * rows.Fx, label=source, **style)
+            ax.plot(1e3 * rows.delta_t, 1e-6 * (rows.Fx - chord * rows.delta_t), label=source,
+                    **style)
         ax.set(title=f"A = {fraction:g} x FEM's full slip", xlabel="delta_t (mm)")
         ax.grid(alpha=0.3)
-    np.atleast_1d(axes)[0].set_ylabel("Fx (MN/m)")
-    np.atleast_1d(axes)[0].legend(fontsize=7)
-    fig.tight_layout()
+    np.atleast_1d(axes)[0].set_ylabel("Fx - (Fx*/A) delta_t (MN/m), each its own chord")
+    handles, labels = np.atleast_1d(axes)[0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=8, loc="lower center", ncol=4)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return fig
 
 
 def energy(table: pd.DataFrame) -> plt.Figure:
     """Energy per cycle against amplitude, log-log, with the A^3 slope: (a) at the FEM's
     amplitudes, (b) at fractions of each model's own full-slip displacement."""
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    fig, axes = plt.subplots(1, 2, figsize=(12, 6.2))
+    colours = dict(zip([m for m in table.model.unique() if not m.startswith("FEM")],
+                       plt.rcParams["axes.prop_cycle"].by_key()["color"]))
     for ax, basis in zip(axes, ("FEM's amplitude", "fraction of its own full slip")):
         rows = table[(table.basis == basis) | table.model.str.startswith("FEM")]
+        floor = 1e-3 * table[table.model == "FEM (Fx)"]["W (J/m)"].min()
         for model, mine in rows.groupby("model", sort=False):
-            mine = mine[mine["W (J/m)"] > 0]
+            mine = mine[mine["W (J/m)"] > floor]  # the capped springs: zero to rounding
             if mine.empty:
                 continue
             x = mine["A (m)"] * 1e3 if basis == "FEM's amplitude" else mine["A / full slip"]
             style = (dict(color="k", marker="o", ls="none") if model == "FEM (Fx)"
                      else dict(color="0.5", marker="s", mfc="none", ls="none")
-                     if model.startswith("FEM") else dict(marker=".", lw=1.2))
+                     if model.startswith("FEM") else dict(marker=".", lw=1.2,
+                                                          color=colours[model]))
             ax.loglog(x, mine["W (J/m)"], label=model, **style)
         x0 = (table[table.model == "FEM (Fx)"]["A (m)"] * 1e3 if basis == "FEM's amplitude"
               else table[table.model == "FEM (Fx)"]["A / full slip"]).to_numpy()
@@ -52,8 +62,9 @@ def energy(table: pd.DataFrame) -> plt.Figure:
                ylabel="W per cycle (J/m)", title=f"at the {basis}" if basis.startswith("FEM")
                else "at the same fraction of each one's full slip")
         ax.grid(alpha=0.3, which="both")
-    axes[0].legend(fontsize=6.5)
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, fontsize=7.5, loc="lower center", ncol=3)
+    fig.tight_layout(rect=(0, 0.2, 1, 1))
     return fig
 
 
