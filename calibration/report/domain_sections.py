@@ -35,6 +35,10 @@ def _pct(x: float, digits: int = 1) -> str:
     return f"{100 * x:.{digits}f} %"
 
 
+def _within(x: float) -> str:
+    return "exactly (to rounding)" if x < 1e-14 else f"within {x:.1e}"
+
+
 def stick_criterion_mu(case2_mu: pd.DataFrame) -> tuple[float, float]:
     """The smallest mu whose case 2 has no step in full slip, and the kt regressed there."""
     stuck = case2_mu[case2_mu["steps in full slip"] == 0]
@@ -135,6 +139,7 @@ def domain_section(v: ValidationResults) -> Section | None:
         f"{_pct(last['N change from previous level'].abs().max(), 2)}.")
     section.figure(d.folder / "domain_normal.png", "N over its closed form per mesh level.")
     equal = stick[stick.pair == "equal discs"]
+    trend = d["beta_trend"].sort_values("a/R")
     per_level = equal.groupby("level")["c / Eq. 7"].apply(lambda c: (c - 1).abs().max())
     section.table(stick.round(4), "The stick zone during case 1's tangential stage (hold-normal, "
                   "symmetric flats) at T/(mu N) = 0.25, 0.5, 0.75, per mesh level: c against "
@@ -143,9 +148,20 @@ def domain_section(v: ValidationResults) -> Section | None:
     section.paragraph(
         "For equal discs (beta = 0) the stick zone is within "
         + ", ".join(f"{_pct(err)} of Eq. 7 at level {lvl}" for lvl, err in per_level.items())
-        + ". For beta != 0 Eq. 7 does not hold: the stick zone is smaller and shifted, close to "
-        "the coupled half-plane model (a/R -> 0); the discs' finite size accounts for the rest "
-        "(domain_beta_trend.csv).")
+        + f". For beta != 0 Eq. 7 does not hold: at T/(mu N) = 0.5 and level {level} c / Eq. 7 is "
+        + ", ".join(f"{r['c / Eq. 7']:.2f} ({r.pair}; half-plane model "
+                    f"{r['half-plane c / Eq. 7']:.2f}), its centre shifted by "
+                    f"{r['stick offset / a']:.2f} a ({r['half-plane stick offset / a']:.2f})"
+                    for _, r in stick[
+                        (stick.beta > 0) & (stick.level == level)
+                        & np.isclose(stick["T / (mu N)"], 0.5)].iterrows())
+        + ". The half-plane model is the a/R -> 0 "
+        f"limit: the wall's stick zone after normal loading, {trend['c / a'].iloc[-1]:.2f} a at "
+        f"a/R = {trend['a/R'].iloc[-1]:.2f}, extrapolates to "
+        f"{trend['c / a extrapolated to a/R = 0'].iloc[0]:.2f} a at a/R = 0 against the "
+        f"half-plane's {trend['half-plane c / a'].iloc[0]:.2f} a (domain_beta_trend.csv).")
+    section.table(d["beta_trend"].round(4), "The wall's stick zone after normal loading at "
+                  "decreasing a/R, extrapolated to a/R = 0, against the half-plane model.")
     beta = d["beta"]
     section.table(beta.round(4), "Dundurs' beta and the shear it causes during normal loading "
                   "with mu = 0.3 (end of the normal stage), against the coupled half-plane model "
@@ -198,9 +214,9 @@ def domain_section(v: ValidationResults) -> Section | None:
     wall = slide[slide.source.str.startswith("Appendix C, wall")].iloc[0]
     discs = slide[slide.source.str.startswith("Appendix C, two")].iloc[0]
     section.paragraph(
-        f"On a wall Appendix C keeps the contact plane horizontal: Fx / (mu N) = 1 within "
-        f"{wall['max |Fx / (mu N) - 1|']:.1e} and N constant within "
-        f"{wall['max |N / N at slide start - 1|']:.1e} over {int(wall['full-slip steps'])} "
+        f"On a wall Appendix C keeps the contact plane horizontal: Fx / (mu N) = 1 "
+        f"{_within(wall['max |Fx / (mu N) - 1|'])} and N constant "
+        f"{_within(wall['max |N / N at slide start - 1|'])} over {int(wall['full-slip steps'])} "
         f"steps of slide, as the FEM's disc on a wall "
         f"(Fx / (mu N) - 1 at most {slide[slide.source.str.startswith('FEM')]['max |Fx / (mu N) - 1|'].max():.1e}); "
         f"between two discs the contact plane turns and Fx falls below mu N by up to "

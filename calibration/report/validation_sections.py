@@ -120,6 +120,9 @@ def case2_statement(v: ValidationResults) -> str:
         from calibration.report.domain_sections import stick_criterion_mu
         mu, kt = stick_criterion_mu(v.case2_mu)
         sliding = v.case2_mu[v.case2_mu["steps in full slip"] == v.case2_mu.steps].mu.max()
+        along = c.get("Table 1 kt / kn (tangent) along case 2")
+        partly = v.case2_mu[(v.case2_mu["steps in full slip"] > 0)
+                            & (v.case2_mu["steps in full slip"] < v.case2_mu.steps)]
         text += (
             f" Rerun over mu (section 'The law's domain'), case 2 slides in every step up to "
             f"mu = {sliding:g}, and from mu = {mu:g} no step is in full slip and the regressed "
@@ -127,6 +130,18 @@ def case2_statement(v: ValidationResults) -> str:
             f"strong evidence that the paper's case 2 stuck (a higher friction coefficient or "
             f"COMSOL's friction model), and that its 'slide not attained' and kt = 1.5e9 describe "
             f"a sticking contact, not the paper's mu = {c['mu']:g}.")
+        if along is not None and len(partly) and len(along) == int(partly.steps.iloc[0]):
+            row = partly.iloc[0]
+            first, last = int(row["first step in full slip"]), int(row["last step in full slip"])
+            text += (
+                f" The threshold follows the tangent ratio along the path, which is largest "
+                f"where the contact is narrow: Table 1's kt/kn (tangent) falls from "
+                f"{along[0]:.2f} at the first step to {along[-1]:.2f} at the last. At mu = "
+                f"{row.mu:g} the FEM is in full slip from step {first} to step {last} (Table 1's "
+                f"ratio {along[last - 1]:.2f} there; at the end the FEM's ratio is "
+                f"{c['FEM kt / kn (tangent)']:.2f} against Table 1's "
+                f"{c['Table 1 kt / kn (tangent dN/d(delta_n))']:.2f}) and not after; from "
+                f"mu = {mu:g}, above the ratio's largest value, no step slides.")
     return text
 
 

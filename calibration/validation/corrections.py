@@ -86,11 +86,11 @@ def stick_criterion(case1: pd.DataFrame, settings: ValidationSettings) -> dict:
     N, a = (float(x) for x in normal_force(pair, settings.delta_n))
     kt = float(tangential_stiffness(pair, a))
     fem = _fem_stiffnesses(case1)
-    first = settings.delta_n / settings.steps
-    a_first = float(normal_force(pair, first)[1])
+    along = [float(tangential_stiffness(pair, normal_force(pair, dn)[1]))
+             / _tangent_normal_stiffness(pair, dn) for dn in settings.path("case 2").delta_n]
     return {"mu": settings.mu,
-            "Table 1 kt / kn (tangent) at case 2's first step": float(
-                tangential_stiffness(pair, a_first)) / _tangent_normal_stiffness(pair, first),
+            "Table 1 kt / kn (tangent) along case 2": along,
+            "Table 1 kt / kn (tangent) at case 2's first step": along[0],
             "Table 1 kt / kn (tangent dN/d(delta_n))": kt / _tangent_normal_stiffness(
                 pair, settings.delta_n),
             "Table 1 kt / kn (secant N/delta_n)": kt * settings.delta_n / N,

@@ -97,8 +97,8 @@ def beta_shear(profiles: dict[str, pd.DataFrame], beta: pd.DataFrame) -> plt.Fig
                 label=f"{pair} (beta = {row.beta:.2f}): FEM, c/a = {row['c / a']:.2f}")
         for sign in (-1, 1):
             ax.axvline(sign * row["half-plane c / a"], color=color, ls="--", lw=0.8)
-    ax.set(xlabel="x / a", ylabel="q / (mu p0)", title="Shear after normal loading; dashed: "
-           "stick zone of the coupled half-plane model")
+    ax.set(xlabel="x / a", ylabel="q / (mu p0)",
+           title="Shear after normal loading (dashed: half-plane stick zone)")
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     fig.tight_layout()

@@ -260,6 +260,20 @@ def wall_slide(runs: Runs, settings: DomainSettings) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def full_slip_steps(runs: Runs, settings: DomainSettings, case2_mu: pd.DataFrame) -> pd.DataFrame:
+    """Case 2 over mu with the first and last step in full slip (0 if none)."""
+    steps = {}
+    for case in first_cases(settings):
+        if case.kind == "proportional":
+            table = runs.table(case)
+            full = table.step[table.c == 0].to_numpy()
+            steps[case.mu] = (int(full.min()) if full.size else 0, int(full.max()) if full.size
+                              else 0)
+    return case2_mu.assign(**{
+        "first step in full slip": case2_mu.mu.map(lambda mu: steps[mu][0]),
+        "last step in full slip": case2_mu.mu.map(lambda mu: steps[mu][1])})
+
+
 FIGURES = {"masing": "domain_masing_loops.png", "energy": "domain_energy.png",
            "normal": "domain_normal.png", "beta": "domain_beta_shear.png",
            "case2_mu": "domain_case2_mu.png", "unload_normal": "domain_unload_normal.png"}
@@ -283,6 +297,7 @@ def run_domain(out: Path, quick: bool = False, executor: Executor = Inline(),
     laws = LawCycles(settings, float(half_round.w[-1]))
     tables["energy_laws"] = energy_by_law(runs, settings, onset, half_round, laws)
     tables["wall_slide"] = wall_slide(runs, settings)
+    tables["case2_mu"] = full_slip_steps(runs, settings, tables["case2_mu"])
     tables["loops"] = loop_curves(runs, settings, onset, laws)
     profiles = {case.pair: pd.DataFrame(runs.get([case])[case]["normal_profile"])
                 for case in first_cases(settings) if case.kind == "hold-normal"
