@@ -10,7 +10,8 @@ code under test.
 import numpy as np
 import pytest
 
-from calibration.laws import EQ33, ConstantPenalty, ContactPair, full_slip_displacement, normal_force
+from calibration.laws import (EQ33, ConstantPenalty, ContactPair, full_slip_displacement,
+                              normal_force)
 from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
 from calibration.validation import stick_zone_term as stz
 from calibration.validation.reference_forms import masing_loop_energy

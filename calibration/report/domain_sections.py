@@ -213,12 +213,13 @@ def domain_section(v: ValidationResults) -> Section | None:
                   "and T against mu N, N during the slide.")
     wall = slide[slide.source.str.startswith("Appendix C, wall")].iloc[0]
     discs = slide[slide.source.str.startswith("Appendix C, two")].iloc[0]
+    fem_wall = slide[slide.source.str.startswith("FEM")]["max |Fx / (mu N) - 1|"].max()
     section.paragraph(
         f"On a wall Appendix C keeps the contact plane horizontal: Fx / (mu N) = 1 "
         f"{_within(wall['max |Fx / (mu N) - 1|'])} and N constant "
         f"{_within(wall['max |N / N at slide start - 1|'])} over {int(wall['full-slip steps'])} "
         f"steps of slide, as the FEM's disc on a wall "
-        f"(Fx / (mu N) - 1 at most {slide[slide.source.str.startswith('FEM')]['max |Fx / (mu N) - 1|'].max():.1e}); "
+        f"(Fx / (mu N) - 1 at most {fem_wall:.1e}); "
         f"between two discs the contact plane turns and Fx falls below mu N by up to "
         f"{_pct(discs['max |Fx / (mu N) - 1|'])} while N rises by "
         f"{_pct(discs['max |N / N at slide start - 1|'])}.")

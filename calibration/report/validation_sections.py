@@ -126,7 +126,8 @@ def case2_statement(v: ValidationResults) -> str:
         text += (
             f" Rerun over mu (section 'The law's domain'), case 2 slides in every step up to "
             f"mu = {sliding:g}, and from mu = {mu:g} no step is in full slip and the regressed "
-            f"kt is {kt:.3g} N/m per m, the paper's 1.5e9 within {100 * abs(kt / 1.5e9 - 1):.0f} %: "
+            f"kt is {kt:.3g} N/m per m, the paper's 1.5e9 within "
+            f"{100 * abs(kt / 1.5e9 - 1):.0f} %: "
             f"strong evidence that the paper's case 2 stuck (a higher friction coefficient or "
             f"COMSOL's friction model), and that its 'slide not attained' and kt = 1.5e9 describe "
             f"a sticking contact, not the paper's mu = {c['mu']:g}.")
@@ -151,18 +152,21 @@ def unit_free_statement(v: ValidationResults) -> str:
     hm = t.loc[[i for i in t.index if i.startswith("3D Hertz-Mindlin")][0]]
     law = t.loc[[i for i in t.index if i.startswith("2D law")][0]]
     fem = t.loc["FEM, case 1"]
+
+    def slip(row):
+        return row["full-slip displacement / delta_n"]
+
     return (
         f"The 3D Hertz-Mindlin law applied to discs is judged above in forces per unit thickness "
         f"(N/m), as if each disc were a 1 m slice, so its relative errors depend on that "
         f"choice. In unit-free terms: kt/kn (initial tangential over tangent normal stiffness) "
         f"is {hm['kt / kn (tangent kn)']:.2f} for Hertz-Mindlin (4 G*/E*, any size), "
         f"{law['kt / kn (tangent kn)']:.2f} for the 2D law and {fem['kt / kn (tangent kn)']:.2f} "
-        f"for the FEM; the full-slip displacement over delta_n is "
-        f"{hm['full-slip displacement / delta_n']:.3f}, {law['full-slip displacement / delta_n']:.3f}"
-        f" and {fem['full-slip displacement / delta_n']:.3f}. Hertz-Mindlin's tangential spring "
+        f"for the FEM; the full-slip displacement over delta_n is {slip(hm):.3f}, "
+        f"{slip(law):.3f} and {slip(fem):.3f}. Hertz-Mindlin's tangential spring "
         f"is {100 * (hm['kt / kn (tangent kn)'] / fem['kt / kn (tangent kn)'] - 1):.0f} % too "
         f"stiff relative to the normal one and it reaches full slip at "
-        f"{100 * hm['full-slip displacement / delta_n'] / fem['full-slip displacement / delta_n']:.0f} % "
+        f"{100 * slip(hm) / slip(fem):.0f} % "
         f"of the FEM's displacement, whatever the thickness (unit_free.csv).")
 
 
@@ -170,7 +174,8 @@ def frame_statement(v: ValidationResults) -> str:
     """Which force each comparison uses: the horizontal Fx or the contact-frame T."""
     f = v.corrections["frame"][v.default]
     return (
-        f"Which force each comparison uses. Fx is the horizontal force on the flat (the force that works on delta_t), T "
+        f"Which force each comparison uses. Fx is the horizontal force on the flat (the force "
+        f"that works on delta_t), T "
         f"the tangential resultant in the contact frame, which turns as the discs roll over each "
         f"other: in the FEM Fx/T is {f['Fx / T in partial slip, min']:.3f}-"
         f"{f['Fx / T in partial slip, max']:.3f} over partial slip ({v.default} flats) and "

@@ -41,7 +41,8 @@ def fem_secant_drop(table: pd.DataFrame, force: str = "Fx") -> float:
 def secant_drops(runs: list[FemRun], settings: ValidationSettings,
                  half_round: dict[str, stz.TabulatedPenalty]) -> pd.DataFrame:
     """One row per FEM run (case 1) and per model variant; ``half_round`` maps each support to
-    the half-round FEM's w(c) of :func:`calibration.validation.stick_zone_term.half_round_penalty`."""
+    the half-round FEM's w(c)
+    (:func:`calibration.validation.stick_zone_term.half_round_penalty`)."""
     rows = [{"source": "FEM", "support": r.support, "level": r.level, "force": force,
              "secant drop": fem_secant_drop(r.table, force)}
             for r in runs if r.case == "case 1" for force in ("Fx", "T")]

@@ -75,8 +75,8 @@ def _clamped_hold_normal(settings: DomainSettings) -> PathCase:
 
 
 def normal_step_factors(settings: DomainSettings) -> tuple[int, ...]:
-    """More normal steps than the tables use: 2 and 4 times (quick: 4 times)."""
-    return (1, 4) if settings.level < DomainSettings().level else (1, 2, 4)
+    """More normal steps than the tables use: 2 and 4 times (quick: 2 times)."""
+    return (1, 2) if settings.level < DomainSettings().level else (1, 2, 4)
 
 
 def sensitivity_cases(settings: DomainSettings, onset: float) -> list[PathCase]:

@@ -30,6 +30,7 @@ from calibration.validation.domain_stage import run_domain, settings_for
 from calibration.validation.fem_runs import FemRun, ValidationSettings, fem_runs
 from calibration.validation.verification import PARTIAL_SLIP_DELTA_T, verification_table
 from fem.supports import DEFAULT_SUPPORT
+from meshes.halfround import DEFAULT_LEVEL as HALF_ROUND_LEVEL
 
 #: the paper's linear spring, regressed on its own case 2 (Section 4.3)
 PAPER_KN, PAPER_KT = 2.7e9, 1.5e9
@@ -75,7 +76,9 @@ def validate(quick: bool = False, executor: Executor = Inline(),
     pair = ContactPair.discs(settings.R, settings.E, settings.nu, settings.mu)
     _, a_end = normal_force(pair, settings.delta_n)
     half_round = {support: stz.half_round_penalty(settings.R, settings.E, settings.nu, support,
-                                                  float(a_end), points=6 if quick else 24)
+                                                  float(a_end), points=6 if quick else 24,
+                                                  level=HALF_ROUND_LEVEL - 1 if quick
+                                                  else HALF_ROUND_LEVEL)
                   for support in sorted(springs)}
     case1 = by["case 1", DEFAULT_SUPPORT].table
     onset = float(verification[(verification.support == DEFAULT_SUPPORT) & (

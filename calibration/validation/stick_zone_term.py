@@ -40,6 +40,7 @@ from calibration.laws.closed_forms import (half_space_bracket, penalty_bracket,
 from calibration.laws.hertz2d import accurate_tangential_displacement
 from calibration.laws.penalty_factor import bounded
 from fem.halfround import HalfRoundBody
+from meshes.halfround import DEFAULT_LEVEL
 
 VARIANTS = ("Eq. 26 as printed", "w(c) of the half-round FEM", "penalty term at a")
 
@@ -56,20 +57,21 @@ class TabulatedPenalty:
         return np.interp(a_over_R, self.a_over_R, self.w)
 
 
-def half_round_w(R: float, E: float, nu: float, support: str, half_widths) -> np.ndarray:
-    """Eq. 20 inverted on the half-round FEM (default mesh) at each half-width."""
+def half_round_w(R: float, E: float, nu: float, support: str, half_widths,
+                 level: int = DEFAULT_LEVEL) -> np.ndarray:
+    """Eq. 20 inverted on the half-round FEM (at mesh ``level``) at each half-width."""
     return np.array([float(penalty_factor_from_displacement(
-        HalfRoundBody(R, float(c)).compliance(E, nu, support).tangential, 1.0, E, nu, R, float(c)))
-        for c in half_widths])
+        HalfRoundBody(R, float(c), level).compliance(E, nu, support).tangential, 1.0, E, nu, R,
+        float(c))) for c in half_widths])
 
 
 def half_round_penalty(R: float, E: float, nu: float, support: str, a: float,
-                       points: int = 24) -> TabulatedPenalty:
+                       points: int = 24, level: int = DEFAULT_LEVEL) -> TabulatedPenalty:
     """The half-round FEM's w over stick half-widths from 0.01 a to a (denser near a, where small
     amplitudes live)."""
     ratios = np.unique(np.r_[np.geomspace(0.01, 0.5, points // 3),
                              np.linspace(0.5, 1.0, points - points // 3)])
-    w = half_round_w(R, E, nu, support, ratios * a)
+    w = half_round_w(R, E, nu, support, ratios * a, level)
     return TabulatedPenalty(tuple(ratios * a / R), tuple(w), f"half-round FEM w(c), {support}")
 
 
