@@ -137,7 +137,9 @@ def domain_section(v: ValidationResults) -> Section | None:
         f"of the closed forms for all three pairs, and from level {finest - 1} to {finest} it "
         f"changes by at most "
         f"{_pct(last['N change from previous level'].abs().max(), 2)}.")
-    section.figure(d.folder / "domain_normal.png", "N over its closed form per mesh level.")
+    section.figure(d.folder / "domain_normal.png", "N over its closed form per mesh level (the "
+                   "disc on a wall is the equal pair's half, as Eq. 17 is Eq. 22's: their "
+                   "points coincide).")
     equal = stick[stick.pair == "equal discs"]
     trend = d["beta_trend"].sort_values("a/R")
     per_level = equal.groupby("level")["c / Eq. 7"].apply(lambda c: (c - 1).abs().max())
@@ -229,9 +231,10 @@ def domain_section(v: ValidationResults) -> Section | None:
         f"halved): as N falls to {unload['N / N at start'].iloc[-1]:.2f} of its start, "
         f"T/(mu N) rises from {unload['T / (mu N)'].iloc[0]:.2f} to "
         f"{unload['T / (mu N)'].iloc[-1]:.2f} and the stick zone shrinks from c/a = "
-        f"{unload['c / a'].iloc[0]:.2f} to {unload['c / a'].iloc[-1]:.2f}; the paper's rule for "
-        f"a falling N (Section 3.3: c of Eq. 7 at the new N and the FEM's T) gives "
-        f"{np.sqrt(1 - unload['T / (mu N)'].iloc[-1]):.2f} at the end.")
+        f"{unload['c / a'].iloc[0]:.2f} to {unload['c / a'].iloc[-1]:.2f}, within "
+        f"{np.abs(unload['c / a'] - np.sqrt(1 - unload['T / (mu N)'])).max():.3f} a of the "
+        f"paper's rule for a falling N (Section 3.3: c of Eq. 7 at the new N, with the FEM's T) "
+        f"at every step.")
     section.figure(d.folder / "domain_unload_normal.png", "Normal unloading at fixed delta_t.")
     case2 = d["case2_mu"]
     mu, kt = stick_criterion_mu(case2)

@@ -71,8 +71,10 @@ def energy(table: pd.DataFrame) -> plt.Figure:
 def normal_convergence(table: pd.DataFrame) -> plt.Figure:
     """N over Eq. 17 (wall) or Eq. 22 per mesh level, frictionless."""
     fig, ax = plt.subplots(figsize=(6, 4))
-    for pair, rows in table.groupby("pair", sort=False):
-        ax.plot(rows.level, 100 * (rows["N / closed form"] - 1), marker="o",
+    for (pair, rows), style in zip(table.groupby("pair", sort=False),
+                                   (dict(marker="s", ms=9, mfc="none"), dict(marker="o"),
+                                    dict(marker="o", ls="--"))):
+        ax.plot(rows.level, 100 * (rows["N / closed form"] - 1), **style,
                 label=f"{pair} ({rows['closed form'].iloc[0]}, beta = {rows.beta.iloc[0]:.2f})")
     ax.axhline(0, color="0.5", lw=0.8)
     ax.set(xlabel="mesh level (each halves the element size)",
@@ -129,6 +131,8 @@ def unload_normal(table: pd.DataFrame) -> plt.Figure:
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.plot(table["N / N at start"], table["c / a"], marker="o", label="c / a (FEM)")
     ax.plot(table["N / N at start"], table["T / (mu N)"], marker="s", label="T / (mu N) (FEM)")
+    ax.plot(table["N / N at start"], np.sqrt(1 - table["T / (mu N)"]), color="k", ls="--",
+            label="c / a of Eq. 7 at the FEM's N and T (Section 3.3)")
     ax.invert_xaxis()
     ax.set(xlabel="N / N at the start of unloading", title="Normal unloading at fixed delta_t")
     ax.legend(fontsize=8)
