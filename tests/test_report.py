@@ -20,13 +20,14 @@ def test_html_is_self_contained_with_every_figure_embedded(report):
     results, paths = report
     html = (results / "report.html").read_text()
     sources = re.findall(r'<img src="([^"]+)"', html)
-    assert len(sources) == 11  # Figs. 7-9, convergence, confined w, Figs. 11-15, all laws
+    # Figs. 7-9, convergence, confined w, Figs. 11-15, all laws, the law's domain (6)
+    assert len(sources) == 17
     for source in sources:
         assert source.startswith("data:image/png;base64,")
         assert base64.b64decode(source.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
     assert not re.search(r'(src|href)="(https?:|file:)', html)
     for anchor in ("summary", "verification-halfround", "verification-twodisc", "penalty",
-                   "validation", "disagreements", "provenance"):
+                   "validation", "domain", "disagreements", "provenance"):
         assert f'id="{anchor}"' in html
     assert "a QUICK run" in html  # a quick report says so
 
@@ -35,7 +36,7 @@ def test_markdown_links_resolve_to_the_figures(report):
     results, _ = report
     markdown = (results / "report.md").read_text()
     links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", markdown)
-    assert len(links) == 11 and all((results / link).exists() for link in links)
+    assert len(links) == 17 and all((results / link).exists() for link in links)
 
 
 def test_disagreements_are_reported_with_numbers(report):

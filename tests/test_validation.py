@@ -60,7 +60,7 @@ def test_quick_validation_writes_every_output(quick_results):
     for name in ("curves.csv", "profiles.csv", "verification.csv", "errors.csv", "summary.json",
                  "fig11_tractions.png", "fig12_horizontal_force.png",
                  "fig13_secant_stiffness.png", "fig14_simplified.png", "fig15_case2.png",
-                 "laws_case1.png"):
+                 "laws_case1.png", "secant_drop.csv", "unit_free.csv"):
         assert (folder / name).stat().st_size > 0, name
     errors = pd.read_csv(folder / "errors.csv")
     assert set(errors.law) == set(summary["laws"]) and not summary["failures"]

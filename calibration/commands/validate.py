@@ -11,9 +11,14 @@ def register(subparsers, parents):
         description="Run (or reuse) the two-disc FEM for cases 1 and 2, both supports, two mesh "
                     "levels; run every contact law on the same load paths; write the error "
                     "table <results>/validation/errors.csv, the verification table and Figs. "
-                    "11-15. Needs <results>/penalty/fit.json (hertz2d fit) for the refitted w.")
+                    "11-15; then the law's domain (a disc on a wall and a dissimilar pair "
+                    "against Eqs. 17 and 22, Dundurs' beta, Masing's rule, the energy per cycle "
+                    "of every law with memory, normal unloading, case 2 over mu: "
+                    "validation/domain_*.csv and figures). Needs <results>/penalty/fit.json "
+                    "(hertz2d fit) for the refitted w.")
     parser.add_argument("--quick", action="store_true",
-                        help="coarser meshes (levels 2, 3) and 25 tangential steps")
+                        help="coarser meshes (levels 2, 3; the domain at 1, 2) and 25 "
+                             "tangential steps")
     add_executor_arguments(parser)
     parser.set_defaults(run=run)
 

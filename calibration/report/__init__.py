@@ -109,6 +109,7 @@ def build_report(results: str | Path = "results") -> dict:
                 penalty_sections.penalty_section(penalty),
                 penalty_sections.confined_section(penalty),
                 validation_sections.validation_section(validation),
+                validation_sections.domain_section(validation),
                 _disagreements(penalty_sections.disagreements(penalty)
                                + validation_sections.disagreements(validation))]
     sections = [section for section in sections if section is not None]

@@ -6,5 +6,8 @@ paths, error metrics), :mod:`~calibration.validation.figures` (Figs. 11-15),
 :mod:`~calibration.validation.stage` (the ``hertz2d validate`` stage);
 :mod:`~calibration.validation.domain_checks` (the FEM on a wall, dissimilar discs and any load
 path, against :mod:`~calibration.validation.reference_forms` and the half-plane model of
-:mod:`~calibration.validation.halfplane`).
+:mod:`~calibration.validation.halfplane`), run inside the stage by
+:mod:`~calibration.validation.domain_stage` (with :mod:`~calibration.validation.domain_figures`);
+:mod:`~calibration.validation.stick_zone_term` (Eq. 26's stick-zone term in three forms) and
+:mod:`~calibration.validation.corrections` (the numbers behind the report's corrected statements).
 """

@@ -3,8 +3,11 @@
 Outputs in ``<results>/validation/``: ``curves.csv`` (every FEM run at the finer mesh and every law,
 one row per step, tidy), ``profiles.csv`` (the FEM's contact tractions of case 1 at the end of
 the normal stage and at delta_t = 0.01 m), ``verification.csv``, ``errors.csv``, ``summary.json``
-(settings, the linear spring's regression, the paper's values, failures, provenance), and the
-figures ``fig11_tractions.png`` ... ``fig15_case2.png``, ``laws_case1.png``.
+(settings, the linear spring's regression, the paper's values, the numbers behind the report's
+corrected statements, failures, provenance), ``secant_drop.csv`` and ``unit_free.csv``
+(:mod:`calibration.validation.corrections`), the figures ``fig11_tractions.png`` ...
+``fig15_case2.png``, ``laws_case1.png``, and the law's domain
+(:mod:`calibration.validation.domain_stage`: ``domain_*.csv`` and ``domain_*.png``).
 """
 from __future__ import annotations
 
@@ -19,12 +22,15 @@ from calibration.runs.atomic import check_writable, save_figure, write_csv, writ
 from calibration.runs.executors import Executor, Inline
 from calibration.laws import ContactPair, PolynomialPenalty, normal_force, tangential_stiffness
 from calibration.runs.provenance import provenance
-from calibration.validation import figures
+from calibration.validation import corrections, figures
+from calibration.validation import stick_zone_term as stz
 from calibration.validation.comparison import (error_table, law_curves, laws_to_validate,
                                                linear_spring_from, with_stiffness)
+from calibration.validation.domain_stage import run_domain, settings_for
 from calibration.validation.fem_runs import FemRun, ValidationSettings, fem_runs
 from calibration.validation.verification import PARTIAL_SLIP_DELTA_T, verification_table
 from fem.supports import DEFAULT_SUPPORT
+from meshes.halfround import DEFAULT_LEVEL as HALF_ROUND_LEVEL
 
 #: the paper's linear spring, regressed on its own case 2 (Section 4.3)
 PAPER_KN, PAPER_KT = 2.7e9, 1.5e9
@@ -69,6 +75,17 @@ def validate(quick: bool = False, executor: Executor = Inline(),
 
     pair = ContactPair.discs(settings.R, settings.E, settings.nu, settings.mu)
     _, a_end = normal_force(pair, settings.delta_n)
+    half_round = {support: stz.half_round_penalty(settings.R, settings.E, settings.nu, support,
+                                                  float(a_end), points=6 if quick else 24,
+                                                  level=HALF_ROUND_LEVEL - 1 if quick
+                                                  else HALF_ROUND_LEVEL)
+                  for support in sorted(springs)}
+    case1 = by["case 1", DEFAULT_SUPPORT].table
+    onset = float(verification[(verification.support == DEFAULT_SUPPORT) & (
+        verification.level == max(settings.levels))]["onset of full slip (m)"].iloc[0])
+    secant = corrections.secant_drops(runs, settings, half_round)
+    unit_free = corrections.unit_free(case1, onset, settings)
+    domain = run_domain(out, quick, executor, half_round[DEFAULT_SUPPORT], progress)
     ratio = float(tangential_stiffness(pair, a_end) / (
         normal_force(pair, settings.delta_n)[0] / settings.delta_n))
     summary = {
@@ -77,6 +94,16 @@ def validate(quick: bool = False, executor: Executor = Inline(),
         "linear_spring": {support: {"kn": s.kn, "kt": s.kt} for support, s in springs.items()},
         "paper": {"kn": PAPER_KN, "kt": PAPER_KT, "kt_over_kn": PAPER_KT / PAPER_KN},
         "table1_kt_over_kn_at_end_of_case2": ratio,
+        "corrections": {"stick criterion": corrections.stick_criterion(case1, settings),
+                        "frame": {support: corrections.frame_ratio(by["case 1", support].table)
+                                  for support in sorted(springs)},
+                        "half-round FEM w at a": {support: table.w[-1]
+                                                  for support, table in half_round.items()}},
+        "domain": {"level": settings_for(quick).level,
+                   "onset of full slip (m)": float(
+                       domain["energy"]["onset of full slip (m)"].iloc[0]),
+                   "failures": {f"{r.pair}, {r.path}, {r.support}, level {r.level}": r.failure
+                                for r in domain["timing"].itertuples() if r.failure}},
         "failures": {f"{r.case}, {r.support}, level {r.level}": r.failure
                      for r in runs if r.failure},
         "provenance": provenance(), "seconds": round(time.perf_counter() - start, 1)}
@@ -84,6 +111,8 @@ def validate(quick: bool = False, executor: Executor = Inline(),
     write_csv(_profiles(finest), out / "profiles.csv")
     write_csv(verification, out / "verification.csv")
     write_csv(errors, out / "errors.csv")
+    write_csv(secant, out / "secant_drop.csv")
+    write_csv(unit_free, out / "unit_free.csv")
     write_json(summary, out / "summary.json")
     label = {role: law.label for role, law in laws.items()}
     simplified = [label[r] for r in ("simplified", "simplified-refit", "simplified-constant")]
@@ -98,4 +127,5 @@ def validate(quick: bool = False, executor: Executor = Inline(),
                 out / "fig15_case2.png")
     save_figure(figures.all_laws_figure(curves, settings), out / "laws_case1.png")
     return {"laws": list(label.values()), "out": str(out / "errors.csv"),
-            "failures": summary["failures"], "seconds": summary["seconds"]}
+            "failures": {**summary["failures"], **summary["domain"]["failures"]},
+            "seconds": summary["seconds"]}
