@@ -2,8 +2,9 @@
 
 The header is checked against the test vectors made by ``simplified_update`` (an independent
 implementation in another language, compiled here with the system C compiler), to 1e-12
-relative; the vectors themselves reach every branch of Table 1 (checked below, so a vector set
-that missed slip, walls or open contacts would fail).
+relative, in both forms of a dissimilar pair (per-body, the default, and composite); the vectors
+themselves reach every branch of Table 1 and tell the two forms apart (checked below, so a vector
+set that missed slip, walls, open contacts or the form would fail).
 """
 import json
 import shutil
@@ -16,7 +17,7 @@ import pytest
 from calibration.cli import main
 from calibration.laws import ContactPair, simplified_update
 from calibration.laws.hertz2d import max_normal_approach
-from calibration.laws.law_file import PENALTY_TERMS, law_description, read_law
+from calibration.laws.law_file import FORMAT_VERSION, PENALTY_TERMS, law_description, read_law
 from calibration.laws.penalty_factor import EQ33, ConstantPenalty, PolynomialPenalty
 from calibration.laws.reference_vectors import COLUMNS, OUTPUTS
 
@@ -94,14 +95,20 @@ NEWTON_DRIVER = r"""
 
 int main(void)
 {
-    const double radii[4][2] = {{1e-6, 1e-6}, {0.5, 0.5}, {1e-3, 10.0}, {1e3, 2e3}};
+    const double radii[8][2] = {{1e-6, 1e-6}, {0.5, 0.5}, {1e-3, 10.0}, {1e3, 2e3},
+                                {1e-6, 1e-6}, {0.5, 0.5}, {1e-3, 10.0}, {10.0, 1e-3}};
     int r, k, bad = 0;
     double N, a;
-    for (r = 0; r < 4; ++r) {
+    for (r = 0; r < 8; ++r) { /* one material, then dissimilar (E 1 / 200 GPa, nu 0.45 / 0.1) */
         hertz2d_pair p = {0.0, 0.0, 1e9, 1e9, 0.3, 0.3, 0.5};
         double limit;
         p.R1 = radii[r][0];
         p.R2 = radii[r][1];
+        if (r >= 4) {
+            p.E2 = 2e11;
+            p.nu1 = 0.45;
+            p.nu2 = 0.1;
+        }
         limit = hertz2d_max_normal_approach(&p);
         for (k = 0; k <= 300; ++k) { /* 1e-15 R to 1 - 1e-15 of the limit */
             double t = k / 300.0;
@@ -141,10 +148,23 @@ def export(capsys, out, *flags, results=None):
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
-    """One export with Eq. 33 (the default penalty)."""
+    """One export with Eq. 33 (the default penalty), per-body (the default form)."""
     out = tmp_path_factory.mktemp("law")
     assert main(["export-law", "--out", str(out)]) == 0
     return out
+
+
+@pytest.fixture(scope="module")
+def exported_composite(tmp_path_factory):
+    """One export with Eq. 33 in the composite form (Table 1 as printed)."""
+    out = tmp_path_factory.mktemp("law")
+    assert main(["export-law", "--form", "composite", "--out", str(out)]) == 0
+    return out
+
+
+def pair_of(vectors, form):
+    return ContactPair(*(vectors[k].to_numpy() for k in ("R1", "R2", "E1", "E2", "nu1", "nu2",
+                                                         "mu")), form=form)
 
 
 #: a refit whose w leaves [0, 1] on both sides within the vectors' range (the clip's branches)
@@ -182,20 +202,24 @@ def compile_c(source_dir, name, source, flags=()):
 
 def test_summary_names_the_files_and_coefficients(capsys, tmp_path):
     code, summary, _ = export(capsys, tmp_path / "law")
-    assert code == 0 and set(summary) == {"out", "files", "penalty", "coefficients"}
+    assert code == 0 and set(summary) == {"out", "files", "penalty", "coefficients", "form"}
     assert sorted(p.name for p in (tmp_path / "law").iterdir()) == sorted(summary["files"])
     assert summary["penalty"] == "Eq. 33" and summary["coefficients"] == list(EQ33.coefficients)
+    assert summary["form"] == "per-body"
 
 
-def test_law_json_round_trips_to_the_same_law(exported):
+@pytest.mark.parametrize("export_fixture, form", [("exported", "per-body"),
+                                                   ("exported_composite", "composite")])
+def test_law_json_round_trips_to_the_same_law(request, export_fixture, form):
+    exported = request.getfixturevalue(export_fixture)
     penalty, law = read_law(exported / "law.json")
     assert penalty.coefficients == EQ33.coefficients and law["penalty"]["terms"] == list(
         PENALTY_TERMS)
+    assert law["form"] == form and law["format_version"] == FORMAT_VERSION
     assert law["validity"]["a_over_R"] == [0.01, 0.15] and law["validity"]["nu"] == [0.0, 0.49]
     assert "clamped" in law["penalty"]["base_support"] and law["hertz2d_version"]
     vectors = pd.read_csv(exported / "test_vectors.csv")
-    pair = ContactPair(*(vectors[k].to_numpy() for k in ("R1", "R2", "E1", "E2", "nu1", "nu2",
-                                                         "mu")), form="composite")
+    pair = pair_of(vectors, law["form"])
     args = (vectors.delta_n.to_numpy(), vectors.d_delta_t.to_numpy(),
             vectors.T_previous.to_numpy())
     original, read = (simplified_update(pair, *args, p) for p in (EQ33, penalty))
@@ -225,8 +249,7 @@ def test_vectors_reach_every_branch_of_table_1(exported):
     vectors = pd.read_csv(exported / "test_vectors.csv")
     assert list(vectors.columns) == list(COLUMNS)
     touching = vectors.N > 0
-    pair = ContactPair(*(vectors[k].to_numpy() for k in ("R1", "R2", "E1", "E2", "nu1", "nu2",
-                                                         "mu")), form="composite")
+    pair = pair_of(vectors, "per-body")
     reach = (vectors.delta_n * np.where(vectors.wall, 2, 1) / max_normal_approach(pair))
     assert reach.max() > 1 - 1e-5 and reach[touching].min() < 1e-14  # Eq. 23's whole range
     assert (~touching).sum() > 0 and (vectors.wall == 1).sum() > 0
@@ -238,8 +261,29 @@ def test_vectors_reach_every_branch_of_table_1(exported):
     assert ((vectors.mu == 0) & touching).sum() > 50 and ((vectors.mu > 0) & touching).sum() > 50
 
 
+def test_the_forms_agree_for_one_material_and_differ_for_dissimilar_pairs(exported):
+    """The per-body vectors run through the composite law: the same law where both bodies are of
+    one material (walls included: omega_i = 1), several per cent apart where they are not, so a
+    port of the wrong form cannot pass the vectors at 1e-12."""
+    vectors = pd.read_csv(exported / "test_vectors.csv")
+    per_body, composite = pair_of(vectors, "per-body"), pair_of(vectors, "composite")
+    # inside both forms' ranges of the normal approach
+    pair_approach = vectors.delta_n * np.where(vectors.wall, 2, 1)
+    inside = ((pair_approach < 0.5 * max_normal_approach(per_body))
+              & (pair_approach < 0.5 * max_normal_approach(composite)) & (vectors.N > 0))
+    vectors, scale = vectors[inside], np.where(vectors.wall[inside], 2.0, 1.0)
+    state = simplified_update(pair_of(vectors, "composite"), scale * vectors.delta_n.to_numpy(),
+                              scale * vectors.d_delta_t.to_numpy(), vectors.T_previous.to_numpy())
+    same = ((vectors.E1 == vectors.E2) & (vectors.nu1 == vectors.nu2)).to_numpy()
+    relative = np.abs(state.N / vectors.N.to_numpy() - 1.0)
+    assert same.sum() > 500 and (~same).sum() > 500
+    assert relative[same].max() < 1e-13
+    assert np.median(relative[~same]) > 1e-2
+
+
 @needs_compiler
-@pytest.mark.parametrize("export_fixture", ["exported", "exported_wide_refit"])
+@pytest.mark.parametrize("export_fixture", ["exported", "exported_composite",
+                                            "exported_wide_refit"])
 def test_c_header_reproduces_the_python_law_to_1e_12(request, tmp_path, export_fixture):
     exported = request.getfixturevalue(export_fixture)
     shutil.copy(exported / "hertz2d_law.h", tmp_path)
@@ -253,16 +297,18 @@ def test_c_header_reproduces_the_python_law_to_1e_12(request, tmp_path, export_f
 
 
 @needs_compiler
-def test_c_newton_converges_on_the_whole_admissible_range(exported, tmp_path):
-    shutil.copy(exported / "hertz2d_law.h", tmp_path)
+@pytest.mark.parametrize("export_fixture", ["exported", "exported_composite"])
+def test_c_newton_converges_on_the_whole_admissible_range(request, tmp_path, export_fixture):
+    shutil.copy(request.getfixturevalue(export_fixture) / "hertz2d_law.h", tmp_path)
     run = subprocess.run([str(compile_c(tmp_path, "newton", NEWTON_DRIVER))],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and "bad 0" in run.stdout, run.stdout
 
 
 @needs_compiler
-def test_header_alone_compiles_as_strict_c99(exported, tmp_path):
-    shutil.copy(exported / "hertz2d_law.h", tmp_path)
+@pytest.mark.parametrize("export_fixture", ["exported", "exported_composite"])
+def test_header_alone_compiles_as_strict_c99(request, tmp_path, export_fixture):
+    shutil.copy(request.getfixturevalue(export_fixture) / "hertz2d_law.h", tmp_path)
     source = tmp_path / "only_header.c"
     source.write_text('#include "hertz2d_law.h"\n#include "hertz2d_law.h"\n'
                       "int main(void) { return 0; }\n")
@@ -273,7 +319,9 @@ def test_header_alone_compiles_as_strict_c99(exported, tmp_path):
 
 @pytest.mark.parametrize("mutate, message", [
     (lambda law: law.update(format="other"), "format='other'"),
-    (lambda law: law.update(format_version=2), "format_version=2"),
+    (lambda law: law.update(format_version=1), "format_version=1"),
+    (lambda law: law.update(form="mixed"), "form='mixed'"),
+    (lambda law: law.update(form="composite"), "formulas['bracket-weights']"),
     (lambda law: law["penalty"].update(coefficients=[0.2, 1.0]), "penalty coefficients"),
     (lambda law: law["penalty"].update(coefficients=[0.2, 1, 2, 3, 4, "x"]),
      "penalty coefficients"),
@@ -302,7 +350,7 @@ def test_unreadable_law_files_are_input_errors(tmp_path):
 
 @pytest.mark.parametrize("flags, bad", [
     (["--penalty", "big"], "penalty='big'"), (["--penalty", "1.5"], "penalty=1.5"),
-    (["--penalty", "refit"], "fit="),
+    (["--penalty", "refit"], "fit="), (["--form", "mixed"], "form='mixed'"),
 ])
 def test_bad_input_exits_2_and_writes_nothing(capsys, tmp_path, flags, bad):
     out = tmp_path / "law"

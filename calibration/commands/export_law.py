@@ -1,6 +1,8 @@
 """``hertz2d export-law``: the simplified law (Table 1) with a penalty factor, for other DEM codes.
 
-Writes into ``--out DIR`` (default ``<results>/law``): ``law.json``
+The law in the law library's form ``--form`` (per-body, the default, or composite: how two bodies
+of different materials combine, :mod:`calibration.laws.pair`), written into ``--out DIR``
+(default ``<results>/law``): ``law.json``
 (:mod:`calibration.laws.law_file`), the C99 header ``hertz2d_law.h`` with the penalty
 coefficients baked in (:mod:`calibration.laws.c_header`) and ``test_vectors.csv``, the Python
 law's outputs on a spread of contacts (:mod:`calibration.laws.reference_vectors`) that the header
@@ -14,9 +16,11 @@ from pathlib import Path
 from calibration.commands.model import penalty_from_flag
 from calibration.laws.c_header import c_header
 from calibration.laws.law_file import EQ33_SUPPORT, law_description
+from calibration.laws.pair import FORMS
 from calibration.laws.penalty_factor import EQ33, ConstantPenalty
 from calibration.laws.reference_vectors import FLOAT_FORMAT, reference_vectors
 from calibration.runs.atomic import atomic_path, check_writable, write_json, write_text
+from meshes.checks import one_of
 
 LAW_FILE, HEADER_FILE, VECTORS_FILE = "law.json", "hertz2d_law.h", "test_vectors.csv"
 
@@ -32,6 +36,11 @@ def register(subparsers, parents):
     parser.add_argument("--penalty", default="eq33",
                         help="penalty factor: eq33, refit (from <results>/penalty/fit.json) or "
                              "a constant w in [0, 1] (eq33)")
+    parser.add_argument("--form", default="per-body",
+                        help="how a dissimilar pair's compliances combine: per-body (Eq. 22 and "
+                             "its tangential analogue, each body on its own support, the law "
+                             "library's default) or composite (Table 1 as printed, E* of Eqs. "
+                             "23-31); the same law for one material and for walls (per-body)")
     parser.add_argument("--out", metavar="DIR", help="folder to write into (<results>/law)")
     parser.set_defaults(run=run)
 
@@ -52,14 +61,16 @@ def _base_support_and_source(flag: str, penalty, results) -> tuple[str, dict | N
 
 
 def run(args) -> dict:
+    form = one_of("form", args.form, FORMS)
     penalty = penalty_from_flag(args.penalty, args.results)
     out = check_writable("out", args.out or Path(args.results) / "law", directory=True)
     support, source = _base_support_and_source(args.penalty, penalty, args.results)
-    law = law_description(penalty, support, source)
-    header, vectors = c_header(law), reference_vectors(penalty)
+    law = law_description(penalty, support, source, form)
+    header, vectors = c_header(law), reference_vectors(penalty, form=form)
     write_json(law, out / LAW_FILE)
     write_text(header, out / HEADER_FILE)
     with atomic_path(out / VECTORS_FILE) as tmp:
         vectors.to_csv(tmp, index=False, float_format=FLOAT_FORMAT)
     return {"out": str(out), "files": [LAW_FILE, HEADER_FILE, VECTORS_FILE],
-            "penalty": penalty.label, "coefficients": law["penalty"]["coefficients"]}
+            "penalty": penalty.label, "coefficients": law["penalty"]["coefficients"],
+            "form": form}

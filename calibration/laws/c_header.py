@@ -1,11 +1,12 @@
 """``hertz2d_law.h``: the simplified law (Table 1) as a dependency-free C99 header for other codes.
 
-The header is the template ``c99/hertz2d_law.h.in`` (readable C: the normal Newton solve of
-:func:`calibration.laws.hertz2d.normal_force`, Eqs. 29 and 31, the capped update of Eq. 32 and
-the wall rule of Section 3.2) rendered with a ``law.json`` object
-(:func:`calibration.laws.law_file.law_description`): its six penalty coefficients are baked in as
-``HERTZ2D_W_C0`` .. ``HERTZ2D_W_C5``, its label, base support and fitted range go into the
-opening comment.
+The header is the template ``c99/hertz2d_law.h.in`` (readable C: the bracket weights of the two
+bodies, the normal Newton solve of :func:`calibration.laws.hertz2d.normal_force`, Eqs. 29 and 31,
+the capped update of Eq. 32 and the wall rule of Section 3.2) rendered with a ``law.json`` object
+(:func:`calibration.laws.law_file.law_description`): its form is baked in as
+``HERTZ2D_PER_BODY`` (1: the weights ``2 s_i`` computed from each pair's E and nu; 0: the
+composite form, weights 1), its six penalty coefficients as ``HERTZ2D_W_C0`` .. ``HERTZ2D_W_C5``,
+its label, base support and fitted range go into the opening comment.
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def c_header(law: dict) -> str:
     penalty, validity = law["penalty"], law["validity"]
     values = {f"c{i}": _c_double(c) for i, c in enumerate(penalty["coefficients"])}
     values.update(
+        form=law["form"], per_body="1" if law["form"] == "per-body" else "0",
         version=_comment_text(law["hertz2d_version"]),
         date=_comment_text(law["provenance"].get("date", "date not recorded")),
         label=_comment_text(penalty["label"]),

@@ -1,16 +1,22 @@
 """``law.json``: the simplified law (Table 1, Section 3.3) with its penalty factor, for other codes.
 
 One JSON object describes the law a DEM code evaluates: which formula each piece is (ids with the
-paper's equation numbers), the six coefficients of the penalty factor in Eq. 33's form
+paper's equation numbers), how two bodies' compliances combine (``form``, the law library's
+:data:`~calibration.laws.pair.FORMS`: ``per-body``, the default, weighs body i's bracket with
+``omega_i = 2 s_i``, ``s_i = ((1 - nu_i^2)/E_i) E*``, Eq. 22 and its tangential analogue;
+``composite`` is Table 1 as printed, omega_i = 1; the two are the same law for bodies of one
+material and for walls), the six coefficients of the penalty factor in Eq. 33's form
 ``w = c0 + c1 x + c2 nu + c3 x^2 + c4 x nu + c5 nu^2`` (x = a/R_i, clipped to [0, 1]), the range
 of a/R and nu it was fitted on, units, the wall rule (Section 3.2), the admissible normal approach,
 and hertz2d's version and provenance. A constant w is the polynomial ``(w, 0, 0, 0, 0, 0)``, so
-every law file carries six coefficients.
+every law file carries six coefficients. Format version 2 added the form (version 1 was the
+composite law without saying so).
 
 :func:`law_description` writes the object, :func:`read_law` reads it back with schema checks:
 
     penalty, law = read_law("law.json")
     penalty.coefficients  # six floats, in the order of law["penalty"]["terms"]
+    pair = ContactPair(R1, R2, E1, E2, nu1, nu2, mu, form=law["form"])
     state = simplified_update(pair, delta_n, d_delta_t, T_previous, penalty)
 """
 from __future__ import annotations
@@ -21,12 +27,13 @@ import math
 from importlib import metadata
 from pathlib import Path
 
+from calibration.laws.pair import FORMS
 from calibration.laws.penalty_factor import W_RANGE, ConstantPenalty, PolynomialPenalty
 from calibration.runs.provenance import provenance
-from meshes.checks import InputError
+from meshes.checks import InputError, one_of
 
 FORMAT = "hertz2d-law"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 LAW_ID = "hertz2d-simplified"
 
 #: the regressors of Eq. 33, in the order of the coefficients (x = a/R_i of body i)
@@ -38,7 +45,19 @@ FITTED_RANGE = {"a_over_R": [0.01, 0.15], "nu": [0.0, 0.49]}
 #: base support of the paper's Eq. 33 (the paper does not say how its half-round body was held)
 EQ33_SUPPORT = "paper (COMSOL, base support not stated; hertz2d finds it clamped)"
 
-#: each piece of Table 1: id -> equation number and formula (log is the natural logarithm)
+#: how the bodies' brackets are weighed, per form: id "bracket-weights" of :func:`formulas`
+BRACKET_WEIGHTS = {
+    "per-body": {"equation": "Eq. 22 and its tangential analogue",
+                 "formula": "omega_i = 2 s_i, s_i = ((1 - nu_i^2)/E_i) E* (each body its own "
+                            "Eq. 17 and Eq. 20 at the common half-width of Eq. 4); omega1 + "
+                            "omega2 = 2, omega_i = 1 for bodies of one material and for a wall"},
+    "composite": {"equation": "Eqs. 23, 29, 31 as printed",
+                  "formula": "omega1 = omega2 = 1 (E* multiplies the sum of both bodies' "
+                             "brackets)"},
+}
+
+#: each piece of Table 1 with the bracket weights omega_i: id -> equation number and formula
+#: (log is the natural logarithm)
 FORMULAS = {
     "composite-modulus": {"equation": "Eq. 5",
                           "formula": "1/E* = (1 - nu1^2)/E1 + (1 - nu2^2)/E2"},
@@ -46,18 +65,19 @@ FORMULAS = {
     "half-width": {"equation": "Eq. 4", "formula": "a^2 = 4 N R*/(pi E*)"},
     "normal-force": {"equation": "Eq. 28", "formula": "N = kn delta_n"},
     "normal-stiffness": {"equation": "Eq. 29",
-                         "formula": "kn = pi E*/[log(4 R1/a) + log(4 R2/a) - 1]"},
+                         "formula": "kn = pi E*/sum_i omega_i [log(4 R_i/a) - 1/2]"},
     "normal-solve": {
-        "equation": "Eqs. 4 + 23",
+        "equation": "Eqs. 4 + 22/23",
         "formula": "Newton in y = log(a^2) on h(y) = y + log(C - y) - log(4 R* delta_n) = 0, "
-                   "C = log(16 R1 R2) - 1, from y = min(log(4 R* delta_n), C - 2), "
+                   "C = L - 1, L = omega1 log(4 R1) + omega2 log(4 R2) (log(16 R1 R2) for "
+                   "omega = 1), from y = min(log(4 R* delta_n), C - 2), "
                    "until |step| <= 1e-14 max(1, |y|) (y after the step) or, after the first, a "
-                   "step would not raise y (the root to rounding: next to Eq. 23's limit the "
-                   "steps can cycle above the tolerance); a = exp(y/2), N = pi E* a^2/(4 R*); "
+                   "step would not raise y (the root to rounding: next to the largest approach "
+                   "the steps can cycle above the tolerance); a = exp(y/2), N = pi E* a^2/(4 R*); "
                    "N = a = 0 where delta_n <= 0"},
     "tangential-stiffness": {
         "equation": "Eq. 31",
-        "formula": "kt = pi E*/sum_i [log(2 R_i/a) + 1/2 + w_i (log(4 R_i/a) "
+        "formula": "kt = pi E*/sum_i omega_i [log(2 R_i/a) + 1/2 + w_i (log(4 R_i/a) "
                    "+ nu_i/(2 (1 - nu_i)))], w_i = w(a/R_i, nu_i)"},
     "penalty-factor": {"equation": "Eq. 33",
                        "formula": "w = clip(c0 + c1 x + c2 nu + c3 x^2 + c4 x nu + c5 nu^2, "
@@ -68,17 +88,25 @@ FORMULAS = {
                                      "mu N"},
 }
 
+
+def formulas(form: str) -> dict:
+    """:data:`FORMULAS` with the bracket weights of ``form``."""
+    return {"bracket-weights": BRACKET_WEIGHTS[form], **FORMULAS}
+
+
 UNITS = {"system": "SI", "length": "m", "modulus": "Pa",
          "force": "N/m (per unit thickness, plane strain)",
          "stiffness": "N/m per m (force per unit thickness per unit displacement)"}
 
 WALL_RULE = ("A disc against a rigid straight wall (Section 3.2) is the pair of the disc and its "
-             "mirror image (R2 = R1, E2 = E1, nu2 = nu1); the disc-to-wall delta_n and "
+             "mirror image (R2 = R1, E2 = E1, nu2 = nu1, so omega_i = 1 in either form); the "
+             "disc-to-wall delta_n and "
              "d(delta_t) are doubled before the pair's law is applied, forces are the pair's.")
 
-NORMAL_RANGE = {"formula": "0 < delta_n < 4 (R1 + R2)/e^2",
-                "note": "Eq. 23's approach peaks there (the contact would be wider than the "
-                        "discs); delta_n is the pair's (doubled for a wall)"}
+NORMAL_RANGE = {"formula": "0 < delta_n < exp(C - 1)/(4 R*), C = L - 1 (4 (R1 + R2)/e^2 for "
+                           "omega = 1)",
+                "note": "the normal law's approach peaks there (the contact would be wider than "
+                        "the discs); delta_n is the pair's (doubled for a wall)"}
 
 
 def _coefficients(penalty) -> list[float]:
@@ -92,10 +120,13 @@ def _coefficients(penalty) -> list[float]:
     return coefficients
 
 
-def law_description(penalty, base_support: str, source: dict | None = None) -> dict:
-    """The ``law.json`` object of Table 1 with ``penalty`` (a polynomial of Eq. 33's form or a
-    constant w) whose coefficients were fitted with ``base_support``; ``source`` (optional) names
-    what the penalty was read from (a refit's fit.json, say) and goes into the provenance."""
+def law_description(penalty, base_support: str, source: dict | None = None,
+                    form: str = "per-body") -> dict:
+    """The ``law.json`` object of Table 1 in ``form`` (:data:`~calibration.laws.pair.FORMS`)
+    with ``penalty`` (a polynomial of Eq. 33's form or a constant w) whose coefficients were
+    fitted with ``base_support``; ``source`` (optional) names what the penalty was read from (a
+    refit's fit.json, say) and goes into the provenance."""
+    one_of("form", form, FORMS)
     try:
         version = metadata.version("hertz2d")
     except metadata.PackageNotFoundError:
@@ -104,7 +135,8 @@ def law_description(penalty, base_support: str, source: dict | None = None) -> d
         "format": FORMAT, "format_version": FORMAT_VERSION, "law": LAW_ID,
         "title": "2D Hertzian frictional contact, simplified model for DEM (Table 1, "
                  "Section 3.3)",
-        "formulas": FORMULAS,
+        "form": form,
+        "formulas": formulas(form),
         "penalty": {"label": penalty.label, "terms": list(PENALTY_TERMS),
                     "coefficients": _coefficients(penalty), "clip": list(W_RANGE),
                     "base_support": base_support},
@@ -147,10 +179,13 @@ def _check_schema(law, where: str) -> PolynomialPenalty:
                          f"{FORMAT_VERSION} (the version this hertz2d reads)")
     if _require(law, "law", str, where) != LAW_ID:
         raise InputError(f"law={where!r}: law={law['law']!r} is not {LAW_ID!r}")
-    formulas = _require(law, "formulas", dict, where)
-    for name, formula in FORMULAS.items():
-        if not isinstance(formulas.get(name), dict) or (formulas[name].get("equation")
-                                                        != formula["equation"]):
+    form = _require(law, "form", str, where)
+    if form not in FORMS:
+        raise InputError(f"law={where!r}: form={form!r} is not one of {', '.join(FORMS)}")
+    written = _require(law, "formulas", dict, where)
+    for name, formula in formulas(form).items():
+        if not isinstance(written.get(name), dict) or (written[name].get("equation")
+                                                       != formula["equation"]):
             raise InputError(f"law={where!r}: formulas[{name!r}] is missing or not "
                              f"{formula['equation']}")
     penalty = _require(law, "penalty", dict, where)
@@ -181,7 +216,8 @@ def read_law(path: str | Path) -> tuple[PolynomialPenalty, dict]:
     """``(penalty, law)`` from a ``law.json``: the penalty factor as a
     :class:`~calibration.laws.penalty_factor.PolynomialPenalty` (``penalty.coefficients`` are
     the six numbers of Eq. 33's form, a constant w is ``(w, 0, 0, 0, 0, 0)``; pass it to
-    :func:`~calibration.laws.hertz2d.simplified_update`) and the whole checked object.
+    :func:`~calibration.laws.hertz2d.simplified_update` with a pair of ``law["form"]``) and the
+    whole checked object.
     A file that is missing, not JSON or not of this format is an :class:`InputError` naming what
     is wrong."""
     path = Path(path)

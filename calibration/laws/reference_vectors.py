@@ -1,12 +1,14 @@
 """Test vectors of the simplified law (Table 1), made by the Python law for another implementation.
 
-:func:`reference_vectors` evaluates :func:`calibration.laws.hertz2d.simplified_update` on a spread
+:func:`reference_vectors` evaluates :func:`calibration.laws.hertz2d.simplified_update` in one of
+the law library's forms (per-body or composite, :data:`calibration.laws.pair.FORMS`) on a spread
 of contacts that reaches every branch of Table 1: equal and dissimilar discs (sizes, moduli,
-Poisson's ratios 0 to 0.49) and discs on a wall (Section 3.2), open contacts, approaches from
-1e-15 of the admissible range to 1 - 1e-6 of it (Eq. 23's limit 4 (R1 + R2)/e^2, where the
-contact is so wide that w is clipped to 0), stick and slip (Eq. 32's cap) for both signs of
-d(delta_t) and of the previous force, mu = 0 and mu > 0, plus a seeded random sample of all of
-these. Written with '%.17g', every number reads back exactly.
+Poisson's ratios 0 to 0.49; where the forms differ) and discs on a wall (Section 3.2), open
+contacts, approaches from 1e-15 of the admissible range to 1 - 1e-6 of it (the normal law's
+largest approach, :func:`calibration.laws.hertz2d.max_normal_approach`, where the contact is so
+wide that w is clipped to 0), stick and slip (Eq. 32's cap) for both signs of d(delta_t) and of
+the previous force, mu = 0 and mu > 0, plus a seeded random sample of all of these. Written with
+'%.17g', every number reads back exactly.
 """
 from __future__ import annotations
 
@@ -73,11 +75,10 @@ def _random(seed: int) -> dict[str, np.ndarray]:
             "force": rng.uniform(-1.5, 1.5, n), "increment": rng.uniform(-3, 3, n)}
 
 
-def _evaluate(cases: pd.DataFrame, wall: bool, penalty) -> pd.DataFrame:
+def _evaluate(cases: pd.DataFrame, wall: bool, penalty, form: str) -> pd.DataFrame:
     """Turn the scaled cases into inputs of one kind (discs or walls) and run the law on them."""
     pair = ContactPair(*(cases[k].to_numpy() for k in ("R1", "R2", "E1", "E2", "nu1", "nu2",
-                                                       "mu")), wall=wall,
-                       form="composite")  # the exported law is Table 1 as printed (E* form)
+                                                       "mu")), wall=wall, form=form)
     scale = 2.0 if wall else 1.0  # the disc's displacements are half the pair's (Section 3.2)
     delta_n = cases.fraction.to_numpy() * max_normal_approach(pair) / scale
     loaded = simplified_update(pair, delta_n, 0.0, 0.0, penalty)
@@ -91,9 +92,9 @@ def _evaluate(cases: pd.DataFrame, wall: bool, penalty) -> pd.DataFrame:
                          kt=state.kt, slipping=state.slipping.astype(int))
 
 
-def reference_vectors(penalty=EQ33, seed: int = 2020) -> pd.DataFrame:
+def reference_vectors(penalty=EQ33, seed: int = 2020, form: str = "per-body") -> pd.DataFrame:
     """One row per contact update (:data:`COLUMNS`): inputs and ``simplified_update``'s outputs
-    with the penalty factor ``penalty``; ``wall`` and ``slipping`` are 0 or 1."""
+    with the penalty factor ``penalty`` in ``form``; ``wall`` and ``slipping`` are 0 or 1."""
     cases = pd.concat([pd.DataFrame(_grid()), pd.DataFrame(_random(seed))], ignore_index=True)
-    parts = [_evaluate(cases[cases.wall == wall], wall, penalty) for wall in (False, True)]
+    parts = [_evaluate(cases[cases.wall == wall], wall, penalty, form) for wall in (False, True)]
     return pd.concat(parts, ignore_index=True)[list(COLUMNS)]
