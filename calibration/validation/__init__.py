@@ -6,5 +6,6 @@ paths, error metrics), :mod:`~calibration.validation.figures` (Figs. 11-15),
 :mod:`~calibration.validation.stage` (the ``hertz2d validate`` stage);
 :mod:`~calibration.validation.domain_checks` (the FEM on a wall, dissimilar discs and any load
 path, against :mod:`~calibration.validation.reference_forms` and the half-plane model of
-:mod:`~calibration.validation.halfplane`).
+:mod:`~calibration.validation.halfplane`); :mod:`~calibration.validation.map` (the validity map:
+every law against the FEM over a declared space of contacts, ``hertz2d map``).
 """

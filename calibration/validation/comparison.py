@@ -85,8 +85,9 @@ def law_curves(laws: list[ContactLaw], settings: ValidationSettings) -> pd.DataF
 
 def relative_errors(law: np.ndarray, fem: np.ndarray, scale: float,
                     floor: float | np.ndarray = 0.0) -> np.ndarray:
-    """``(law - fem) / max(|fem|, floor scale)`` at the steps where both are finite and the FEM's
-    value is above :data:`NEGLIGIBLE` of ``scale`` (its largest magnitude in the run).
+    """``(law - fem) / reference``, ``reference = max(|fem|, floor scale)``, at the steps where
+    both are finite and the reference is above :data:`NEGLIGIBLE` of ``scale`` (the FEM's largest
+    magnitude in the run).
 
     With ``floor = 0`` (the validation) each step's error is relative to the FEM's value there.
     ``floor = 1`` at a step makes its error relative to ``scale`` instead: the validity map uses
@@ -94,10 +95,10 @@ def relative_errors(law: np.ndarray, fem: np.ndarray, scale: float,
     a relative error against its own near-zero size would say nothing. ``floor`` is a number or
     one per step.
     """
-    usable = np.isfinite(fem) & np.isfinite(law) & (np.abs(fem) > NEGLIGIBLE * scale)
-    floor = np.broadcast_to(np.asarray(floor, float), np.shape(fem))[usable]
-    reference = np.maximum(np.abs(fem[usable]), floor * scale)
-    return (law[usable] - fem[usable]) / reference
+    floor = np.broadcast_to(np.asarray(floor, float), np.shape(fem))
+    reference = np.maximum(np.abs(fem), floor * scale)
+    usable = np.isfinite(fem) & np.isfinite(law) & (reference > NEGLIGIBLE * scale)
+    return (law[usable] - fem[usable]) / reference[usable]
 
 
 def error_measures(errors: np.ndarray) -> dict:

@@ -27,7 +27,8 @@ FEM's regime (:func:`calibration.validation.comparison.regimes`):
 Metric: :func:`calibration.validation.comparison.relative_errors`, the validation's. On a
 monotonic stage (the normal stage, the first tangential loading, a proportional path) the error
 at a step is relative to the FEM's value there (steps where it is below 1 % of its largest
-magnitude are left out); on a cycle's unloading and reloading branches (:data:`REVERSING`),
+magnitude are left out); on a cycle's unloading and reloading branches (:data:`REVERSING`, every
+step judged),
 where the force passes through zero, relative to the FEM's largest magnitude over the path: the
 force's amplitude, the stiffness's initial value. Per case, law and quantity the table has the
 largest and the RMS error over the judged steps.

@@ -45,8 +45,10 @@ def _cells(ax, matrix: np.ndarray, columns: list, rows: list, fontsize: float = 
     return image
 
 
-def _colourbar(fig, image, axes) -> None:
-    bar = fig.colorbar(image, ax=axes, shrink=0.8, pad=0.02)
+def _colourbar(fig, image) -> None:
+    """The colour bar in its own axes at the figure's right edge (a fixed layout: the
+    constrained layout engine took most of the map's figure time)."""
+    bar = fig.colorbar(image, cax=fig.add_axes((0.925, 0.12, 0.015, 0.72)))
     bar.set_ticks(BANDS[:-1])
     bar.set_ticklabels([f"{100 * b:g} %" for b in BANDS[:-1]])
     bar.set_label("force error (larger of N and Fx, largest over the path)")
@@ -69,9 +71,11 @@ def study_figure(force: pd.DataFrame, study: Study, laws: list[str]):
 def _one_axis(rows: pd.DataFrame, study: Study, axis: str, laws: list[str]):
     kinds = [k for k in ("hold-normal", "proportional", "cycle") if (rows.path == k).any()]
     values = study.axes[axis]
-    fig, panels = plt.subplots(1, len(kinds), figsize=(2.2 + 1.9 * len(kinds)
-                                                        + 0.35 * len(kinds) * len(values), 5.2),
-                               sharey=True, squeeze=False, layout="constrained")
+    width = 3.6 + 0.5 * len(kinds) * (len(values) + 1)
+    fig, panels = plt.subplots(1, len(kinds), figsize=(width, 0.3 * len(laws) + 1.4),
+                               sharey=True, squeeze=False)
+    fig.subplots_adjust(left=3.0 / width, right=0.9, bottom=0.75 / (0.3 * len(laws) + 1.4),
+                        top=0.88, wspace=0.08)
     image = None
     for ax, kind in zip(panels[0], kinds):
         matrix = np.full((len(laws), len(values)), np.nan)
@@ -85,7 +89,7 @@ def _one_axis(rows: pd.DataFrame, study: Study, axis: str, laws: list[str]):
         image = _cells(ax, matrix, values, laws)
         ax.set_title(kind, fontsize=9)
         ax.set_xlabel(LABELS[axis])
-    _colourbar(fig, image, panels[0].tolist())
+    _colourbar(fig, image)
     fig.suptitle(f"Study '{study.name}': force error of each law against the FEM", fontsize=10)
     return fig
 
@@ -94,8 +98,10 @@ def _slice(rows: pd.DataFrame, study: Study, x: str, y: str, laws: list[str]):
     xs, ys = study.axes[x], study.axes[y]
     columns = min(4, len(laws))
     lines = math.ceil(len(laws) / columns)
-    fig, panels = plt.subplots(lines, columns, figsize=(3.0 * columns + 1.2, 2.6 * lines),
-                               squeeze=False, layout="constrained")
+    fig, panels = plt.subplots(lines, columns, figsize=(3.0 * columns + 1.2, 2.4 * lines + 0.6),
+                               sharex=True, sharey=True, squeeze=False)
+    fig.subplots_adjust(left=0.06, right=0.9, bottom=0.6 / (2.4 * lines + 0.6),
+                        top=1 - 0.6 / (2.4 * lines + 0.6), hspace=0.3, wspace=0.1)
     image = None
     for ax, law in zip(panels.flat, laws):
         of_law = rows[rows.law == law]
@@ -106,13 +112,15 @@ def _slice(rows: pd.DataFrame, study: Study, x: str, y: str, laws: list[str]):
                 if len(found):
                     matrix[i, j] = found.max()
         image = _cells(ax, matrix, xs, ys, fontsize=6)
-        ax.invert_yaxis()
         ax.set_title(law, fontsize=7)
+    panels[0, 0].invert_yaxis()  # shared: every panel has y rising upwards
+    for ax in panels[-1]:
         ax.set_xlabel(LABELS[x], fontsize=7)
+    for ax in panels[:, 0]:
         ax.set_ylabel(LABELS[y], fontsize=7)
     for ax in list(panels.flat)[len(laws):]:
         ax.set_visible(False)
-    _colourbar(fig, image, panels.ravel().tolist())
+    _colourbar(fig, image)
     fig.suptitle(f"Slice '{study.name}': force error of each law against the FEM, worst over "
                  "its load paths", fontsize=10)
     return fig
@@ -122,9 +130,11 @@ def summary_figure(summary: list[dict], errors: pd.DataFrame):
     """(a) the fraction of each law's cases within 5 % and 10 % force error; (b) the median over
     the cases of each quantity's largest error."""
     laws = [entry["law"] for entry in summary]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 0.38 * len(laws) + 1.8),
-                                      layout="constrained",
+    height = 0.3 * len(laws) + 1.2
+    fig, (left, right) = plt.subplots(1, 2, figsize=(13, height),
                                       gridspec_kw={"width_ratios": [1.0, 1.1]})
+    fig.subplots_adjust(left=0.24, right=0.99, bottom=0.6 / height, top=1 - 0.35 / height,
+                        wspace=0.03)
     place = np.arange(len(laws))
     for offset, threshold in zip((-0.2, 0.2), THRESHOLDS):
         fractions = [e["within"][percent(threshold)]["fraction"] for e in summary]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from calibration.validation.map.spec import DEFAULT_VARIANT, PATH_KINDS, MapSpec
+from calibration.validation.map.spec import DEFAULT_VARIANT, PATH_KINDS, MapSpec, Study
 
 #: the force-error thresholds of the summary (fractions)
 THRESHOLDS = (0.05, 0.10)
@@ -116,7 +116,8 @@ def matches(rows: pd.DataFrame, axis: str, value) -> np.ndarray:
     return np.isclose(column.to_numpy(float), value)
 
 
-def region_table(summary: list[dict], spec: MapSpec, threshold: float) -> pd.DataFrame:
+def region_table(summary: list[dict], studies: dict[str, Study],
+                 threshold: float) -> pd.DataFrame:
     """Per law and load path: the cases within ``threshold`` and, per study, where the law holds
     (a one-axis study: its values, :func:`compact`; a slice: how many of its cases)."""
     rows = []
@@ -124,7 +125,7 @@ def region_table(summary: list[dict], spec: MapSpec, threshold: float) -> pd.Dat
         for kind, found in entry["within"][percent(threshold)]["by_path"].items():
             row = {"law": entry["law"], "path": kind,
                    "cases within": f"{found['within']} of {found['cases']}"}
-            for name, study in spec.studies.items():
+            for name, study in studies.items():
                 mine = found["studies"].get(name)
                 if mine is None:
                     row[name] = "-"

@@ -11,6 +11,7 @@ FEM's seconds per path by kind, the failures, provenance), the heatmaps ``<study
 from __future__ import annotations
 
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -95,19 +96,19 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
         "laws": [law.label for law in laws], "quantities": [*QUANTITIES, ENERGY],
         "thresholds": [percent(t) for t in THRESHOLDS], "judged_by_amplitude": list(REVERSING),
         "studies": {name: study.axes for name, study in spec.studies.items()},
-        "settings": vars(spec.settings),
+        "settings": asdict(spec.settings),
         "regions": region, "convergence": checks.to_dict("records"),
-        "fem_seconds": fem_seconds(cases), "failures": failures,
-        "provenance": provenance(), "seconds": round(time.perf_counter() - start, 1)}
+        "fem_seconds": fem_seconds(cases), "failures": failures, "provenance": provenance()}
     write_csv(cases, out / "cases.csv")
     write_csv(errors, out / "errors.csv")
-    write_json(summary, out / "summary.json")
     if len(errors):
         force = force_errors(errors)
         labels = [entry["law"] for entry in region]
         for name, study in spec.studies.items():
             save_figure(figures.study_figure(force, study, labels), out / f"{name}.png")
         save_figure(figures.summary_figure(region, errors), out / "summary.png")
+    summary["seconds"] = round(time.perf_counter() - start, 1)
+    write_json(summary, out / "summary.json")
     return {"paths": summary["paths"], "check_paths": summary["check_paths"],
             "failed": summary["failed"], "reused": summary["reused"], "laws": summary["laws"],
             "out": str(out / "errors.csv"), "failures": failures, "seconds": summary["seconds"]}
