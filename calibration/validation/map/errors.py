@@ -46,6 +46,7 @@ from calibration.laws import (EQ33, LAWS, ConstantPenalty, ContactPair, Polynomi
                               energy_per_cycle)
 from calibration.laws.base import ContactLaw
 from calibration.laws.catalogue import PENALISED, make_law
+from calibration.runs.executors import Executor, Inline, completed
 from calibration.validation.comparison import (error_measures, regimes, relative_errors,
                                                with_stiffness)
 from calibration.validation.map.spec import DEFAULT_VARIANT, MapCase, MapRun, MapSpec, PathSettings
@@ -113,42 +114,70 @@ def map_laws(fit: str | Path) -> list[LawChoice]:
     return laws
 
 
-def law_tables(spec: MapSpec, laws: list[LawChoice],
-               progress: bool = True) -> dict[tuple[MapCase, PathSettings], dict]:
-    """Every law's table on every case's path (a law and a path once, whatever mesh level):
-    ``{(case, settings): {law index: table}}``. Runs before the FEM: a law that cannot take a
-    case stops the map at once, not after the FEM."""
-    tables = {}
-    runs = list({(run.case, run.settings): run for run in spec.runs}.values())
-    for run in tqdm(runs, desc="map: contact laws", unit="path", disable=not progress):
-        path = run.fem_path().path()
-        tables[run.case, run.settings] = {
-            index: with_stiffness(law.build(run.case).run(path))
+def run_laws(laws: list[LawChoice], run: MapRun) -> dict[int, pd.DataFrame]:
+    """Worker task: every law that runs ``run``'s path kind on its path, ``{law index: table}``
+    (with :func:`~calibration.validation.comparison.with_stiffness`)."""
+    path = run.fem_path().path()
+    return {index: with_stiffness(law.build(run.case).run(path))
             for index, law in enumerate(laws) if run.case.path in law.paths}
+
+
+def law_tables(spec: MapSpec, laws: list[LawChoice], executor: Executor = Inline(),
+               progress: bool = True) -> dict[tuple[MapCase, PathSettings], dict]:
+    """Every law's table on every case's path (a law and a path once, whatever mesh level), on
+    ``executor``: ``{(case, settings): {law index: table}}``. Runs before the FEM: a law that
+    cannot take a case stops the map at once, not after the FEM."""
+    runs = list({(run.case, run.settings): run for run in spec.runs}.values())
+    tables = {}
+    with tqdm(total=len(runs), desc="map: contact laws", unit="path",
+              disable=not progress) as bar:
+        for (_, run), found in completed(run_laws, [(laws, run) for run in runs], executor):
+            tables[run.case, run.settings] = found
+            bar.update(1)
     return tables
 
 
-def case_errors(fem_table: pd.DataFrame, law_table: pd.DataFrame) -> dict[str, dict]:
+@dataclass(frozen=True)
+class Judged:
+    """What the FEM's path offers for judging: per quantity the FEM's values on the judged
+    steps, which steps, their floors (:func:`~calibration.validation.comparison.relative_errors`)
+    and the scale; and the energy per cycle (None unless the path cycles)."""
+
+    steps: np.ndarray
+    quantities: dict[str, tuple[str, np.ndarray, np.ndarray, np.ndarray, float]]
+    energy: float | None
+
+    @classmethod
+    def of(cls, fem_table: pd.DataFrame) -> "Judged":
+        regime, stage = regimes(fem_table), fem_table.stage.to_numpy()
+        quantities = {}
+        for quantity, (column, judged_in) in QUANTITIES.items():
+            mask = np.isin(regime, judged_in)
+            if mask.any():
+                values = fem_table[column].to_numpy()[mask]
+                quantities[quantity] = (column, mask, values,
+                                        np.isin(stage[mask], REVERSING).astype(float),
+                                        float(np.nanmax(np.abs(values), initial=0.0)))
+        energy = energy_per_cycle(fem_table) if (stage == "unloading").any() else None
+        return cls(fem_table.step.to_numpy(), quantities, energy)
+
+
+def case_errors(fem_table: pd.DataFrame, law_table: pd.DataFrame,
+                judged: Judged | None = None) -> dict[str, dict]:
     """``{quantity: {steps, max_rel_error, rms_rel_error}}`` of one law on one FEM path (both
-    tables with :func:`~calibration.validation.comparison.with_stiffness`, lined up by step)."""
-    regime = regimes(fem_table)
-    law = law_table.set_index("step").reindex(fem_table.step)
+    tables with :func:`~calibration.validation.comparison.with_stiffness`, lined up by step;
+    ``judged`` is :meth:`Judged.of` the FEM's table, computed once for many laws)."""
+    judged = judged or Judged.of(fem_table)
+    if not np.array_equal(law_table.step.to_numpy(), judged.steps):
+        law_table = law_table.set_index("step").reindex(judged.steps).reset_index()
     found = {}
-    for quantity, (column, judged_in) in QUANTITIES.items():
-        values = fem_table[column].to_numpy()
-        mask = np.isin(regime, judged_in)
-        if not mask.any():
-            continue
-        scale = float(np.nanmax(np.abs(values[mask]), initial=0.0))
-        floor = np.isin(fem_table.stage.to_numpy()[mask], REVERSING).astype(float)
-        errors = relative_errors(law[column].to_numpy()[mask], values[mask], scale, floor)
+    for quantity, (column, mask, values, floor, scale) in judged.quantities.items():
+        errors = relative_errors(law_table[column].to_numpy()[mask], values, scale, floor)
         if errors.size:
             found[quantity] = error_measures(errors)
-    if (fem_table.stage == "unloading").any():
-        fem_energy = energy_per_cycle(fem_table)
-        if fem_energy > 0:
-            error = (energy_per_cycle(law_table) - fem_energy) / fem_energy
-            found[ENERGY] = error_measures(np.array([error]))
+    if judged.energy is not None and judged.energy > 0:
+        error = (energy_per_cycle(law_table) - judged.energy) / judged.energy
+        found[ENERGY] = error_measures(np.array([error]))
     return found
 
 
@@ -159,12 +188,13 @@ def error_table(spec: MapSpec, fem: dict[MapRun, pd.DataFrame], laws: list[LawCh
     rows = []
     for run, fem_table in fem.items():
         fem_table = with_stiffness(fem_table)
+        judged = Judged.of(fem_table)
         for index, law_table in tables[run.case, run.settings].items():
             head = {"case": case_ids[run.case], "variant": run.variant, "level": run.level,
                     "studies": ";".join(spec.case_studies[run.case]), **run.case.row(),
                     "law": labels[index], "law_name": laws[index].name,
                     "penalty": laws[index].penalty_label}
-            for quantity, measures in case_errors(fem_table, law_table).items():
+            for quantity, measures in case_errors(fem_table, law_table, judged).items():
                 rows.append({**head, "quantity": quantity, **measures})
     return pd.DataFrame(rows)
 

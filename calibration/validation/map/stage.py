@@ -75,7 +75,7 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
     out = check_writable("results", folder(results), directory=True)
     spec = read(spec_path, quick)
     laws = map_laws(results / "penalty" / "fit.json")
-    tables = law_tables(spec, laws, progress)
+    tables = law_tables(spec, laws, executor, progress)
     fem_paths = {run: run.fem_path() for run in spec.runs}
     rows = run_paths(list(fem_paths.values()), executor, progress=progress)
     case_ids = {case: number for number, case in enumerate(spec.case_studies)}
