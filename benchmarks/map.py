@@ -5,8 +5,9 @@ prints:
 
 1. per path kind of the spec (the shipped default unless ``--spec``): the seconds of one FEM
    path at the spec's mesh level from a cold mesh cache, for the base case (equal discs) and
-   two corners of the space (a disc on a wall, the smallest contact), split into set-up (mesh,
-   assembly, factorisation) and load steps, with the thread CPU time; and the spec's size;
+   two corners of the space (a disc on a wall, the smallest contact): its share of the set-up
+   (mesh, assembly, factorisation, done once for a case's paths) and its load steps; and the
+   wall and thread CPU time of the case's whole task; and the spec's size;
 2. with ``--run``: the whole map (``hertz2d map``) from an empty case store and mesh cache on
    ``--jobs`` local processes, its wall time and stage split (laws, FEM, errors and figures),
    then the same map again (every path reused). It needs a fit for the laws' penalty factors
@@ -34,8 +35,9 @@ def cold_cache() -> None:
     os.environ["HERTZ2D_CACHE"] = tempfile.mkdtemp(prefix="hertz2d-bench-")
 
 
-def corner_runs(spec) -> list[tuple[str, object]]:
-    """(label, run) of the base case and two corners, each on every path kind of the spec."""
+def corner_groups(spec) -> list[tuple[str, list]]:
+    """(label, runs) of the base case and two corners: each case's runs on every path kind of
+    the spec, which the map runs as one task on bodies meshed once."""
     runs = spec.default_runs
     smallest = min(run.case.a_over_R for run in runs)
     chosen = []
@@ -44,30 +46,33 @@ def corner_runs(spec) -> list[tuple[str, object]]:
              and c.E2_over_E1 == 1.0 and c.nu1 == c.nu2 and c.a_over_R == runs[0].case.a_over_R),
             ("wall", lambda c: c.wall),
             (f"a/R1 = {smallest:g}", lambda c: c.a_over_R == smallest and not c.wall)):
-        for kind in dict.fromkeys(run.case.path for run in runs):
-            found = [r for r in runs if r.case.path == kind and test(r.case)]
-            if found:
-                chosen.append((label, found[0]))
+        first = next(r for r in runs if test(r.case))
+        chosen.append((label, [r for r in runs if r.fem_path().bodies_key()
+                               == first.fem_path().bodies_key()]))
     return chosen
 
 
 def per_path(spec) -> None:
-    from calibration.validation.map.runs import run_path
+    from calibration.validation.map.runs import run_group
 
     print(f"\n1. Two-body FEM per path at mesh level {spec.level}, cold mesh cache "
           f"({spec.name}: {len(spec.default_runs)} paths, {len(spec.runs) - len(spec.default_runs)}"
           f" convergence checks); {load()}")
+    print("   a case's paths run as one task on bodies meshed once: set-up is each path's share")
     print(f"{'case':>14} {'path':>13} {'steps':>5} {'nodes':>6} {'set-up s':>8} {'s/step':>7} "
-          f"{'total s':>7} {'CPU s':>6}")
-    for label, run in corner_runs(spec):
+          f"{'total s':>7} | {'task wall s':>11} {'task CPU s':>10}")
+    for label, runs in corner_groups(spec):
         cold_cache()
         wall, cpu = time.perf_counter(), time.thread_time()
-        row = run_path(run.fem_path())
+        rows = run_group(tuple(run.fem_path() for run in runs))
         wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
-        seconds = row["seconds"]
-        assert row["failure"] is None, row["failure"]
-        print(f"{label:>14} {run.case.path:>13} {seconds['steps']:>5} {seconds['nodes']:>6} "
-              f"{seconds['set-up']:>8.2f} {seconds['per step']:>7.3f} {wall:>7.2f} {cpu:>6.2f}")
+        for index, (run, row) in enumerate(zip(runs, rows)):
+            assert row["failure"] is None, row["failure"]
+            seconds = row["seconds"]
+            task = f"{wall:>11.2f} {cpu:>10.2f}" if index == 0 else ""
+            print(f"{label:>14} {run.case.path:>13} {seconds['steps']:>5} {seconds['nodes']:>6} "
+                  f"{seconds['set-up']:>8.2f} {seconds['per step']:>7.3f} "
+                  f"{seconds['total']:>7.2f} | {task}")
 
 
 def whole_map(spec_path, jobs: int, fit: Path) -> None:

@@ -15,13 +15,13 @@ the default validity map on a cluster.
    a batch of 400 with 2 workers, through the local pool and the dask scheduler; and the client's
    cost of storing one two-disc path's result, since the client alone writes the case store.
 3. the cost model of the default map on W workers, ``t(W) = n * s / W + ceil(n / W) * o``, with
-   ``n`` the map's load paths (its spec's expansion, the shipped default unless ``--map-spec``,
-   convergence checks included; or ``--paths``), ``s`` the mean seconds of one of its FEM paths
-   at its mesh level from a cold mesh cache (measured here for the spec's first case on each of
-   its path kinds, or ``--s-path``; its convergence checks one level finer take about 4 times
-   as long), ``o`` the amortised scheduler overhead per
-   task; the prediction is ``max(t(W), s_max, n * c)``: no run is shorter than its longest task
-   ``s_max``, nor than the client's serial work ``c`` per result. Printed for 8, 64, 512 workers.
+   ``n`` the map's FEM tasks (its spec's expansion, the shipped default unless ``--map-spec``,
+   convergence checks included: one task per case, its load paths on bodies meshed once; or
+   ``--paths``), ``s`` the mean seconds of a task at the map's mesh level from a cold mesh cache
+   (measured here for the spec's first case, or ``--s-path``; its convergence checks one level
+   finer take about 4 times as long), ``o`` the amortised scheduler overhead per
+   task; the prediction is ``max(t(W), s_max, p * c)``: no run is shorter than its longest task
+   ``s_max``, nor than the client's serial work ``c`` per result (``p`` paths). Printed for 8, 64, 512 workers.
 
 Wall times depend on the machine's load, printed with each table.
 """
@@ -133,14 +133,15 @@ def per_task_overhead(executor, batch: int = 400, trips: int = 50) -> tuple[floa
     return statistics.median(round_trips), (time.perf_counter() - begun) / batch
 
 
-def one_path(fem_path) -> tuple[float, dict]:
-    """Seconds of one FEM path of the map from a cold mesh cache, and its result."""
-    from calibration.validation.map.runs import run_path
+def one_task(fem_paths: tuple) -> tuple[float, dict]:
+    """Seconds of one FEM task of the map (a case's paths) from a cold mesh cache, and the
+    first path's result."""
+    from calibration.validation.map.runs import run_group
 
     os.environ["HERTZ2D_CACHE"] = tempfile.mkdtemp(prefix="hertz2d-bench-")
     begun = time.perf_counter()
-    row = run_path(fem_path)
-    return time.perf_counter() - begun, row
+    rows = run_group(fem_paths)
+    return time.perf_counter() - begun, rows[0]
 
 
 def client_cost(row: dict, repeats: int = 20) -> float:
@@ -156,28 +157,30 @@ def client_cost(row: dict, repeats: int = 20) -> float:
     return statistics.median(seconds)
 
 
-def map_paths(paths: int | None, spec: str | None) -> tuple[int, str]:
-    """The map's FEM paths: ``paths`` if given, else every run of the map spec's expansion
-    (:func:`calibration.validation.map.spec.read`: its cases and convergence checks)."""
-    if paths is not None:
-        return paths, "--paths"
+def map_tasks(tasks: int | None, spec: str | None) -> tuple[int, int, str]:
+    """The map's FEM tasks: ``tasks`` if given, else one per group of paths on the same bodies
+    in the map spec's expansion (:func:`calibration.validation.map.spec.read`: its cases and
+    convergence checks), the paths (results the client stores) and where the numbers come from."""
+    if tasks is not None:
+        return tasks, 3 * tasks, "--paths, 3 paths a task"
     from calibration.validation.map.spec import read
 
     expanded = read(spec)
-    return len(expanded.runs), f"the expansion of {expanded.name}"
+    groups = {run.fem_path().bodies_key() for run in expanded.runs}
+    return len(groups), len(expanded.runs), f"{len(expanded.runs)} paths of {expanded.name}"
 
 
 def cost_model(args, overhead: float, client: float, s_path: float, s_max: float) -> None:
-    n, source = map_paths(args.paths, args.map_spec)
-    print(f"\n3. Cost model of the default map: n = {n} load paths ({source}), "
-          f"s = {s_path:.2f} s per path, s_max = {s_max:.2f} s, o = {1e3 * overhead:.2f} ms "
+    n, paths, source = map_tasks(args.paths, args.map_spec)
+    print(f"\n3. Cost model of the default map: n = {n} tasks ({source}), "
+          f"s = {s_path:.2f} s per task, s_max = {s_max:.2f} s, o = {1e3 * overhead:.2f} ms "
           f"per task, c = {1e3 * client:.2f} ms per result at the client")
     print(f"{'workers':>7} {'n*s/W s':>9} {'overhead s':>10} {'t(W) s':>8} {'bound s':>8} "
           f"{'predicted':>9}")
     for workers in WORKERS:
         ideal = n * s_path / workers
         extra = math.ceil(n / workers) * overhead
-        bound = max(s_max, n * client)
+        bound = max(s_max, paths * client)
         predicted = max(ideal + extra, bound)
         print(f"{workers:>7} {ideal:>9.1f} {extra:>10.3f} {ideal + extra:>8.1f} {bound:>8.1f} "
               f"{predicted:>8.1f}s")
@@ -196,11 +199,11 @@ def main() -> None:
     parser.add_argument("--groups", type=int, default=12, help="half-round tasks in table 1")
     parser.add_argument("--level", type=int, default=2, help="their mesh level")
     parser.add_argument("--paths", type=int, default=None,
-                        help="load paths of the map (default: counted from its spec)")
+                        help="FEM tasks of the map (default: counted from its spec)")
     parser.add_argument("--map-spec", default=None,
                         help="the map's spec file (default: the shipped default map)")
     parser.add_argument("--s-path", type=float, default=None,
-                        help="seconds per two-disc path (default: measured, cases 1 and 2)")
+                        help="seconds per FEM task of the map (default: measured)")
     parser.add_argument("--s-max", type=float, default=None,
                         help="seconds of the longest path (default: measured, or --s-path)")
     args = parser.parse_args()
@@ -222,19 +225,18 @@ def main() -> None:
     print(f"{'LocalCluster':>13} {1e3 * trip:>13.2f} {1e3 * overhead:>12.3f}")
 
     spec = read(args.map_spec)
-    first = {run.case.path: run.fem_path() for run in reversed(spec.default_runs)}
+    key = spec.runs[0].fem_path().bodies_key()
+    task = tuple(p for p in (run.fem_path() for run in spec.runs) if p.bodies_key() == key)
     if args.s_path is None:
-        timed = {kind: one_path(fem_path) for kind, fem_path in first.items()}
-        seconds = [s for s, _ in timed.values()]
-        s_path, s_max = statistics.mean(seconds), max(seconds)
-        row = next(iter(timed.values()))[1]
-        print(f"the map's FEM path at level {spec.level}, cold mesh cache: "
-              + ", ".join(f"{kind} {s:.2f} s" for kind, (s, _) in timed.items())
-              + f"; a result pickles to {len(pickle.dumps(row)) / 1024:.0f} KiB")
+        s_path, row = one_task(task)
+        s_max = s_path
+        print(f"the map's first FEM task ({len(task)} paths) at level {spec.level}, cold mesh "
+              f"cache: {s_path:.2f} s; a path's result pickles to "
+              f"{len(pickle.dumps(row)) / 1024:.0f} KiB")
     else:
         s_path, s_max = args.s_path, args.s_max or args.s_path
         # a result's shape for the client's cost (the coarsest mesh)
-        row = one_path(replace(next(iter(first.values())), level=0))[1]
+        row = one_task((replace(task[0], level=0),))[1]
     client = client_cost(row)
     print(f"client: storing one path's result {1e3 * client:.2f} ms")
     cost_model(args, overhead, client, s_path, s_max)

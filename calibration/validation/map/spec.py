@@ -154,15 +154,18 @@ class MapRun:
     settings: PathSettings
 
     def fem_path(self) -> FemPath:
-        """The FEM run of this case (its load path from :meth:`MapCase.approach`)."""
+        """The FEM run of this case (its load path from :meth:`MapCase.approach`), on bodies
+        meshed for the delta_t of all of :data:`PATH_KINDS`, so the case's paths share them."""
         delta_n, onset = self.case.approach()
         s, kind = self.settings, self.case.path
-        delta_t, steps = {"hold-normal": (s.hold_normal_travel * onset, s.steps),
-                          "proportional": (s.proportional_ratio * delta_n, s.steps),
-                          "cycle": (s.cycle_amplitude * onset, s.cycle_steps)}[kind]
+        travel = {"hold-normal": s.hold_normal_travel * onset,
+                  "proportional": s.proportional_ratio * delta_n,
+                  "cycle": s.cycle_amplitude * onset}
+        window = (-travel["cycle"], max(travel.values()))
         upper, lower = self.case.bodies()
         return FemPath(upper, lower, self.case.mu, self.case.support, self.level, kind,
-                       delta_n, delta_t, steps, s.normal_steps)
+                       delta_n, travel[kind], s.cycle_steps if kind == "cycle" else s.steps,
+                       s.normal_steps, window)
 
 
 @dataclass(frozen=True)
