@@ -53,13 +53,18 @@ def _space(m: MapResults) -> str:
     studies = "; ".join(f"{name}: " + " x ".join(
         f"{axis} {', '.join(f'{v:g}' if isinstance(v, float) else str(v) for v in values)}"
         for axis, values in study.axes.items()) for name, study in m.studies.items())
-    return (f"The map runs {m.summary['paths']} FEM load paths ({cases.case.nunique()} cases, "
-            f"each on {', '.join(sorted(cases.path.unique()))}) at mesh level "
-            f"{m.summary['level']}, from the spec `{m.summary['spec']}`. Body 1 (the upper disc, "
-            f"R1 = {cases.R1.iloc[0]:g} m, E1 = {cases.E1.iloc[0]:.3g} Pa) is the smaller one; "
-            f"body 2 is a second disc or a rigid wall. The design is fractional: one axis at a "
-            f"time around a base case, and slices of two axes where they may interact. Studies "
-            f"(axis values): {studies}. Paths: hold-normal to {settings['hold_normal_travel']:g} "
+    base = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
+                     for k, v in m.summary["base"].items())
+    axes = ["counterpart", "R2_over_R1", "E2_over_E1", "nu1", "nu2", "mu", "a_over_R", "support"]
+    points = len(cases[axes].astype(str).drop_duplicates())
+    return (f"The map runs {m.summary['paths']} FEM load paths ({points} cases, "
+            f"each on some of {', '.join(sorted(cases.path.unique()))}) at mesh level "
+            f"{m.summary['level']}, from the spec `{m.summary['spec']}`. Body 1 (the upper disc) "
+            f"is the smaller one; body 2 is a second disc or a rigid wall. The design is "
+            f"fractional: one axis at a time around a base case ({base}), and slices of two axes "
+            f"where they may interact. Studies (axis values): {studies}. The flats' support "
+            f"matters: `symmetric` flats are mirror planes (a disc squeezed between two opposite "
+            f"contacts, Eqs. 17, 22, 23), `clamped` ones the paper's. Paths: hold-normal to {settings['hold_normal_travel']:g} "
             f"times the onset of full slip (Eq. 27), proportional with delta_t = "
             f"{settings['proportional_ratio']:g} delta_n, one cycle of amplitude "
             f"{settings['cycle_amplitude']:g} times the onset.")

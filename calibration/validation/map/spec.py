@@ -63,8 +63,8 @@ DISC_ONLY = ("R2_over_R1", "E2_over_E1", "nu2")
 #: the widest contact the map accepts (a / R1): the accurate model's limit
 #: (:data:`calibration.laws.hertz2d.ACCURATE_MAX_A_OVER_R`)
 MAX_A_OVER_R = 0.3
-BASE_KEYS = {"counterpart", "R1", "E1", "nu1", "R2_over_R1", "E2_over_E1", "nu2", "mu",
-             "a_over_R", "support", "level"}
+BASE_KEYS = ("counterpart", "R1", "E1", "nu1", "R2_over_R1", "E2_over_E1", "nu2", "mu",
+             "a_over_R", "support", "level")
 PATH_KEYS = {"kinds", "normal_steps", "steps", "hold_normal_travel", "proportional_ratio",
              "cycle_amplitude", "cycle_steps"}
 #: the variant every case runs at (the others are the convergence checks)
@@ -192,6 +192,8 @@ class MapSpec:
     studies: dict[str, Study]
     runs: list[MapRun]
     case_studies: dict[MapCase, tuple[str, ...]] = field(default_factory=dict)
+    #: the ``[base]`` values (checked)
+    base: dict = field(default_factory=dict)
 
     @property
     def default_runs(self) -> list[MapRun]:
@@ -268,8 +270,8 @@ def _steps(where: str, key: str, value) -> int:
 
 def _base(spec: dict) -> tuple[dict, int]:
     base = spec_file.table(spec, "base")
-    spec_file.require_keys("base", base, BASE_KEYS)
-    values = {key: CHECKS[key]("base", key, base[key]) for key in BASE_KEYS - {"level"}}
+    spec_file.require_keys("base", base, set(BASE_KEYS))
+    values = {key: CHECKS[key]("base", key, base[key]) for key in BASE_KEYS if key != "level"}
     return values, _level("base", base["level"])
 
 
@@ -373,7 +375,7 @@ def expand(spec: dict, name: str = "spec") -> MapSpec:
                  for case, reached in case_studies.items() if set(reached) & set(names)]
     for run in runs:
         _check_geometry(run, case_studies[run.case])
-    return MapSpec(name, level, settings, studies, runs, case_studies)
+    return MapSpec(name, level, settings, studies, runs, case_studies, {**base, "level": level})
 
 
 def _check_geometry(run: MapRun, studies: tuple[str, ...]) -> None:

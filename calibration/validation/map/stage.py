@@ -90,7 +90,7 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
     failures = {f"case {r.case} ({r.variant}): {r.counterpart}, {r.path}, a/R1 {r.a_over_R:g}, "
                 f"mu {r.mu:g}": r.error for r in failed.itertuples()}
     summary = {
-        "spec": spec.name, "level": spec.level,
+        "spec": spec.name, "level": spec.level, "base": spec.base,
         "paths": len(spec.default_runs), "check_paths": len(spec.runs) - len(spec.default_runs),
         "failed": len(failed), "reused": int(cases.reused.sum()),
         "laws": [law.label for law in laws], "quantities": [*QUANTITIES, ENERGY],
