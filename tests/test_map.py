@@ -151,7 +151,7 @@ def cycle_table(scale_first: float = 1.0, offset: float = 0.0) -> pd.DataFrame:
                          "Fx": fx, "N": 5.0, "c": 0.5, "stage": stage})
 
 
-def test_the_metric_is_relative_to_each_value_on_a_monotonic_stage_and_to_the_amplitude_on_the_branches():
+def test_the_metric_is_relative_to_each_value_and_to_the_amplitude_on_a_cycles_branches():
     fem = with_stiffness(cycle_table())
     # 10 % on the first loading and nothing else: the force's largest error is 10 %
     first = case_errors(fem, with_stiffness(cycle_table(scale_first=1.1)))

@@ -1,8 +1,8 @@
 """``hertz2d all``: the whole pipeline end to end, each stage reusing what earlier runs finished.
 
 meshes -> half-round FEM sweep -> Eq. 33 refit -> two-disc FEM + every contact law -> the validity
-map (every law over a space of contacts) -> report, everything under one results root. Finished FEM cases are kept in the case store, so an
-interrupted ``all`` resumes where it stopped. ``<results>/run.json`` records what the run was
+map (every law over a space of contacts) -> report, everything under one results root. Finished
+FEM cases are kept in the case store, so an interrupted ``all`` resumes where it stopped. ``<results>/run.json`` records what the run was
 (command, versions, quick or full, what ran the FEM tasks, stage times); the report names it.
 """
 from __future__ import annotations

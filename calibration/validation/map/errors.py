@@ -5,10 +5,10 @@ it is defined for: the paper's simplified model (Table 1) with Eq. 33's w, with 
 of ``<results>/penalty/fit.json`` (each half-round base the fit has, and the disc held by its
 contacts, ``confined``, when the fit has it) and with the constant w = 0.5; the hysteretic
 simplified model, the accurate model (Eqs. 22-27), the accurate model with memory and Appendix C
-(``hold-normal`` only), each with Eq. 33 and with the confined refit; the linear spring with the paper's kn = 2.7e9 and
-kt = 1.5e9 N/m per m (regressed on its Section 4.2 discs, R = 0.5 m and E = 10 GPa: a spring
-is not scale-free, so on other radii and moduli it is what a user who copies those numbers
-gets); the 3D Hertz-Mindlin and Mindlin-Deresiewicz laws applied to discs.
+(``hold-normal`` only), each with Eq. 33 and with the confined refit; the linear spring with the
+paper's kn = 2.7e9 and kt = 1.5e9 N/m per m (regressed on its Section 4.2 discs, R = 0.5 m and
+E = 10 GPa: a spring is not scale-free, so on other radii and moduli it is what a user who
+copies those numbers gets); the 3D Hertz-Mindlin and Mindlin-Deresiewicz laws applied to discs.
 
 Quantities (:func:`case_errors`), each judged on the steps where the FEM defines it, by the
 FEM's regime (:func:`calibration.validation.comparison.regimes`):

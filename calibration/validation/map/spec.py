@@ -266,7 +266,7 @@ def _steps(where: str, key: str, value) -> int:
     return number
 
 
-# -- reading the tables -----------------------------------------------------------------------------
+# -- reading the tables ---------------------------------------------------------------------------
 
 def _base(spec: dict) -> tuple[dict, int]:
     base = spec_file.table(spec, "base")
