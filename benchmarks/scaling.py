@@ -1,7 +1,7 @@
 """Scaling of the execution layer (local processes, a dask.distributed cluster) and a cost model of
 the default validity map on a cluster.
 
-``python benchmarks/scaling.py [--groups 12] [--level 2] [--paths 216] [--map-spec F.toml]
+``python benchmarks/scaling.py [--groups 12] [--level 2] [--paths N] [--map-spec F.toml]
 [--s-path S --s-max S]`` prints three tables:
 
 1. throughput: a fixed batch of half-round tasks (``--groups`` meshes of a/R at mesh ``--level``,
@@ -15,11 +15,15 @@ the default validity map on a cluster.
    a batch of 400 with 2 workers, through the local pool and the dask scheduler; and the client's
    cost of storing one two-disc path's result, since the client alone writes the case store.
 3. the cost model of the default map on W workers, ``t(W) = n * s / W + ceil(n / W) * o``, with
-   ``n`` the map's load paths (``--paths``, or counted from ``--map-spec``), ``s`` the mean
-   seconds of one two-disc path at the default mesh level from a cold mesh cache (measured here
-   for cases 1 and 2 of Section 4.2, or ``--s-path``), ``o`` the amortised scheduler overhead per
-   task; the prediction is ``max(t(W), s_max, n * c)``: no run is shorter than its longest task
-   ``s_max``, nor than the client's serial work ``c`` per result. Printed for 8, 64, 512 workers.
+   ``n`` the map's FEM tasks (its spec's expansion, the shipped default unless ``--map-spec``,
+   convergence checks included: one task per case, its load paths on bodies meshed once; or
+   ``--paths``), ``s`` the mean seconds of a task at the map's mesh level from a cold mesh cache
+   (measured here for the spec's first case, or ``--s-path``; ``s_max`` for the first case of
+   its finest convergence check, or ``--s-max``), ``o`` the amortised scheduler overhead per
+   task; the prediction is ``max(t(W), s_max, p * c)``: no run is shorter than its longest task
+   ``s_max``, nor than the client's serial work ``c`` per result (``p`` paths). Printed for 8,
+   64, 512 workers. The map's law tables (one task per path, computed before the FEM) are not
+   in the model.
 
 Wall times depend on the machine's load, printed with each table.
 """
@@ -37,8 +41,6 @@ from collections import defaultdict
 from contextlib import contextmanager
 from pathlib import Path
 
-#: where the map's spec is expected (the map's own stage will define it)
-MAP_SPEC = Path(__file__).resolve().parents[1] / "calibration" / "validation" / "specs" / "map.toml"
 WORKERS = (8, 64, 512)
 
 
@@ -133,14 +135,15 @@ def per_task_overhead(executor, batch: int = 400, trips: int = 50) -> tuple[floa
     return statistics.median(round_trips), (time.perf_counter() - begun) / batch
 
 
-def one_path(case: str, level: int) -> tuple[float, dict]:
-    """Seconds of one two-disc path of Section 4.2 from a cold mesh cache, and its result."""
-    from calibration.validation.fem_runs import ValidationSettings, run_one
+def one_task(fem_paths: tuple) -> tuple[float, dict]:
+    """Seconds of one FEM task of the map (a case's paths) from a cold mesh cache, and the
+    first path's result."""
+    from calibration.validation.map.runs import run_group
 
     os.environ["HERTZ2D_CACHE"] = tempfile.mkdtemp(prefix="hertz2d-bench-")
     begun = time.perf_counter()
-    row = run_one(ValidationSettings(), case, "clamped", level)
-    return time.perf_counter() - begun, row
+    rows = run_group(fem_paths)
+    return time.perf_counter() - begun, rows[0]
 
 
 def client_cost(row: dict, repeats: int = 20) -> float:
@@ -156,37 +159,30 @@ def client_cost(row: dict, repeats: int = 20) -> float:
     return statistics.median(seconds)
 
 
-def map_paths(default: int, spec: Path) -> tuple[int, str]:
-    """The map's path count: every combination of the list-valued entries of its spec (a full
-    factorial over the declared axes), or ``default`` when there is no spec."""
-    if not spec.is_file():
-        return default, f"--paths (no map spec at {spec})"
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib
-    tables = [tomllib.loads(spec.read_text())]
-    count = 1
-    while tables:
-        for value in tables.pop().values():
-            if isinstance(value, dict):
-                tables.append(value)
-            elif isinstance(value, list):
-                count *= len(value)
-    return count, f"the axes of {spec}"
+def map_tasks(tasks: int | None, spec: str | None) -> tuple[int, int, str]:
+    """The map's FEM tasks: ``tasks`` if given, else one per group of paths on the same bodies
+    in the map spec's expansion (:func:`calibration.validation.map.spec.read`: its cases and
+    convergence checks), the paths (results the client stores) and where the numbers come from."""
+    if tasks is not None:
+        return tasks, 3 * tasks, "--paths, 3 paths a task"
+    from calibration.validation.map.spec import read
+
+    expanded = read(spec)
+    groups = {run.fem_path().bodies_key() for run in expanded.runs}
+    return len(groups), len(expanded.runs), f"{len(expanded.runs)} paths of {expanded.name}"
 
 
 def cost_model(args, overhead: float, client: float, s_path: float, s_max: float) -> None:
-    n, source = map_paths(args.paths, Path(args.map_spec))
-    print(f"\n3. Cost model of the default map: n = {n} load paths ({source}), "
-          f"s = {s_path:.2f} s per path, s_max = {s_max:.2f} s, o = {1e3 * overhead:.2f} ms "
+    n, paths, source = map_tasks(args.paths, args.map_spec)
+    print(f"\n3. Cost model of the default map: n = {n} tasks ({source}), "
+          f"s = {s_path:.2f} s per task, s_max = {s_max:.2f} s, o = {1e3 * overhead:.2f} ms "
           f"per task, c = {1e3 * client:.2f} ms per result at the client")
     print(f"{'workers':>7} {'n*s/W s':>9} {'overhead s':>10} {'t(W) s':>8} {'bound s':>8} "
           f"{'predicted':>9}")
     for workers in WORKERS:
         ideal = n * s_path / workers
         extra = math.ceil(n / workers) * overhead
-        bound = max(s_max, n * client)
+        bound = max(s_max, paths * client)
         predicted = max(ideal + extra, bound)
         print(f"{workers:>7} {ideal:>9.1f} {extra:>10.3f} {ideal + extra:>8.1f} {bound:>8.1f} "
               f"{predicted:>8.1f}s")
@@ -204,19 +200,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--groups", type=int, default=12, help="half-round tasks in table 1")
     parser.add_argument("--level", type=int, default=2, help="their mesh level")
-    parser.add_argument("--paths", type=int, default=216,
-                        help="load paths of the default map when no map spec is found (216)")
-    parser.add_argument("--map-spec", default=str(MAP_SPEC), help="the map's spec file")
+    parser.add_argument("--paths", type=int, default=None,
+                        help="FEM tasks of the map (default: counted from its spec)")
+    parser.add_argument("--map-spec", default=None,
+                        help="the map's spec file (default: the shipped default map)")
     parser.add_argument("--s-path", type=float, default=None,
-                        help="seconds per two-disc path (default: measured, cases 1 and 2)")
+                        help="seconds per FEM task of the map (default: measured)")
     parser.add_argument("--s-max", type=float, default=None,
                         help="seconds of the longest path (default: measured, or --s-path)")
     args = parser.parse_args()
     os.environ["HERTZ2D_CACHE"] = tempfile.mkdtemp(prefix="hertz2d-bench-")
     throughput(args.groups, args.level)
 
+    from dataclasses import replace
+
     from calibration.runs.executors import LocalPool
-    from fem.twodisc import DEFAULT_LEVEL
+    from calibration.validation.map.spec import read
 
     print(f"\n2. Overhead per task (no-op tasks, 2 workers); {load()}")
     print(f"{'executor':>13} {'round trip ms':>13} {'amortised ms':>12}")
@@ -227,17 +226,24 @@ def main() -> None:
         trip, overhead = per_task_overhead(dask)
     print(f"{'LocalCluster':>13} {1e3 * trip:>13.2f} {1e3 * overhead:>12.3f}")
 
+    spec = read(args.map_spec)
+    fem_paths = [run.fem_path() for run in spec.runs]
+
+    def task_of(fem_path) -> tuple:
+        return tuple(p for p in fem_paths if p.bodies_key() == fem_path.bodies_key())
+
+    task = task_of(fem_paths[0])
     if args.s_path is None:
-        timed = {case: one_path(case, DEFAULT_LEVEL) for case in ("case 1", "case 2")}
-        seconds = [s for s, _ in timed.values()]
-        s_path, s_max = statistics.mean(seconds), max(seconds)
-        row = timed["case 1"][1]
-        print(f"two-disc path at level {DEFAULT_LEVEL}, cold mesh cache: "
-              + ", ".join(f"{case} {s:.2f} s" for case, (s, _) in timed.items())
-              + f"; its result pickles to {len(pickle.dumps(row)) / 1024:.0f} KiB")
+        s_path, row = one_task(task)
+        finest = max(fem_paths, key=lambda p: p.level)  # a convergence check's task, if any
+        s_max = max(s_path, one_task(task_of(finest))[0])
+        print(f"the map's first FEM task ({len(task)} paths) at level {spec.level}, cold mesh "
+              f"cache: {s_path:.2f} s; its first at level {finest.level}: {s_max:.2f} s; a "
+              f"path's result pickles to {len(pickle.dumps(row)) / 1024:.0f} KiB")
     else:
         s_path, s_max = args.s_path, args.s_max or args.s_path
-        row = one_path("case 1", 0)[1]  # a result's shape for the client's cost (coarsest mesh)
+        # a result's shape for the client's cost (the coarsest mesh)
+        row = one_task((replace(task[0], level=0),))[1]
     client = client_cost(row)
     print(f"client: storing one path's result {1e3 * client:.2f} ms")
     cost_model(args, overhead, client, s_path, s_max)

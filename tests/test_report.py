@@ -30,6 +30,7 @@ def test_html_is_self_contained_with_every_figure_embedded(report):
                    "validation", "domain", "disagreements", "provenance"):
         assert f'id="{anchor}"' in html
     assert "a QUICK run" in html  # a quick report says so
+    assert 'id="map"' not in html  # this root has no map/ (made before the map): no section
 
 
 def test_markdown_links_resolve_to_the_figures(report):
@@ -62,9 +63,13 @@ def test_all_quick_runs_the_pipeline_end_to_end(quick_results, tmp_path, monkeyp
     assert main(["all", "--quick", "--results", "results-quick", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["failed_cases"] == 0 and not summary["failed_paths"]
+    assert not summary["failed_map_paths"]
     for path in ("report.html", "report.md", "run.json", "penalty/fit.json",
-                 "validation/errors.csv"):
+                 "validation/errors.csv", "map/errors.csv", "map/summary.png"):
         assert (tmp_path / "results-quick" / path).stat().st_size > 0
     assert [p.name for p in tmp_path.iterdir()] == ["results-quick"]  # nothing else written
     assert not list(tmp_path.glob("results-quick/**/.*"))  # no temporary file left behind
-    assert "a QUICK run" in (tmp_path / "results-quick" / "report.md").read_text()
+    markdown = (tmp_path / "results-quick" / "report.md").read_text()
+    assert "a QUICK run" in markdown
+    # the map's section, which a results root without map/ (the fixture's) leaves out
+    assert "## Where each law holds" in markdown and "map/summary.png" in markdown

@@ -2,5 +2,7 @@
 ``run(args) -> dict``, listed in :data:`COMMANDS` in pipeline order (the order of ``--help``)."""
 from calibration.commands import (all_stages, dem, export_law, fit, halfround, model, report,
                                   sweep, twodisc, validate)
+from calibration.commands import map as validity_map
 
-COMMANDS = (halfround, sweep, fit, twodisc, model, export_law, validate, report, all_stages, dem)
+COMMANDS = (halfround, sweep, fit, twodisc, model, export_law, validate, validity_map, report,
+            all_stages, dem)

@@ -1,8 +1,8 @@
 """``hertz2d all``: the whole pipeline end to end, each stage reusing what earlier runs finished.
 
-meshes -> half-round FEM sweep -> Eq. 33 refit -> two-disc FEM + every contact law -> report,
-everything under one results root. Finished FEM cases are kept in the case store, so an
-interrupted ``all`` resumes where it stopped. ``<results>/run.json`` records what the run was
+meshes -> half-round FEM sweep -> Eq. 33 refit -> two-disc FEM + every contact law -> the validity
+map (every law over a space of contacts) -> report, everything under one results root. Finished
+FEM cases are kept in the case store, so an interrupted ``all`` resumes where it stopped. ``<results>/run.json`` records what the run was
 (command, versions, quick or full, what ran the FEM tasks, stage times); the report names it.
 """
 from __future__ import annotations
@@ -16,13 +16,17 @@ from calibration.penalty import stage as penalty
 from calibration.report import build_report
 from calibration.runs.atomic import check_writable, write_json
 from calibration.runs.provenance import provenance
+from calibration.validation.map.stage import run_map
 from calibration.validation.stage import validate
+
+#: the stages, for the progress lines ``[k/STAGES]``
+STAGES = 5
 
 
 def register(subparsers, parents):
     parser = subparsers.add_parser(
         "all", parents=parents,
-        help="the whole pipeline: sweep -> fit -> validate -> report",
+        help="the whole pipeline: sweep -> fit -> validate -> map -> report",
         description="Meshes, FEM, calibration, validation and report in one command. --quick "
                     "uses coarser meshes and grids (under a minute on 2 cores); without it every "
                     "figure is made at the converged mesh levels.")
@@ -32,7 +36,7 @@ def register(subparsers, parents):
 
 
 def _announce(number: int, text: str) -> None:
-    print(f"[{number}/4] {text}", file=sys.stderr, flush=True)
+    print(f"[{number}/{STAGES}] {text}", file=sys.stderr, flush=True)
 
 
 def run(args) -> dict:
@@ -60,12 +64,16 @@ def _pipeline(args, results: Path, executor) -> dict:
     validation = stage(3, "validate", "two-disc frictional contact FEM and every contact law on "
                        "the same paths", lambda: validate(quick=args.quick, executor=executor,
                                                           results=results))
+    validity_map = stage(4, "map", "the validity map: every contact law against the two-body FEM "
+                         "over a space of contacts", lambda: run_map(
+                             quick=args.quick, executor=executor, results=results))
     write_json({**provenance(), "quick": args.quick, "executor": executor.description,
                 "stage_seconds": clock,
                 "seconds": round(time.perf_counter() - start, 1)}, Path(results) / "run.json")
-    report = stage(4, "report", "report", lambda: build_report(results))
+    report = stage(5, "report", "report", lambda: build_report(results))
     return {"out": report["out"], "markdown": report["markdown"], "grid": sweep["out"],
             "fit": fit["out"], "errors": validation["out"],
             "failed_cases": sweep["failed"] + sweep.get("confined", {}).get("failed", 0),
-            "failed_paths": validation["failures"],
+            "failed_paths": validation["failures"], "map": validity_map["out"],
+            "failed_map_paths": validity_map["failures"],
             "seconds": round(time.perf_counter() - start, 1)}

@@ -9,5 +9,7 @@ path, against :mod:`~calibration.validation.reference_forms` and the half-plane 
 :mod:`~calibration.validation.halfplane`), run inside the stage by
 :mod:`~calibration.validation.domain_stage` (with :mod:`~calibration.validation.domain_figures`);
 :mod:`~calibration.validation.stick_zone_term` (Eq. 26's stick-zone term in three forms) and
-:mod:`~calibration.validation.corrections` (the numbers behind the report's corrected statements).
+:mod:`~calibration.validation.corrections` (the numbers behind the report's corrected statements);
+:mod:`~calibration.validation.map` (the validity map: every law against the FEM over a declared
+space of contacts, ``hertz2d map``).
 """

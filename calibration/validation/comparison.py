@@ -14,7 +14,9 @@ horizontal force Fx and the tangent tangential stiffness dFx/d(delta_t) between 
 full slip; in the normal stage Fx is zero). The secant stiffness Fx/delta_t of the paper's Fig. 13
 has exactly Fx's relative error, so the tangent is the stiffness that adds information. Steps
 where the FEM's value is below 1 % of its largest magnitude in that run are left out (a relative
-error of a near-zero quantity says nothing).
+error of a near-zero quantity says nothing). :func:`relative_errors` and :func:`error_measures`
+are the metric; the validity map (:mod:`calibration.validation.map.errors`) judges its cases
+with them too.
 """
 from __future__ import annotations
 
@@ -35,12 +37,13 @@ NEGLIGIBLE = 0.01
 
 
 def with_stiffness(table: pd.DataFrame) -> pd.DataFrame:
-    """Add the secant ``Fx / delta_t`` (Fig. 13) and the tangent ``dFx / d(delta_t)`` stiffness."""
+    """Add the secant ``Fx / delta_t`` (Fig. 13) and the tangent ``dFx / d(delta_t)`` stiffness
+    (between steps, wherever delta_t moves: loading and, on a cycle, unloading)."""
     table = table.copy()
     with np.errstate(divide="ignore", invalid="ignore"):
         table["kt_secant"] = np.where(table.delta_t > 0, table.Fx / table.delta_t, np.nan)
         step = np.diff(table.delta_t.to_numpy(), prepend=0.0)
-        table["kt_tangent"] = np.where(step > 0, np.diff(table.Fx.to_numpy(), prepend=0.0) / step,
+        table["kt_tangent"] = np.where(step != 0, np.diff(table.Fx.to_numpy(), prepend=0.0) / step,
                                        np.nan)
     return table
 
@@ -80,9 +83,28 @@ def law_curves(laws: list[ContactLaw], settings: ValidationSettings) -> pd.DataF
     return pd.concat(frames, ignore_index=True)
 
 
-def _relative_errors(law: np.ndarray, fem: np.ndarray, scale: float) -> np.ndarray:
-    usable = np.isfinite(fem) & np.isfinite(law) & (np.abs(fem) > NEGLIGIBLE * scale)
-    return (law[usable] - fem[usable]) / np.abs(fem[usable])
+def relative_errors(law: np.ndarray, fem: np.ndarray, scale: float,
+                    floor: float | np.ndarray = 0.0) -> np.ndarray:
+    """``(law - fem) / reference``, ``reference = max(|fem|, floor scale)``, at the steps where
+    both are finite and the reference is above :data:`NEGLIGIBLE` of ``scale`` (the FEM's largest
+    magnitude in the run).
+
+    With ``floor = 0`` (the validation) each step's error is relative to the FEM's value there.
+    ``floor = 1`` at a step makes its error relative to ``scale`` instead: the validity map uses
+    it on a cycle's unloading and reloading branches, where the force passes through zero and
+    a relative error against its own near-zero size would say nothing. ``floor`` is a number or
+    one per step.
+    """
+    floor = np.broadcast_to(np.asarray(floor, float), np.shape(fem))
+    reference = np.maximum(np.abs(fem), floor * scale)
+    usable = np.isfinite(fem) & np.isfinite(law) & (reference > NEGLIGIBLE * scale)
+    return (law[usable] - fem[usable]) / reference[usable]
+
+
+def error_measures(errors: np.ndarray) -> dict:
+    """``steps, max_rel_error, rms_rel_error`` of an array of relative errors (non-empty)."""
+    return {"steps": errors.size, "max_rel_error": float(np.abs(errors).max()),
+            "rms_rel_error": float(np.sqrt(np.mean(errors**2)))}
 
 
 def error_table(runs: list[FemRun], curves: pd.DataFrame) -> pd.DataFrame:
@@ -98,12 +120,10 @@ def error_table(runs: list[FemRun], curves: pd.DataFrame) -> pd.DataFrame:
                 scale = float(np.nanmax(np.abs(values)))
                 for name in judged_in:
                     mask = regime == name
-                    errors = _relative_errors(law[column].to_numpy()[mask], values[mask], scale)
+                    errors = relative_errors(law[column].to_numpy()[mask], values[mask], scale)
                     if errors.size == 0:
                         continue
                     rows.append({"law": source, "case": run.case, "support": run.support,
                                  "level": run.level, "quantity": quantity, "regime": name,
-                                 "steps": errors.size,
-                                 "max_rel_error": float(np.abs(errors).max()),
-                                 "rms_rel_error": float(np.sqrt(np.mean(errors**2)))})
+                                 **error_measures(errors)})
     return pd.DataFrame(rows)

@@ -1,0 +1,172 @@
+"""Report section from the validity map (``<results>/map/``): "Where each law holds".
+
+A results root made before the map existed has no ``map/``: :meth:`MapResults.load` returns None
+and the report leaves the section out.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from calibration.report.document import Section
+from calibration.validation.map.regions import THRESHOLDS, percent, region_table
+from calibration.validation.map.spec import DEFAULT_VARIANT, Study
+from meshes.checks import InputError
+
+
+class MapResults:
+    """The files of ``<results>/map``."""
+
+    STAGE = "map (hertz2d map)"
+
+    def __init__(self, results: Path):
+        self.folder = Path(results) / "map"
+        self.summary = json.loads((self.folder / "summary.json").read_text())
+        self.cases = pd.read_csv(self.folder / "cases.csv")
+        self.errors = pd.read_csv(self.folder / "errors.csv")
+        self.studies = {name: Study(name, axes)
+                        for name, axes in self.summary["studies"].items()}
+
+    @classmethod
+    def load(cls, results: Path) -> "MapResults | None":
+        """The map's results, or None when the root has no ``map/summary.json`` (older runs);
+        unreadable files are one :class:`InputError` line."""
+        if not (Path(results) / "map" / "summary.json").exists():
+            return None
+        try:
+            return cls(results)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise InputError(f"results={str(results)!r}: the {cls.STAGE} stage's files are "
+                             f"unreadable ({type(error).__name__}: {error}); rerun that stage"
+                             ) from None
+
+    @property
+    def default_cases(self) -> pd.DataFrame:
+        return self.cases[self.cases.variant == DEFAULT_VARIANT]
+
+
+def _space(m: MapResults) -> str:
+    cases = m.default_cases
+    settings = m.summary["settings"]
+    studies = "; ".join(f"{name}: " + " x ".join(
+        f"{axis} {', '.join(f'{v:g}' if isinstance(v, float) else str(v) for v in values)}"
+        for axis, values in study.axes.items()) for name, study in m.studies.items())
+    base = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
+                     for k, v in m.summary["base"].items())
+    axes = ["counterpart", "R2_over_R1", "E2_over_E1", "nu1", "nu2", "mu", "a_over_R", "support"]
+    points = len(cases[axes].astype(str).drop_duplicates())
+    return (f"The map runs {m.summary['paths']} FEM load paths ({points} cases, "
+            f"each on some of {', '.join(sorted(cases.path.unique()))}) at mesh level "
+            f"{m.summary['level']}, from the spec `{m.summary['spec']}`. Body 1 (the upper disc) "
+            f"is the smaller one; body 2 is a second disc or a rigid wall. The design is "
+            f"fractional: one axis at a time around a base case ({base}), and slices of two axes "
+            f"where they may interact. Studies (axis values): {studies}. The flats' support "
+            f"matters: `symmetric` flats are mirror planes (a disc squeezed between two opposite "
+            f"contacts, Eqs. 17, 22, 23), `clamped` ones the paper's. Paths: hold-normal to "
+            f"{settings['hold_normal_travel']:g} times the onset of full slip (Eq. 27), proportional with delta_t = "
+            f"{settings['proportional_ratio']:g} delta_n, one cycle of amplitude "
+            f"{settings['cycle_amplitude']:g} times the onset.")
+
+
+def _metric() -> str:
+    return ("Errors are the validation's relative errors, per step of the path: against the "
+            "FEM's value at that step on a monotonic stage, against the FEM's amplitude on a "
+            "cycle's unloading and reloading branches, where the force passes through zero. A "
+            "law's force error on a case is the larger of its largest normal-force and "
+            "tangential-force (Fx) errors over the path: a DEM contact needs both. A law holds "
+            f"on a case when its force error is below {percent(THRESHOLDS[0])} or "
+            f"{percent(THRESHOLDS[1])}; in the tables below it holds at an axis value of a "
+            "one-axis study when it holds on every case of the study with that value on that "
+            "path ('all', 'none', or the values), and for a slice the tables count its cases.")
+
+
+def _headline(m: MapResults) -> str:
+    """The laws with the most cases within the tighter threshold, and the widest convergence
+    change."""
+    tight = percent(THRESHOLDS[0])
+    ranked = sorted(m.summary["regions"], key=lambda e: -e["within"][tight]["fraction"])[:3]
+    best = "; ".join(f"{e['law']} ({e['within'][tight]['cases']} of {e['cases']})"
+                     for e in ranked)
+    text = f"Most cases with a force error under {tight}: {best}."
+    checks = pd.DataFrame(m.summary["convergence"])
+    loose = percent(THRESHOLDS[-1])
+    holding = {e["law"] for e in m.summary["regions"] if e["within"][loose]["cases"]}
+    relevant = checks[checks.law.isin(holding)] if not checks.empty else checks
+    if not relevant.empty:
+        worst = relevant.loc[relevant["force error change"].idxmax()]
+        flips = sum(int(checks[c].sum()) for c in checks.columns if c.startswith("verdicts"))
+        text += (f" In the convergence checks, the force error of a law that holds anywhere "
+                 f"within {loose} moves by at most {100 * worst['force error change']:.1f} "
+                 f"points ({worst['law']}, {worst['variant']}); {flips} verdict(s) change over "
+                 "all laws and checks.")
+    return text
+
+
+def _convergence(m: MapResults) -> pd.DataFrame:
+    checks = pd.DataFrame(m.summary["convergence"])
+    if checks.empty:
+        return checks
+    keep = ["variant", "law", "cases", "force error change",
+            *[c for c in checks.columns if c.startswith("verdicts")]]
+    table = checks[keep].copy()
+    table["force error change"] = (100 * table["force error change"]).map("{:.2f} points".format)
+    return table
+
+
+def _cost(m: MapResults) -> pd.DataFrame:
+    return pd.DataFrame([{"path": kind, "paths timed": t["paths"], "steps": t["steps"],
+                          "s per path": t["seconds_per_path"], "set-up s": t["setup_seconds"],
+                          "s per step": t["seconds_per_step"]}
+                         for kind, t in m.summary["fem_seconds"].items()])
+
+
+def map_section(m: MapResults | None) -> Section | None:
+    """"Where each law holds": the space, the metric, the summary figure, the regions, the
+    convergence of the map's numbers, the heatmaps, the failures."""
+    if m is None:
+        return None
+    section = Section("Where each law holds", "map")
+    section.paragraph(_space(m))
+    section.paragraph(_metric())
+    section.paragraph(
+        "The laws are every law of the catalogue on the paths it is defined for (the accurate "
+        "model and Appendix C assume a constant normal force: hold-normal only; "
+        "Mindlin-Deresiewicz: hold-normal and cycle). The linear spring has the paper's "
+        "kn = 2.7e9 and kt = 1.5e9 N/m per m, regressed on its R = 0.5 m, E = 10 GPa discs: a "
+        "spring is not scale-free, so these numbers are what a user who copies them gets on "
+        "other sizes and moduli, not the best a spring can do.")
+    section.paragraph(_headline(m))
+    section.figure(m.folder / "summary.png",
+                   "(a) The fraction of each law's cases (all its load paths) whose force error "
+                   "stays under 5 % and 10 %; (b) the median over the cases of each quantity's "
+                   "largest relative error (tangential stiffness: the tangent on the FEM's "
+                   "partial-slip steps; energy per cycle: the last cycle's loop area).")
+    for threshold in THRESHOLDS:
+        section.table(region_table(m.summary["regions"], m.studies, threshold),
+                      f"Where each law's force error stays under {percent(threshold)}, per load "
+                      "path: the cases within, and per study the axis values (one-axis studies) "
+                      "or the cases (slices) where it holds.")
+    section.paragraph(
+        "Convergence of these numbers: the cases of some studies are run again one mesh level "
+        "finer and in steps half as large; the table gives, per law, the largest change of its "
+        "force error on those cases and how many verdicts (under or over each threshold) "
+        "change. The full change per quantity is in map/summary.json.")
+    section.table(_convergence(m), "The map's force errors on a finer mesh and in smaller "
+                                   "steps, against the map's own run of the same cases.")
+    section.table(_cost(m), f"Two-body FEM seconds per path at mesh level {m.summary['level']} "
+                            "(as measured when each path was computed).")
+    for name in m.studies:
+        section.figure(m.folder / f"{name}.png",
+                       f"Study '{name}': each law's force error (%) on every case, coloured in "
+                       "bands whose edges include 5 % and 10 %; grey where the law does not run "
+                       "that path.")
+    failures = m.summary["failures"]
+    section.paragraph(f"{len(failures)} FEM path(s) failed; each is recorded with its reason in "
+                      "map/cases.csv and left out of the errors." if failures else
+                      "No FEM path failed.")
+    if failures:
+        section.table(pd.DataFrame({"path": list(failures), "reason": list(failures.values())}),
+                      "FEM paths that failed, and why.")
+    return section

@@ -1,0 +1,157 @@
+"""The two-body FEM paths of the validity map: cached, parallel, resumable, failures recorded.
+
+A :class:`FemPath` is everything one FEM run depends on (the bodies, friction, support, mesh
+level, the delta_t range the bodies are meshed for, and the load path's numbers), so its JSON is
+the key of the run in the :class:`calibration.runs.store.CaseStore`, under a namespace that
+hashes the source of every module this one imports (:mod:`meshes.digest`). This module imports
+the FEM only: how a spec's axes become a path (through the laws' closed forms) lives in
+:mod:`calibration.validation.map.spec`, and a change there or in a law does not invalidate a
+stored run.
+
+The paths that share their meshed bodies (:meth:`FemPath.bodies_key`: the load paths of one
+case) are one task, :func:`run_group`: meshing, assembly and factorisation, about half of a path's
+time at the map's level, are done once for them.
+
+A path that fails (a step that does not converge, contact leaving its window, any exception in
+the worker) comes back with its reason and an empty or partial table; the map records it and goes
+on. Failed paths are not stored: a rerun tries them again and computes nothing else that is done.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+from tqdm import tqdm
+
+from calibration.runs.executors import Executor, Inline, completed
+from calibration.runs.provenance import versions
+from calibration.runs.store import CaseStore
+from fem.loadpath import LoadPath
+from fem.twodisc import MAX_STEPS, STEPS_LIMIT, Disc, RigidFlat, TwoBody, check_touching
+from meshes.checks import InputError, count
+from meshes.digest import code_digest
+from meshes.twodisc import contact_windows
+
+
+@dataclass(frozen=True)
+class FemPath:
+    """One FEM run: the upper disc, the lower disc or a wall, friction, support, mesh level, and
+    the load path (:meth:`fem.loadpath.LoadPath.build`'s arguments)."""
+
+    upper: Disc
+    lower: Disc | RigidFlat
+    mu: float
+    support: str
+    level: int
+    kind: str
+    delta_n: float
+    delta_t: float
+    steps: int
+    normal_steps: int
+    #: the (min, max) delta_t the bodies are meshed for (the contact windows); it covers the
+    #: path's own range, and that of the other paths meshed with it (:func:`run_group`)
+    window: tuple[float, float]
+    cycles: int = 1
+
+    def path(self) -> LoadPath:
+        return LoadPath.build(self.kind, self.delta_n, self.delta_t, self.steps,
+                              self.normal_steps, self.cycles)
+
+    def check(self) -> None:
+        """What :meth:`fem.twodisc.TwoBody.for_path` checks before it meshes, without meshing: the
+        path's length, that the bodies touch at every step, that the window covers the path and
+        that the contact windows fit on the arcs (:class:`~meshes.checks.InputError`
+        otherwise)."""
+        path = self.path()
+        count("path steps", len(path), maximum=MAX_STEPS, why=STEPS_LIMIT)
+        check_touching(self.upper, self.lower, path)
+        slack = 1e-9 * (self.window[1] - self.window[0])  # the ramps' rounding
+        if (path.delta_t.min() < self.window[0] - slack
+                or path.delta_t.max() > self.window[1] + slack):
+            raise InputError(f"window={self.window!r} does not cover the path's delta_t")
+        contact_windows(self.delta_n, self.window, (self.lower.R, self.upper.R),
+                        (self.lower.compliance, self.upper.compliance))
+
+    def bodies_key(self) -> tuple:
+        """What the meshed, condensed bodies depend on: paths with one key share them."""
+        return (self.upper, self.lower, self.mu, self.support, self.level, self.delta_n,
+                self.window)
+
+    def key(self) -> str:
+        fields = {**asdict(self), "lower_body": type(self.lower).__name__}
+        return json.dumps(fields, sort_keys=True)
+
+
+def solver_namespace() -> str:
+    """Identity of the code (this module and all it imports) and packages behind a stored run."""
+    pinned = {k: v for k, v in versions().items() if k in ("scikit-fem", "gmsh", "numpy", "scipy")}
+    return "map-" + code_digest(__name__, pinned)
+
+
+def _failed(reason: str, seconds: float) -> dict:
+    return {"table": {}, "failure": reason, "seconds": {"total": seconds}}
+
+
+def run_group(paths: tuple[FemPath, ...]) -> list[dict]:
+    """Worker task: paths of one :meth:`FemPath.bodies_key`, on bodies meshed once; per path a
+    JSON-ready row: the per-step table, why it stopped (or None), timings (each path's share of
+    the set-up, its steps).
+
+    Any exception is the failure of the path it happened in (of every path, in the set-up); the
+    map records it and goes on.
+    """
+    first, start = paths[0], time.perf_counter()
+    try:
+        with threadpool_limits(1):
+            model = TwoBody(first.upper, first.lower, first.mu, first.support, first.delta_n,
+                            first.window, first.level)
+    except Exception as error:  # recorded per path; the map goes on
+        share = (time.perf_counter() - start) / len(paths)
+        return [_failed(f"set-up: {type(error).__name__}: {error}", share) for _ in paths]
+    setup = sum(model.timings.values()) / len(paths)
+    rows = []
+    for fem_path in paths:
+        begun = time.perf_counter()
+        try:
+            path = fem_path.path()
+            count("path steps", len(path), maximum=MAX_STEPS, why=STEPS_LIMIT)
+            with threadpool_limits(1):
+                result = model.run(path, progress=False)
+        except Exception as error:  # recorded per path; the map goes on
+            rows.append(_failed(f"{type(error).__name__}: {error}",
+                                setup + time.perf_counter() - begun))
+            continue
+        steps = result.info["step_seconds"]
+        rows.append({"table": result.table.to_dict("list"), "failure": result.failure,
+                     "seconds": {"total": setup + time.perf_counter() - begun, "set-up": setup,
+                                 "per step": float(np.mean(steps)) if steps else None,
+                                 "steps": len(result.table), "nodes": model.nodes}})
+    return rows
+
+
+def run_paths(paths: list[FemPath], executor: Executor = Inline(),
+              store: CaseStore | None = None, progress: bool = True) -> dict[FemPath, dict]:
+    """Every path's row (:func:`run_group`'s, plus ``reused``), computing on ``executor`` only
+    those missing from ``store``, one task per group of paths on the same bodies; each finished
+    path is stored at once (Ctrl-C keeps it)."""
+    store = store or CaseStore(solver_namespace())
+    wanted = list(dict.fromkeys(paths))
+    stored = store.get([(p.key(),) for p in wanted])
+    rows = {p: {**stored[(p.key(),)], "reused": True} for p in wanted if (p.key(),) in stored}
+    groups: dict[tuple, list[FemPath]] = {}
+    for fem_path in wanted:
+        if fem_path not in rows:
+            groups.setdefault(fem_path.bodies_key(), []).append(fem_path)
+    tasks = [(tuple(group),) for group in groups.values()]
+    with tqdm(total=sum(len(g) for (g,) in tasks), desc="map: two-body FEM", unit="path",
+              disable=not progress) as bar:
+        for (group,), results in completed(run_group, tasks, executor):
+            for fem_path, row in zip(group, results):
+                if row["failure"] is None:  # a failed path is tried again by the next run
+                    store.put([((fem_path.key(),), row)])
+                rows[fem_path] = {**row, "reused": False}
+            bar.update(len(group))
+    return rows

@@ -1,0 +1,114 @@
+"""The validity-map stage: spec -> every law on every path -> the FEM paths -> errors, regions.
+
+Outputs in ``<results>/map/``: ``cases.csv`` (one row per FEM path: the case's axes, the check
+variant, the prescribed path, the FEM's contact half-width and peak normal force, ``status``
+``ok`` or ``failed`` with the reason in ``error``, seconds, ``reused``), ``errors.csv`` (one row
+per case x variant x law x quantity, :mod:`calibration.validation.map.errors`), ``summary.json``
+(the spec's size, the laws, each law's region within 5 % and 10 %, the convergence checks, the
+FEM's seconds per path by kind, the failures, provenance), the heatmaps ``<study>.png`` and
+``summary.png``. The laws' penalty factors need ``<results>/penalty/fit.json`` (``hertz2d fit``).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
+from calibration.runs.executors import Executor, Inline
+from calibration.runs.provenance import provenance
+from calibration.validation.map import figures
+from calibration.validation.map.errors import (ENERGY, QUANTITIES, REVERSING, error_table,
+                                               law_tables, map_laws)
+from calibration.validation.map.regions import (THRESHOLDS, convergence, force_errors, percent,
+                                                regions)
+from calibration.validation.map.runs import run_paths
+from calibration.validation.map.spec import DEFAULT_VARIANT, MapRun, MapSpec, read
+
+#: columns of ``cases.csv``
+CASE_COLUMNS = ("case", "variant", "studies", "counterpart", "R2_over_R1", "E2_over_E1", "nu1",
+                "nu2", "mu", "a_over_R", "support", "path", "R1", "E1", "level", "steps",
+                "delta_n", "delta_t", "a_fem_over_R", "N_fem", "status", "error", "seconds",
+                "setup_seconds", "step_seconds", "reused")
+
+
+def folder(results: str | Path) -> Path:
+    return Path(results) / "map"
+
+
+def _case_row(run: MapRun, case_id: int, spec: MapSpec, fem_path, row: dict) -> dict:
+    table = pd.DataFrame(row["table"])
+    seconds = row["seconds"]
+    ok = row["failure"] is None
+    return {"case": case_id, "variant": run.variant,
+            "studies": ";".join(spec.case_studies[run.case]), **run.case.row(),
+            "level": run.level, "steps": len(fem_path.path()), "delta_n": fem_path.delta_n,
+            "delta_t": fem_path.delta_t,
+            "a_fem_over_R": float(table.a.max()) / run.case.R1 if len(table) else np.nan,
+            "N_fem": float(table.N.max()) if len(table) else np.nan,
+            "status": "ok" if ok else "failed", "error": "" if ok else row["failure"],
+            "seconds": seconds["total"], "setup_seconds": seconds.get("set-up"),
+            "step_seconds": seconds.get("per step"), "reused": row["reused"]}
+
+
+def fem_seconds(cases: pd.DataFrame) -> dict:
+    """Per path kind at the map's level: paths timed, mean seconds per path, of set-up, per
+    step (as measured when each path was computed, possibly by an earlier run)."""
+    done = cases[(cases.variant == DEFAULT_VARIANT) & (cases.status == "ok")]
+    return {kind: {"paths": int(len(rows)), "seconds_per_path": float(rows.seconds.mean()),
+                   "setup_seconds": float(rows.setup_seconds.mean()),
+                   "seconds_per_step": float(rows.step_seconds.mean()),
+                   "steps": float(rows.steps.mean())}
+            for kind, rows in done.groupby("path")}
+
+
+def run_map(spec_path: str | Path | None = None, quick: bool = False,
+            executor: Executor = Inline(), results: str | Path = "results",
+            progress: bool = True) -> dict:
+    """Run the map of a spec (the shipped default or quick one unless given), the FEM on
+    ``executor``, reusing stored paths; write ``<results>/map/``; return a summary."""
+    start = time.perf_counter()
+    results = Path(results)
+    out = check_writable("results", folder(results), directory=True)
+    spec = read(spec_path, quick)
+    laws = map_laws(results / "penalty" / "fit.json")
+    tables = law_tables(spec, laws, executor, progress)
+    fem_paths = {run: run.fem_path() for run in spec.runs}
+    rows = run_paths(list(fem_paths.values()), executor, progress=progress)
+    case_ids = {case: number for number, case in enumerate(spec.case_studies)}
+    cases = pd.DataFrame([_case_row(run, case_ids[run.case], spec, fem_path, rows[fem_path])
+                          for run, fem_path in fem_paths.items()], columns=list(CASE_COLUMNS))
+    finished = {run: pd.DataFrame(rows[fem_path]["table"])
+                for run, fem_path in fem_paths.items() if rows[fem_path]["failure"] is None}
+    errors = error_table(spec, finished, laws, tables, case_ids)
+    region = regions(force_errors(errors), spec) if len(errors) else []
+    checks = convergence(errors) if len(errors) else pd.DataFrame()
+    failed = cases[cases.status == "failed"]
+    failures = {f"case {r.case} ({r.variant}): {r.counterpart}, {r.path}, a/R1 {r.a_over_R:g}, "
+                f"mu {r.mu:g}": r.error for r in failed.itertuples()}
+    summary = {
+        "spec": spec.name, "level": spec.level, "base": spec.base,
+        "paths": len(spec.default_runs), "check_paths": len(spec.runs) - len(spec.default_runs),
+        "failed": len(failed), "reused": int(cases.reused.sum()),
+        "laws": [law.label for law in laws], "quantities": [*QUANTITIES, ENERGY],
+        "thresholds": [percent(t) for t in THRESHOLDS], "judged_by_amplitude": list(REVERSING),
+        "studies": {name: study.axes for name, study in spec.studies.items()},
+        "settings": asdict(spec.settings),
+        "regions": region, "convergence": checks.to_dict("records"),
+        "fem_seconds": fem_seconds(cases), "failures": failures, "provenance": provenance()}
+    write_csv(cases, out / "cases.csv")
+    write_csv(errors, out / "errors.csv")
+    if len(errors):
+        force = force_errors(errors)
+        labels = [entry["law"] for entry in region]
+        for name, study in spec.studies.items():
+            save_figure(figures.study_figure(force, study, labels), out / f"{name}.png")
+        save_figure(figures.summary_figure(region, errors), out / "summary.png")
+    summary["seconds"] = round(time.perf_counter() - start, 1)
+    write_json(summary, out / "summary.json")
+    return {"paths": summary["paths"], "check_paths": summary["check_paths"],
+            "failed": summary["failed"], "reused": summary["reused"], "laws": summary["laws"],
+            "out": str(out / "errors.csv"), "failures": failures, "seconds": summary["seconds"]}
