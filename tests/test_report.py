@@ -1,7 +1,9 @@
 """The report: one self-contained HTML file, a Markdown twin, and the pipeline that makes them."""
 import base64
+import importlib.util
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -61,8 +63,11 @@ def test_all_quick_runs_the_pipeline_end_to_end(quick_results, tmp_path, monkeyp
     assert main(["all", "--quick", "--results", "results-quick", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["failed_cases"] == 0 and not summary["failed_paths"]
-    for path in ("report.html", "report.md", "run.json", "penalty/fit.json",
-                 "validation/errors.csv"):
+    paths = ["report.html", "report.md", "run.json", "penalty/fit.json", "validation/errors.csv"]
+    if importlib.util.find_spec("numba"):  # the DEM stage, an optional extra
+        paths.append("dem/biaxial/comparison.csv")
+        assert summary["biaxial"] == str(Path("results-quick") / "dem" / "biaxial")
+    for path in paths:
         assert (tmp_path / "results-quick" / path).stat().st_size > 0
     assert [p.name for p in tmp_path.iterdir()] == ["results-quick"]  # nothing else written
     assert not list(tmp_path.glob("results-quick/**/.*"))  # no temporary file left behind

@@ -131,7 +131,7 @@ def comparison(results, E: float, nu: float, mu: float) -> tuple[list[BiaxialLaw
                "simplified-confined": "no confined-disc refit in penalty/fit.json (run "
                                       "hertz2d sweep and fit with a [confined] study)",
                "linear-fem": "no validation/summary.json (run hertz2d validate)"}
-    notes = [f"{key} not run: {missing[key]}" for key, law in candidates.items() if law is None]
+    notes = [f"{key}: {missing[key]}" for key, law in candidates.items() if law is None]
     laws = [law for law in candidates.values() if law is not None]
     exported = _exported(results, material)
     if exported is not None:

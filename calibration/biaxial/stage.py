@@ -57,6 +57,8 @@ DAMPING_STUDY = ((Damping(local=0.3), None), (Damping(ratio=0.7), 5e-6),
 DAMPING_SEEDS, QUICK_DAMPING_SEEDS = 3, 1
 #: the animation shows at most this many frames (every k-th of the run's)
 ANIMATION_FRAMES = 100
+#: significant digits of the per-law tables (the runs are in the case store to full precision)
+FLOATS = "%.7g"
 
 
 def folder(results) -> Path:
@@ -175,12 +177,12 @@ def _write_law(folder_: Path, entry: BiaxialLaw, runs: list[FinishedRun], table:
     if not ok:
         return
     shown = ok[0]
-    write_csv(shown.series, folder_ / "series.csv")
+    write_csv(shown.series, folder_ / "series.csv", FLOATS)
     write_csv(pd.concat([shear_strains(run.series)[figures.SHEAR_COLUMNS].assign(
-        seed=run.case.seed) for run in ok], ignore_index=True), folder_ / "shear.csv")
-    write_csv(shown.contacts, folder_ / "contacts.csv")
+        seed=run.case.seed) for run in ok], ignore_index=True), folder_ / "shear.csv", FLOATS)
+    write_csv(shown.contacts, folder_ / "contacts.csv", FLOATS)
     write_csv(figures.normalised_profiles(shown.profiles, settings.shear_speed),
-              folder_ / "profiles.csv")
+              folder_ / "profiles.csv", FLOATS)
     save_figure(figures.law_figure17(shown.series, entry.label), folder_ / "fig17.png")
     save_figure(figures.energies(shown.series, entry.label), folder_ / "energies.png")
     frames = shown.frames

@@ -1,12 +1,15 @@
 """``hertz2d all``: the whole pipeline end to end, each stage reusing what earlier runs finished.
 
-meshes -> half-round FEM sweep -> Eq. 33 refit -> two-disc FEM + every contact law -> report,
+meshes -> half-round FEM sweep -> Eq. 33 refit -> two-disc FEM + every contact law -> the DEM
+biaxial test with every law (skipped without numba, the optional ``dem`` extra) -> report,
 everything under one results root. Finished FEM cases are kept in the case store, so an
 interrupted ``all`` resumes where it stopped. ``<results>/run.json`` records what the run was
 (command, versions, quick or full, what ran the FEM tasks, stage times); the report names it.
 """
 from __future__ import annotations
 
+import importlib.util
+import logging
 import sys
 import time
 from pathlib import Path
@@ -31,8 +34,18 @@ def register(subparsers, parents):
     parser.set_defaults(run=run)
 
 
+def _biaxial(quick: bool, executor, results: Path) -> dict | None:
+    """The DEM stage, or None (with a warning) when numba is not installed."""
+    if importlib.util.find_spec("numba") is None:
+        logging.getLogger("hertz2d").warning(
+            "the DEM biaxial stage is skipped: it needs numba (pip install 'hertz2d[dem]')")
+        return None
+    from calibration.biaxial.stage import biaxial
+    return biaxial(quick=quick, executor=executor, results=results)
+
+
 def _announce(number: int, text: str) -> None:
-    print(f"[{number}/4] {text}", file=sys.stderr, flush=True)
+    print(f"[{number}/5] {text}", file=sys.stderr, flush=True)
 
 
 def run(args) -> dict:
@@ -60,12 +73,15 @@ def _pipeline(args, results: Path, executor) -> dict:
     validation = stage(3, "validate", "two-disc frictional contact FEM and every contact law on "
                        "the same paths", lambda: validate(quick=args.quick, executor=executor,
                                                           results=results))
+    biaxial = stage(4, "biaxial", "DEM: the biaxial test (Section 4.3) with every law",
+                    lambda: _biaxial(args.quick, executor, results))
     write_json({**provenance(), "quick": args.quick, "executor": executor.description,
                 "stage_seconds": clock,
                 "seconds": round(time.perf_counter() - start, 1)}, Path(results) / "run.json")
-    report = stage(4, "report", "report", lambda: build_report(results))
+    report = stage(5, "report", "report", lambda: build_report(results))
     return {"out": report["out"], "markdown": report["markdown"], "grid": sweep["out"],
             "fit": fit["out"], "errors": validation["out"],
             "failed_cases": sweep["failed"] + sweep.get("confined", {}).get("failed", 0),
             "failed_paths": validation["failures"],
+            "biaxial": biaxial and biaxial["out"],
             "seconds": round(time.perf_counter() - start, 1)}

@@ -12,7 +12,7 @@ import pandas as pd
 
 from calibration.runs.atomic import check_writable, write_text
 from calibration.runs.provenance import provenance
-from calibration.report import penalty_sections, validation_sections
+from calibration.report import dem_sections, penalty_sections, validation_sections
 from calibration.report.document import Section
 from calibration.report.render import to_html, to_markdown
 from meshes.checks import InputError
@@ -109,6 +109,7 @@ def build_report(results: str | Path = "results") -> dict:
                 penalty_sections.penalty_section(penalty),
                 penalty_sections.confined_section(penalty),
                 validation_sections.validation_section(validation),
+                dem_sections.biaxial_section(results),
                 _disagreements(penalty_sections.disagreements(penalty)
                                + validation_sections.disagreements(validation))]
     sections = [section for section in sections if section is not None]
