@@ -2,6 +2,7 @@
 biaxial``."""
 import io
 import json
+import logging
 import math
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -255,6 +256,23 @@ def test_laws_missing_their_files_are_left_out_with_a_note(tmp_path):
                                         "hertz-mindlin"]
     assert any("simplified-refit" in note and "fit.json" in note for note in notes)
     assert any("linear-fem" in note and "summary.json" in note for note in notes)
+
+
+def test_all_skips_the_dem_stage_without_numba(monkeypatch, tmp_path):
+    from calibration.commands import all_stages
+    from calibration.runs.executors import Inline
+
+    warnings = []
+    handler = logging.Handler()
+    handler.emit = warnings.append
+    logger = logging.getLogger("hertz2d")
+    logger.addHandler(handler)
+    monkeypatch.setattr(all_stages.importlib.util, "find_spec", lambda name: None)
+    try:
+        assert all_stages._biaxial(True, Inline(), tmp_path) is None
+    finally:
+        logger.removeHandler(handler)
+    assert "numba" in warnings[0].getMessage() and not (tmp_path / "dem").exists()
 
 
 def test_every_driver_module_of_the_engine_is_pure_python():

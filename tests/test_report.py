@@ -67,6 +67,8 @@ def test_all_quick_runs_the_pipeline_end_to_end(quick_results, tmp_path, monkeyp
     if importlib.util.find_spec("numba"):  # the DEM stage, an optional extra
         paths.append("dem/biaxial/comparison.csv")
         assert summary["biaxial"] == str(Path("results-quick") / "dem" / "biaxial")
+        report = (tmp_path / "results-quick" / "report.md").read_text()
+        assert "## The biaxial test in hertz2d's DEM (Section 4.3)" in report
     for path in paths:
         assert (tmp_path / "results-quick" / path).stat().st_size > 0
     assert [p.name for p in tmp_path.iterdir()] == ["results-quick"]  # nothing else written
