@@ -15,7 +15,8 @@ paper's damping (local, 0.7), gravity, dt = 1e-5 s, one core. For every law:
 3. the paper's whole schedule (``--full``, about a minute per law): 5 s settling, 1 s isotropic
    compression to 0.1 GPa by servo walls, 2 s of shearing with the top wall at 0.1 m/s and the
    side walls on the servo: 8e5 steps, timed, with the energy balance of the whole run. (The
-   protocol here only times the engine; ``hertz2d dem biaxial`` will own the paper's test.)
+   protocol here only times the engine; ``hertz2d dem biaxial`` (:mod:`dem.biaxial`) is the
+   paper's test with its measurements.)
 
 Laws: the simplified model with hertz2d's refit w (``results/penalty/fit.json``), Eq. 33's w and
 w = 0.5; the linear spring with the paper's kn, kt and with hertz2d's FEM-regressed ones

@@ -11,9 +11,10 @@ whole engine). numba's own cache checks only the source file of the function it 
 the time loop inlines functions from every module of the engine and from the law library: editing
 one of those would leave a stale (and possibly memory-unsafe) loop in the cache. So the engine's
 functions are cached under :class:`EngineCacheLocator`, whose freshness stamp is a digest of all
-those sources together: any edit recompiles everything. The locator plugs into numba's caching
-internals (``numba.core.caching``); where those are not as expected the engine compiles in every
-process instead of caching, never from a stale cache.
+those sources together (:data:`SOURCES`: every module but the pure-Python :data:`DRIVERS`): any
+edit of them recompiles everything. The locator plugs into numba's caching internals
+(``numba.core.caching``); where those are not as expected the engine compiles in every process
+instead of caching, never from a stale cache.
 """
 from __future__ import annotations
 
@@ -33,8 +34,14 @@ except ImportError as error:  # the DEM is an optional extra
 
 import calibration.laws.scalar
 
-#: every source the compiled engine is made of: this package and the law library's kernels
-SOURCES = tuple(sorted(str(path.resolve()) for path in Path(__file__).parent.glob("*.py"))) + (
+#: the package's modules that only drive the engine from Python: none defines a compiled
+#: function or is called by one (a test checks), so editing them does not recompile the engine
+DRIVERS = ("analysis.py", "biaxial.py", "impact.py", "output.py", "packing.py", "rolling.py",
+           "simulation.py")
+#: every source the compiled engine is made of: this package but its drivers, and the law
+#: library's kernels
+SOURCES = tuple(sorted(str(path.resolve()) for path in Path(__file__).parent.glob("*.py")
+                       if path.name not in DRIVERS)) + (
     str(Path(calibration.laws.scalar.__file__).resolve()),)
 
 

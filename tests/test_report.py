@@ -1,7 +1,9 @@
 """The report: one self-contained HTML file, a Markdown twin, and the pipeline that makes them."""
 import base64
+import importlib.util
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -64,8 +66,14 @@ def test_all_quick_runs_the_pipeline_end_to_end(quick_results, tmp_path, monkeyp
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["failed_cases"] == 0 and not summary["failed_paths"]
     assert not summary["failed_map_paths"]
-    for path in ("report.html", "report.md", "run.json", "penalty/fit.json",
-                 "validation/errors.csv", "map/errors.csv", "map/summary.png"):
+    paths = ["report.html", "report.md", "run.json", "penalty/fit.json",
+             "validation/errors.csv", "map/errors.csv", "map/summary.png"]
+    if importlib.util.find_spec("numba"):  # the DEM stage, an optional extra
+        paths.append("dem/biaxial/comparison.csv")
+        assert summary["biaxial"] == str(Path("results-quick") / "dem" / "biaxial")
+        report = (tmp_path / "results-quick" / "report.md").read_text()
+        assert "## The biaxial test in hertz2d's DEM (Section 4.3)" in report
+    for path in paths:
         assert (tmp_path / "results-quick" / path).stat().st_size > 0
     assert [p.name for p in tmp_path.iterdir()] == ["results-quick"]  # nothing else written
     assert not list(tmp_path.glob("results-quick/**/.*"))  # no temporary file left behind

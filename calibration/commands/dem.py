@@ -1,7 +1,8 @@
 """``hertz2d dem``: the discrete element engine (:mod:`dem`), one sub-command per run type.
 
 ``hertz2d dem impact``: one disc against a rigid wall or an equal disc (the particle-level
-verification runs of :mod:`dem.impact`). A new run type is a ``register_<name>(subparsers,
+verification runs of :mod:`dem.impact`). ``hertz2d dem biaxial``: the paper's biaxial test with
+every contact law (:mod:`calibration.biaxial.stage`). A new run type is a ``register_<name>(subparsers,
 parents)`` function that adds its parser (with ``set_defaults(run=..., command="dem <name>")``)
 and an entry in :data:`SUBCOMMANDS`.
 
@@ -10,6 +11,7 @@ that message, and every other command works.
 """
 from __future__ import annotations
 
+from calibration.commands.executorargs import add_executor_arguments, executor_from
 from calibration.commands.model import penalty_from_flag
 from meshes.checks import InputError, one_of, poisson, positive
 
@@ -88,13 +90,48 @@ def run_impact(args) -> dict:
                           radius=args.R, density=args.rho, dt=args.dt, damping=damping)
 
 
+def register_biaxial(subparsers, parents) -> None:
+    parser = subparsers.add_parser(
+        "biaxial", parents=parents, help="the paper's biaxial test with every contact law",
+        description="The biaxial compression test of Section 4.3 (200 discs of 0.06-0.08 m in a "
+                    "1.0 x 1.5 m box; settling 5 s, isotropic servo to 0.1 GPa 1 s, shearing "
+                    "at 0.1 m/s 2 s; local damping 0.7) for every law on several packings, or "
+                    "for one law. Writes <results>/dem/biaxial/. JSON keys: laws, law_source, "
+                    "peak_deviator, residual_deviator, volumetric_strain (per law: mean, std, "
+                    "n), energy_balance_error, damping, seeds, steps, runs, reused, failures, "
+                    "out, seconds.")
+    parser.add_argument("--law", default=None,
+                        help="all (the comparison, default), simplified (Table 1: "
+                             "<results>/law/law.json if present, else the refit, else Eq. 33; "
+                             "or --penalty), linear (the paper's kn, kt), linear-fem (hertz2d's "
+                             "regressed kn, kt) or hertz-mindlin")
+    parser.add_argument("--penalty", default=None,
+                        help="penalty factor of --law simplified: eq33, refit, confined or a "
+                             "constant w in [0, 1] (implies --law simplified)")
+    parser.add_argument("--seeds", type=int, default=None,
+                        help="packings per law (5; 2 with --quick)")
+    parser.add_argument("--quick", action="store_true",
+                        help="48 discs in a 0.5 x 0.75 m box, 1 s settling, 0.2 s isotropic, "
+                             "1 s shear: seconds per law")
+    add_executor_arguments(parser)
+    parser.set_defaults(run=run_biaxial, command="dem biaxial")
+
+
+def run_biaxial(args) -> dict:
+    _engine()
+    from calibration.biaxial.stage import biaxial
+    with executor_from(args) as executor:
+        return biaxial(law=args.law, penalty=args.penalty, quick=args.quick, seeds=args.seeds,
+                       executor=executor, results=args.results)
+
+
 #: the sub-commands of ``hertz2d dem``
-SUBCOMMANDS = (register_impact,)
+SUBCOMMANDS = (register_impact, register_biaxial)
 
 
 def register(subparsers, parents) -> None:
     parser = subparsers.add_parser(
-        "dem", help="the 2D discrete element engine (impact)",
+        "dem", help="the 2D discrete element engine (impact, biaxial)",
         description="Run the 2D DEM engine (discs, the law library's contact laws, rigid walls "
                     "by Section 3.2). Needs numba: pip install 'hertz2d[dem]'.")
     commands = parser.add_subparsers(dest="dem_command", required=True,

@@ -12,7 +12,8 @@ import pandas as pd
 
 from calibration.runs.atomic import check_writable, write_text
 from calibration.runs.provenance import provenance
-from calibration.report import map_sections, penalty_sections, validation_sections
+from calibration.report import (dem_sections, map_sections, penalty_sections,
+                                 validation_sections)
 from calibration.report.document import Section
 from calibration.report.render import to_html, to_markdown
 from meshes.checks import InputError
@@ -111,6 +112,7 @@ def build_report(results: str | Path = "results") -> dict:
                 validation_sections.validation_section(validation),
                 validation_sections.domain_section(validation),
                 map_sections.map_section(map_sections.MapResults.load(results)),
+                dem_sections.biaxial_section(results),
                 _disagreements(penalty_sections.disagreements(penalty)
                                + validation_sections.disagreements(validation))]
     sections = [section for section in sections if section is not None]

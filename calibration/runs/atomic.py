@@ -66,10 +66,11 @@ def _umask() -> int:
     return mask
 
 
-def write_csv(frame: pd.DataFrame, path) -> Path:
-    """Write ``frame`` (no index) to ``path``."""
+def write_csv(frame: pd.DataFrame, path, float_format: str | None = None) -> Path:
+    """Write ``frame`` (no index) to ``path``, floats in ``float_format`` (e.g. ``%.7g``) if
+    given, else to full precision."""
     with atomic_path(path) as tmp:
-        frame.to_csv(tmp, index=False)
+        frame.to_csv(tmp, index=False, float_format=float_format)
     return Path(path)
 
 

@@ -1,0 +1,181 @@
+"""Which contact laws the biaxial test runs, and where each one's parameters come from.
+
+The comparison (Section 4.3 and the choices hertz2d adds):
+
+=======================  ========================================================================
+key                      law
+=======================  ========================================================================
+``simplified-refit``     Table 1 with hertz2d's refit of Eq. 33 (``<results>/penalty/fit.json``)
+``simplified-eq33``      Table 1 with the paper's Eq. 33
+``simplified-w0.5``      Table 1 with the constant w = 0.5 the paper suggests (Fig. 9)
+``simplified-confined``  Table 1 with the refit for a disc held by its contacts (``fit.json``)
+``linear-paper``         the linear spring with the paper's kn = 2.7e9, kt = 1.5e9 N/m
+``linear-fem``           the linear spring regressed on hertz2d's case-2 FEM
+                         (``<results>/validation/summary.json``)
+``hertz-mindlin``        3D Hertz-Mindlin applied to discs, as DEM codes do
+=======================  ========================================================================
+
+The exported law is the one the DEM runs: when ``<results>/law/law.json`` (``hertz2d
+export-law``) exists, it is read (:func:`calibration.laws.law_file.read_law`) and its penalty
+factor replaces the entry with the same six coefficients, whose source then names the file; a
+law.json matching none of them is run as ``simplified-exported``. The *reference* law (the first
+of the list, the one the damping study runs) is the law.json law, else the refit, else Eq. 33.
+Entries whose file is missing are left out with a note saying which file.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from calibration.laws import ConstantPenalty, PolynomialPenalty
+from calibration.laws.law_file import read_law
+from calibration.laws.penalty_factor import EQ33
+from calibration.commands.model import penalty_from_flag
+from dem.laws import PENALTY, Law
+from meshes.checks import InputError, one_of
+
+#: the paper's linear spring (Section 4.3)
+PAPER_KN, PAPER_KT = 2.7e9, 1.5e9
+#: ``--law`` values: every law (the comparison), or one
+CHOICES = ("all", "simplified", "linear", "linear-fem", "hertz-mindlin")
+
+
+@dataclass(frozen=True)
+class BiaxialLaw:
+    """One law of the comparison: its folder name, the engine's law, where it comes from."""
+
+    key: str
+    law: Law
+    source: str
+
+    @property
+    def label(self) -> str:
+        return self.law.label
+
+
+def _fit_path(results: Path) -> Path:
+    return results / "penalty" / "fit.json"
+
+
+def law_json_path(results) -> Path:
+    return Path(results) / "law" / "law.json"
+
+
+def _simplified(key: str, penalty, source: str, material) -> BiaxialLaw:
+    return BiaxialLaw(key, Law.simplified(*material, penalty=penalty), source)
+
+
+def _exported(results: Path, material) -> BiaxialLaw | None:
+    path = law_json_path(results)
+    if not path.exists():
+        return None
+    penalty, _ = read_law(path)
+    return _simplified("simplified-exported", penalty,
+                       f"law/law.json ({penalty.label}), exported by hertz2d export-law",
+                       material)
+
+
+def _fem_spring(results: Path, mu: float) -> BiaxialLaw | None:
+    path = results / "validation" / "summary.json"
+    if not path.exists():
+        return None
+    try:
+        summary = json.loads(path.read_text())
+        spring = summary["linear_spring"][summary["default_support"]]
+        kn, kt = float(spring["kn"]), float(spring["kt"])
+    except (ValueError, KeyError, TypeError) as error:
+        raise InputError(f"results={str(results)!r}: validation/summary.json has no linear "
+                         f"spring ({type(error).__name__}: {error}); rerun hertz2d validate"
+                         ) from None
+    return BiaxialLaw("linear-fem", Law.linear(kn, kt, mu),
+                      "validation/summary.json (regressed on the case-2 FEM, "
+                      f"{summary['default_support']} flats)")
+
+
+def _fitted(results: Path, material, support: str | None, key: str,
+            source: str) -> BiaxialLaw | None:
+    path = _fit_path(results)
+    if not path.exists():
+        return None
+    try:
+        penalty = PolynomialPenalty.from_fit(path, support)
+    except InputError:
+        if support is None:
+            raise
+        return None  # a fit without the confined disc: left out, with a note
+    return _simplified(key, penalty, source, material)
+
+
+def comparison(results, E: float, nu: float, mu: float) -> tuple[list[BiaxialLaw], list[str]]:
+    """Every law of the comparison (the reference first) and a note per law left out."""
+    results = Path(results)
+    material = (E, nu, mu)
+    candidates = {
+        "simplified-refit": _fitted(results, material, None, "simplified-refit",
+                                    "penalty/fit.json (hertz2d's refit of Eq. 33)"),
+        "simplified-eq33": _simplified("simplified-eq33", EQ33,
+                                       "Eq. 33 with the paper's coefficients", material),
+        "simplified-w0.5": _simplified("simplified-w0.5", ConstantPenalty(0.5),
+                                       "the paper's constant w = 0.5 (Fig. 9)", material),
+        "simplified-confined": _fitted(results, material, "confined", "simplified-confined",
+                                       "penalty/fit.json (refit for a disc held by its "
+                                       "contacts)"),
+        "linear-paper": BiaxialLaw("linear-paper", Law.linear(PAPER_KN, PAPER_KT, mu),
+                                   "the paper's kn, kt (Section 4.3)"),
+        "linear-fem": _fem_spring(results, mu),
+        "hertz-mindlin": BiaxialLaw("hertz-mindlin", Law.hertz_mindlin(E, nu, mu),
+                                    "Hertz's sphere force with Mindlin's kt, read as N/m"),
+    }
+    missing = {"simplified-refit": "no penalty/fit.json (run hertz2d fit)",
+               "simplified-confined": "no confined-disc refit in penalty/fit.json (run "
+                                      "hertz2d sweep and fit with a [confined] study)",
+               "linear-fem": "no validation/summary.json (run hertz2d validate)"}
+    notes = [f"{key}: {missing[key]}" for key, law in candidates.items() if law is None]
+    laws = [law for law in candidates.values() if law is not None]
+    exported = _exported(results, material)
+    if exported is not None:
+        same = [k for k, law in enumerate(laws) if law.law.name == "simplified"
+                and penalty_coefficients_of(law) == penalty_coefficients_of(exported)]
+        if same:
+            law = laws.pop(same[0])
+            exported = BiaxialLaw(law.key, exported.law, exported.source)
+        laws.insert(0, exported)
+    return laws, notes
+
+
+def penalty_coefficients_of(law: BiaxialLaw) -> tuple[float, ...]:
+    return tuple(float(c) for c in law.law.parameters[PENALTY:])
+
+
+def selection(results, E: float, nu: float, mu: float, law: str | None = None,
+              penalty: str | None = None) -> tuple[list[BiaxialLaw], list[str], bool]:
+    """The laws ``--law`` / ``--penalty`` ask for: ``(laws, notes, comparison)``.
+
+    No ``--law`` and no ``--penalty``, or ``--law all``: the comparison. ``--penalty`` alone
+    means ``--law simplified``. ``simplified`` without ``--penalty`` is the reference (law.json,
+    else the refit, else Eq. 33); with it, the penalty it names (eq33, refit, confined or a
+    constant w). ``linear`` is the paper's spring, ``linear-fem`` hertz2d's regressed one."""
+    choice = law or ("simplified" if penalty is not None else "all")
+    one_of("law", choice, CHOICES)
+    if penalty is not None and choice != "simplified":
+        raise InputError(f"penalty={penalty!r} applies to --law simplified only (law={choice!r}; "
+                         "the comparison runs every penalty choice)")
+    laws, notes = comparison(results, E, nu, mu)
+    if choice == "all":
+        return laws, notes, True
+    by_key = {entry.key: entry for entry in laws}
+    if choice == "simplified" and penalty is None:
+        return [laws[0]], [], False
+    if choice == "simplified":
+        factor = penalty_from_flag(penalty, results)
+        key = (f"simplified-{penalty}" if penalty in ("eq33", "refit", "confined")
+               else f"simplified-w{float(penalty):g}")
+        if key in by_key:
+            return [by_key[key]], [], False
+        return [_simplified(key, factor, f"--penalty {penalty}", (E, nu, mu))], [], False
+    key = {"linear": "linear-paper"}.get(choice, choice)
+    if key not in by_key:
+        reason = next(note for note in notes if note.startswith(key))
+        raise InputError(f"law={choice!r} cannot run: {reason}")
+    return [by_key[key]], [], False
