@@ -16,7 +16,7 @@ from calibration.report import (dem_sections, map_sections, penalty_sections,
                                  validation_sections)
 from calibration.report.document import Section
 from calibration.report.render import to_html, to_markdown
-from meshes.checks import InputError
+from calibration.report.stage_files import load_stage
 
 TITLE = "hertz2d: the 2D Hertzian frictional contact law, re-derived and validated by FEM"
 
@@ -87,23 +87,11 @@ def _provenance(results: Path, penalty, validation) -> dict:
     return meta
 
 
-def _load(kind, results: Path):
-    """A stage's results, or one line saying which file is unreadable."""
-    try:
-        return kind(results)
-    except InputError:
-        raise
-    except (ValueError, KeyError, TypeError, IndexError) as error:
-        raise InputError(f"results={str(results)!r}: the {kind.STAGE} stage's files are "
-                         f"unreadable ({type(error).__name__}: {error}); rerun that stage"
-                         ) from None
-
-
 def build_report(results: str | Path = "results") -> dict:
     """Write ``report.html`` and ``report.md`` into ``results``; return their paths."""
     results = check_writable("results", results, directory=True)
-    penalty = _load(penalty_sections.PenaltyResults, results)
-    validation = _load(validation_sections.ValidationResults, results)
+    penalty = load_stage(penalty_sections.PenaltyResults, results)
+    validation = load_stage(validation_sections.ValidationResults, results)
     sections = [_summary(results, penalty, validation),
                 penalty_sections.verification_section(penalty),
                 validation_sections.verification_section(validation),
@@ -111,7 +99,8 @@ def build_report(results: str | Path = "results") -> dict:
                 penalty_sections.confined_section(penalty),
                 validation_sections.validation_section(validation),
                 validation_sections.domain_section(validation),
-                map_sections.map_section(map_sections.MapResults.load(results)),
+                map_sections.map_section(load_stage(map_sections.MapResults, results,
+                                                    "map/summary.json")),
                 dem_sections.biaxial_section(results),
                 _disagreements(penalty_sections.disagreements(penalty)
                                + validation_sections.disagreements(validation))]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from calibration.report.document import Section
-from meshes.checks import InputError
+from calibration.report.stage_files import load_stage
 
 MPA = 1e-6
 
@@ -34,18 +34,6 @@ class BiaxialResults:
         self.laws = self.summary["laws"]
         self.reference = self.summary["reference"]
         self.paper_damping = self.summary["damping"]
-
-    @classmethod
-    def load(cls, results: Path) -> "BiaxialResults | None":
-        """The stage's results, None without them, one line naming an unreadable file."""
-        if not (Path(results) / "dem" / "biaxial" / "summary.json").exists():
-            return None
-        try:
-            return cls(results)
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise InputError(f"results={str(results)!r}: the {cls.STAGE} stage's files are "
-                             f"unreadable ({type(error).__name__}: {error}); rerun that stage"
-                             ) from None
 
     def label(self, key: str) -> str:
         return self.laws[key]["label"]
@@ -184,7 +172,7 @@ def _damping_table(b: BiaxialResults) -> pd.DataFrame:
 
 def biaxial_section(results) -> Section | None:
     """The DEM section, or None when the results root has no biaxial comparison."""
-    b = BiaxialResults.load(Path(results))
+    b = load_stage(BiaxialResults, Path(results), "dem/biaxial/summary.json")
     if b is None:
         return None
     s = b.summary["settings"]

@@ -1,7 +1,8 @@
 """The report's content model: sections of paragraphs, tables and figures, in reading order.
 
-Builders in :mod:`calibration.report.penalty_sections` and
-:mod:`calibration.report.validation_sections` produce these from a results root;
+Builders in :mod:`calibration.report.penalty_sections`,
+:mod:`calibration.report.validation_sections`, :mod:`calibration.report.map_sections` and
+:mod:`calibration.report.dem_sections` produce these from a results root;
 :mod:`calibration.report.render` turns the same content into HTML and Markdown.
 """
 from __future__ import annotations

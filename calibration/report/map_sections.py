@@ -1,7 +1,7 @@
 """Report section from the validity map (``<results>/map/``): "Where each law holds".
 
-A results root made before the map existed has no ``map/``: :meth:`MapResults.load` returns None
-and the report leaves the section out.
+A results root made before the map existed has no ``map/``: the report reads it with
+:func:`~calibration.report.stage_files.load_stage`, gets None and leaves the section out.
 """
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import pandas as pd
 from calibration.report.document import Section
 from calibration.validation.map.regions import THRESHOLDS, percent, region_table
 from calibration.validation.map.spec import DEFAULT_VARIANT, Study
-from meshes.checks import InputError
 
 
 class MapResults:
@@ -28,19 +27,6 @@ class MapResults:
         self.errors = pd.read_csv(self.folder / "errors.csv")
         self.studies = {name: Study(name, axes)
                         for name, axes in self.summary["studies"].items()}
-
-    @classmethod
-    def load(cls, results: Path) -> "MapResults | None":
-        """The map's results, or None when the root has no ``map/summary.json`` (older runs);
-        unreadable files are one :class:`InputError` line."""
-        if not (Path(results) / "map" / "summary.json").exists():
-            return None
-        try:
-            return cls(results)
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise InputError(f"results={str(results)!r}: the {cls.STAGE} stage's files are "
-                             f"unreadable ({type(error).__name__}: {error}); rerun that stage"
-                             ) from None
 
     @property
     def default_cases(self) -> pd.DataFrame:
