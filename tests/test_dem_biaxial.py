@@ -326,3 +326,25 @@ def test_the_papers_whole_schedule_closes_its_energy_balance(law):
     assert numbers["energy_balance_error"] < 0.01
     assert numbers["servo_error"] < 1e-3 and numbers["lateral_stress_error_in_shear"] < 0.01
     assert numbers["axial_strain"] == pytest.approx(0.2, abs=0.03)
+
+
+@pytest.mark.parametrize("difference, exceeds, expected", [
+    (+20e6, True, "reproduced, beyond the scatter"),
+    (-20e6, True, "the opposite, beyond the scatter"),
+    (-20e6, False, "opposite ordering, within the packings' scatter"),
+    (+2e6, False, "same ordering, within the packings' scatter"),
+])
+def test_the_report_judges_the_papers_ordering_against_the_scatter(difference, exceeds,
+                                                                    expected):
+    from types import SimpleNamespace
+
+    from calibration.report.dem_sections import _verdict
+
+    results = SimpleNamespace(
+        differences=pd.DataFrame([{"a": "hertz", "b": "linear", "quantity": "residual_deviator",
+                                   "difference": difference, "exceeds_scatter": exceeds,
+                                   "paired_p": 0.01 if exceeds else 0.4}]),
+        value=lambda key, quantity: {"n": 5})
+    verdict = _verdict(results, "hertz", "linear", "residual_deviator", +1)
+    assert verdict.startswith(expected)
+    assert _verdict(results, "hertz", "linear", "volumetric_strain", +1) == "not compared"
