@@ -167,10 +167,15 @@ def test_ctrl_c_cancels_the_tasks_not_started(on_cluster, tmp_path):
             break
         time.sleep(0.05)
     assert on_cluster.client.run_on_scheduler(_marking_tasks_on_scheduler) == 0
-    time.sleep(0.5)  # a task a worker had already taken may still start: let it finish
-    started = len(list(tmp_path.iterdir()))
-    time.sleep(1.0)  # longer than three tasks: nothing new starts
-    assert len(list(tmp_path.iterdir())) == started < len(tasks) // 2
+    # a task a worker had already taken may still start; wait until nothing has started for
+    # longer than three tasks (uncancelled, all 16 would have run by then on the 2 workers)
+    started, quiet_since = len(list(tmp_path.iterdir())), time.monotonic()
+    while time.monotonic() - quiet_since < 1.0:
+        time.sleep(0.05)
+        now = len(list(tmp_path.iterdir()))
+        if now != started:
+            started, quiet_since = now, time.monotonic()
+    assert started < len(tasks) // 2
 
 
 class _InterruptedStore(CaseStore):
