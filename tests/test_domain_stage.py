@@ -37,7 +37,7 @@ def disagreement(markdown, start):
 def test_the_stage_writes_every_domain_table_and_figure(validation):
     for name in ("normal", "stick", "beta", "beta_trend", "masing", "energy", "energy_laws",
                  "energy_sensitivity", "wall_slide", "unload_normal", "case2_mu", "timing",
-                 "loops"):
+                 "loops", "forms"):
         assert len(table(validation, f"domain_{name}")) > 0, name
     for figure in FIGURES.values():
         assert (validation / figure).stat().st_size > 10_000
@@ -55,6 +55,18 @@ def test_appendix_c_slides_on_a_wall_at_mu_n_and_constant_n(validation, report):
     fem = slide[slide.index.str.startswith("FEM")]
     assert (fem["full-slip steps"] > 0).all() and (fem["max |Fx / (mu N) - 1|"] < 1e-9).all()
     assert "| Appendix C, wall |" in report
+
+
+def test_the_per_body_form_is_the_one_the_fem_supports(validation, report):
+    """A dissimilar pair (R 0.3 / 0.7 m, E 10 / 70 GPa, nu 0.2 / 0.35) with friction: the FEM's N
+    is the per-body form's (Eq. 22) within 2 % at every level; the composite E* form of Eqs.
+    23-25 misses it by more than 5 % (the two forms differ by 6-10 % in delta_n for this pair)."""
+    forms = table(validation, "domain_forms")
+    assert set(forms.form) == {"per-body", "composite"} and forms.level.nunique() >= 2
+    per_body = forms[forms.form == "per-body"]["N / FEM's N"]
+    composite = forms[forms.form == "composite"]["N / FEM's N"]
+    assert (abs(per_body - 1) < 0.02).all() and (abs(composite - 1) > 0.05).all()
+    assert "the per-body form gives N within" in report
 
 
 def test_the_fem_dissipates_like_eq26_with_the_penalty_term_held_at_a(validation, report):

@@ -17,6 +17,10 @@ adds, from the same store:
 ``wall_slide``
     Appendix C's slide on a wall (the normal fixed: Fx = mu N at constant N) against the FEM's
     disc on a wall in full slip, per mesh level, and Appendix C on two discs for contrast;
+``forms``
+    the two forms of the 2D laws for bodies of different materials (per-body, Eq. 22 and its
+    tangential analogue, the default; composite, the printed Eqs. 23-31) against the FEM's
+    dissimilar pair on case 1, per mesh level;
 ``loops``
     the FEM's cycles with the Masing branches of its own virgin curve and the loops of the laws
     with memory (for the figure).
@@ -32,7 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from calibration.laws import (EQ33, ConstantPenalty, ContactPair, full_slip_displacement,
+from calibration.laws import (EQ33, FORMS, ConstantPenalty, ContactPair, full_slip_displacement,
                               make_law, normal_force)
 from calibration.laws.appendix_c import AppendixC
 from calibration.laws.sphere import MindlinDeresiewicz, hertz_normal
@@ -42,9 +46,10 @@ from calibration.runs.executors import Executor, Inline
 from calibration.validation import domain_figures
 from calibration.validation import stick_zone_term as stz
 from calibration.validation.domain_checks import (PAIRS, DomainSettings, PathCase, Runs,
-                                                  _normal_shear, cycle_cases, domain_checks,
-                                                  first_cases)
+                                                  _hold_normal, _normal_shear, cycle_cases,
+                                                  domain_checks, first_cases)
 from calibration.validation.reference_forms import masing_branch, masing_loop_energy
+from calibration.validation.verification import onset_of_full_slip
 from fem.loadpath import LoadPath
 from fem.supports import DEFAULT_SUPPORT
 
@@ -260,6 +265,34 @@ def wall_slide(runs: Runs, settings: DomainSettings) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def dissimilar_forms(runs: Runs, settings: DomainSettings) -> pd.DataFrame:
+    """Table 1 and the accurate model (Eq. 33's w) in both forms for two bodies against the FEM's
+    dissimilar pair on case 1 (hold-normal, symmetric flats), per mesh level: N after normal
+    loading, the full-slip displacement (Eq. 27 in the law's form; the FEM's onset of full slip)
+    and the largest relative error of Fx over the tangential stage."""
+    upper, lower, _, _ = PAIRS["dissimilar"]
+    rows = []
+    for level in settings.levels:
+        case = _hold_normal("dissimilar", settings, level)
+        fem = runs.table(case)
+        fem_N = float(fem[fem.stage == "normal"].N.iloc[-1])
+        fem_Fx = fem[fem.stage == "tangential"].Fx.to_numpy()
+        fem_slip = onset_of_full_slip(fem)
+        for form in FORMS:
+            pair = ContactPair(upper.R, lower.R, upper.E, lower.E, upper.nu, lower.nu, case.mu,
+                               form=form)
+            N, a = (float(x) for x in normal_force(pair, case.delta_n))
+            slip = float(full_slip_displacement(pair, N, a, EQ33))
+            for name in ("simplified", "accurate-memory"):
+                law = make_law(name, pair, EQ33).run(case.path())
+                Fx = law[law.stage == "tangential"].Fx.to_numpy()
+                rows.append({"level": level, "form": form, "law": name,
+                             "N / FEM's N": N / fem_N,
+                             "full slip / FEM's onset": slip / fem_slip,
+                             "max |Fx / FEM's Fx - 1|": float(np.abs(Fx / fem_Fx - 1).max())})
+    return pd.DataFrame(rows)
+
+
 def full_slip_steps(runs: Runs, settings: DomainSettings, case2_mu: pd.DataFrame) -> pd.DataFrame:
     """Case 2 over mu with the first and last step in full slip (0 if none)."""
     steps = {}
@@ -297,6 +330,7 @@ def run_domain(out: Path, quick: bool = False, executor: Executor = Inline(),
     laws = LawCycles(settings, float(half_round.w[-1]))
     tables["energy_laws"] = energy_by_law(runs, settings, onset, half_round, laws)
     tables["wall_slide"] = wall_slide(runs, settings)
+    tables["forms"] = dissimilar_forms(runs, settings)
     tables["case2_mu"] = full_slip_steps(runs, settings, tables["case2_mu"])
     tables["loops"] = loop_curves(runs, settings, onset, laws)
     profiles = {case.pair: pd.DataFrame(runs.get([case])[case]["normal_profile"])
