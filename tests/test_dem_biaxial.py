@@ -322,10 +322,17 @@ def test_the_papers_whole_schedule_closes_its_energy_balance(law):
     """The paper's 200 discs, 5 s settling, 1 s isotropic servo to 0.1 GPa, 2 s shear at
     0.1 m/s, local damping 0.7: work of walls and gravity = kinetic + elastic + dissipated
     within 1 %, and the servo at its target."""
-    numbers = headline(run_biaxial(law, seed=1))
+    run = run_biaxial(law, seed=1)
+    numbers = headline(run)
     assert numbers["energy_balance_error"] < 0.01
     assert numbers["servo_error"] < 1e-3 and numbers["lateral_stress_error_in_shear"] < 0.01
-    assert numbers["axial_strain"] == pytest.approx(0.2, abs=0.03)
+    # the top wall moved 0.1 m/s x 2 s = 0.2 m down from the height the isotropic stage left
+    # (about 20 % axial strain for the 2D laws; more for Hertz-Mindlin, whose packing the
+    # isotropic stress compresses far more)
+    start = run.series[run.series.stage != "shear"].iloc[-1]
+    settings = run.settings
+    assert numbers["axial_strain"] == pytest.approx(
+        settings.shear_speed * settings.shear / start.height, rel=1e-3)
 
 
 @pytest.mark.parametrize("difference, exceeds, expected", [
