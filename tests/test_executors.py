@@ -324,8 +324,11 @@ def test_sigint_to_a_sweep_on_the_cluster_exits_130_and_a_rerun_reuses_its_cases
     env = {**os.environ, "HERTZ2D_CACHE": str(tmp_path / "cache")}
     command = [sys.executable, "-m", "calibration", "sweep", "--spec", str(tmp_path / "spec.toml"),
                "--results", str(tmp_path / "results"), "--json"]
+    # SIGINT as a terminal's foreground job gets it: not inherited as ignored, as it is when the
+    # test suite itself runs in the background (Python then installs no KeyboardInterrupt)
     run = subprocess.Popen([*command, "--scheduler", scheduler], env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     store = tmp_path / "cache" / "cases.sqlite"
     while _stored_rows(store) == 0 and run.poll() is None:
         time.sleep(0.05)
