@@ -19,7 +19,7 @@ from calibration.laws import ContactPair, simplified_update
 from calibration.laws.hertz2d import max_normal_approach
 from calibration.laws.law_file import FORMAT_VERSION, PENALTY_TERMS, law_description, read_law
 from calibration.laws.penalty_factor import EQ33, ConstantPenalty, PolynomialPenalty
-from calibration.laws.reference_vectors import COLUMNS, OUTPUTS
+from calibration.laws.reference_vectors import COLUMNS
 
 COMPILER = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
 needs_compiler = pytest.mark.skipif(COMPILER is None, reason="no C compiler on this machine")

@@ -359,8 +359,8 @@ def disagreements(v: ValidationResults) -> list[str]:
         notes.append(unit_free_statement(v))
     errors = v.stick_zone_errors()
     notes.append(
-        f"The stick zone of case 1 at delta_t = 0.01 m matches Cattaneo-Mindlin's Eq. 7 (with "
-        f"the FEM's N and contact-frame T) to "
+        "The stick zone of case 1 at delta_t = 0.01 m matches Cattaneo-Mindlin's Eq. 7 (with "
+        "the FEM's N and contact-frame T) to "
         + ", ".join(f"{100 * e:.1f} % at mesh level {level}" for level, e in errors.items())
         + f" (largest over both supports). c is read off the nodes' stick/slip status, so it "
         f"moves by up to an element from level to level and the agreement need not improve "
