@@ -194,7 +194,9 @@ def hysteretic_update(pair: ContactPair, delta_n, d_delta_t, state: HystereticSt
     travel = np.where(reverse | start, 0.0, travel) + np.abs(step)
     active = touching & (kind > 0)
     size = np.where(active, kind * slide_at, 1.0)
-    t = branch_fraction(pair, a, np.where(active, travel / size, 0.0), penalty, bracket)
+    with np.errstate(over="ignore", divide="ignore"):  # a branch of size ~0 (mu N -> 0) has
+        fraction = np.where(active, travel / size, 0.0)  # slipped fully: the fraction clips to 1
+    t = branch_fraction(pair, a, fraction, penalty, bracket)
     on_branch = anchor + sigma * kind * limit * t
     stuck = before + initial * step  # nothing slips
     follows_branch = sigma * on_branch <= sigma * stuck

@@ -116,6 +116,8 @@ class SlipFronts:
             return 0.0
         h = DERIVATIVE_STEP * c
         slope = (self.D(c + h) - self.D(c - h)) / (2 * h)
+        if slope <= 0.0:  # c below D's resolution: the full-slip limit
+            return 0.0
         return self.mu * self.force_per_area * 2 * c / slope
 
     def _append(self, edge: float, phi: float) -> None:
