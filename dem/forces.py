@@ -95,6 +95,31 @@ def contact(code, p, ratio, dt, delta, v_n, v_t, reduced_mass, R1, R2, scale, hi
 
 
 @njit
+def add_pair_force(target, i, j, N, T, nx, ny, lever_i, lever_j):
+    """Add a pair contact's normal force N (along n, from i to j, pushing them apart) and
+    tangential force T (along t = (-ny, nx)) to discs i and j: forces and torques (lever arms)."""
+    fx, fy = -N * nx - T * ny, -N * ny + T * nx
+    target[i, 0] += fx
+    target[i, 1] += fy
+    target[i, 2] += lever_i * T
+    target[j, 0] -= fx
+    target[j, 1] -= fy
+    target[j, 2] += lever_j * T
+
+
+@njit
+def add_wall_force(target, wall_target, i, w, N, T, nx, ny, lever):
+    """Add a wall contact's forces to disc i (force and torque) and to wall w (the force the
+    disc receives, summed; the wall's own force is its negative)."""
+    fx, fy = -N * nx - T * ny, -N * ny + T * nx
+    target[i, 0] += fx
+    target[i, 1] += fy
+    target[i, 2] += lever * T
+    wall_target[w, 0] += fx
+    wall_target[w, 1] += fy
+
+
+@njit
 def compute_forces(discs, walls, contacts, forces, ledger, code, p, ratio, alpha, gravity, dt,
                    accumulate):
     """Every force at the current positions (velocities: the latest half step). With
@@ -134,21 +159,9 @@ def compute_forces(discs, walls, contacts, forces, ledger, code, p, ratio, alpha
                                     radius[i], radius[j], 1.0, history, k, ledger, accumulate)
         if math.isnan(N):
             return LAW_FAILED
-        fx, fy = -N * nx + T * tx, -N * ny + T * ty
-        elastic[i, 0] += fx
-        elastic[i, 1] += fy
-        elastic[i, 2] += lever_i * T
-        elastic[j, 0] -= fx
-        elastic[j, 1] -= fy
-        elastic[j, 2] += lever_j * T
+        add_pair_force(elastic, i, j, N, T, nx, ny, lever_i, lever_j)
         if N_d != 0.0 or T_d != 0.0:
-            fx, fy = -N_d * nx + T_d * tx, -N_d * ny + T_d * ty
-            damped[i, 0] += fx
-            damped[i, 1] += fy
-            damped[i, 2] += lever_i * T_d
-            damped[j, 0] -= fx
-            damped[j, 1] -= fy
-            damped[j, 2] += lever_j * T_d
+            add_pair_force(damped, i, j, N_d, T_d, nx, ny, lever_i, lever_j)
 
     for w in range(walls.point.shape[0]):
         wnx, wny = walls.normal[w, 0], walls.normal[w, 1]
@@ -172,19 +185,9 @@ def compute_forces(discs, walls, contacts, forces, ledger, code, p, ratio, alpha
                                                wall_history, i, ledger, accumulate)
             if math.isnan(N):
                 return LAW_FAILED
-            fx, fy = -N * nx + T * tx, -N * ny + T * ty
-            elastic[i, 0] += fx
-            elastic[i, 1] += fy
-            elastic[i, 2] += lever * T
-            forces.wall_elastic[w, 0] += fx
-            forces.wall_elastic[w, 1] += fy
+            add_wall_force(elastic, forces.wall_elastic, i, w, N, T, nx, ny, lever)
             if N_d != 0.0 or T_d != 0.0:
-                fx, fy = -N_d * nx + T_d * tx, -N_d * ny + T_d * ty
-                damped[i, 0] += fx
-                damped[i, 1] += fy
-                damped[i, 2] += lever * T_d
-                forces.wall_dashpot[w, 0] += fx
-                forces.wall_dashpot[w, 1] += fy
+                add_wall_force(damped, forces.wall_dashpot, i, w, N_d, T_d, nx, ny, lever)
             walls.stiffness[w] += 2.0 * k_normal  # d(N)/d(disc's approach), mirror rule
         walls.force[w, 0] = -(forces.wall_elastic[w, 0] + forces.wall_dashpot[w, 0])
         walls.force[w, 1] = -(forces.wall_elastic[w, 1] + forces.wall_dashpot[w, 1])
