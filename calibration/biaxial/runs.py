@@ -19,9 +19,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
-from tqdm import tqdm
 
-from calibration.runs.executors import Executor, Inline, completed
+from calibration.runs.cached import cached_results
+from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import versions
 from calibration.runs.store import CaseStore
 from dem.biaxial import BiaxialSettings, Frames, headline, mean_profiles, run_biaxial
@@ -127,22 +127,13 @@ class FinishedRun:
 def biaxial_runs(cases: list[BiaxialCase], executor: Executor = Inline(),
                  store: CaseStore | None = None, progress: bool = True) -> list[FinishedRun]:
     """Every case, in the order given, computing those missing from ``store`` on ``executor``."""
-    store = store or CaseStore(run_namespace())
-    keys = [store_key(case) for case in cases]
-    stored = store.get(keys)
-    rows = {k: (stored[key], True) for k, key in enumerate(keys) if key in stored}
-    todo = [k for k in range(len(cases)) if k not in rows]
-    with tqdm(total=len(todo), desc="biaxial runs", unit="run", disable=not progress) as bar:
-        for (index, case), row in completed(_indexed_run, [(k, cases[k]) for k in todo],
-                                            executor):
-            rows[index] = (row, False)
-            if row["failure"] is None:
-                store.put([(keys[index], row)])
-            bar.set_postfix_str(f"{case.key}, seed {case.seed}", refresh=False)
-            bar.update(1)
-    return [FinishedRun.from_row(cases[k], *rows[k]) for k in range(len(cases))]
+    results = cached_results(cases, store_key, store or CaseStore(run_namespace()), executor,
+                             _run_group, label="biaxial runs", progress=progress,
+                             describe=lambda group: f"{group[0].key}, seed {group[0].seed}")
+    return [FinishedRun.from_row(case, *results[store_key(case)]) for case in cases]
 
 
-def _indexed_run(index: int, case: BiaxialCase) -> dict:
-    return run_one(case)
+def _run_group(cases: tuple[BiaxialCase, ...]) -> list[dict]:
+    """Worker task: :func:`run_one` for each case."""
+    return [run_one(case) for case in cases]
 

@@ -13,11 +13,11 @@ from typing import Callable
 
 import numpy as np
 import pandas as pd
-from tqdm import tqdm
 
 from calibration.penalty.cases import solve_group, solver_namespace
 from calibration.penalty.spec import Case
-from calibration.runs.executors import Executor, Inline, completed
+from calibration.runs.cached import cached_results
+from calibration.runs.executors import Executor, Inline
 from calibration.runs.store import CaseStore
 from fem.supports import SUPPORTS
 from meshes.checks import InputError
@@ -95,23 +95,13 @@ def run_cases(cases: list, groups: Callable[[list], list[list]],
     ``cases`` have a ``key`` (the computation's identity) and a ``study``; ``groups`` splits the
     missing ones into worker tasks, ``solve_group`` solves one task into a row per case.
     """
-    unique = list({case.key: case for case in cases}.values())
-    done = store.get([case.key for case in unique])
-    todo = [case for case in unique if case.key not in done]
-    fresh: dict[tuple, dict] = {}
-
-    with tqdm(total=len(todo), unit="case", desc=label, disable=not progress,
-              mininterval=0.5) as bar:
-        for (group,), rows in completed(solve_group, [(g,) for g in groups(todo)], executor):
-            results = {case.key: row for case, row in zip(group, rows)}
-            fresh.update(results)
-            store.put([(k, r) for k, r in results.items() if r["status"] == "ok"])
-            bar.update(len(rows))
+    results = cached_results(cases, lambda case: case.key, store, executor, solve_group, groups,
+                             keep=lambda row: row["status"] == "ok", label=label, unit="case",
+                             progress=progress)
     rows = []
     for case in cases:
-        row = dict(fresh.get(case.key) or done[case.key])
-        row.update(study=case.study, reused=case.key not in fresh)
-        rows.append(row)
+        row, reused = results[case.key]
+        rows.append({**row, "study": case.study, "reused": reused})
     return rows
 
 

@@ -58,12 +58,12 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
-from tqdm import tqdm
 
 from calibration.laws import EQ33, ContactPair
 from calibration.laws.energy import energy_per_cycle
 from calibration.laws.hertz2d import accurate_tangential_force
-from calibration.runs.executors import Executor, Inline, completed
+from calibration.runs.cached import cached_results
+from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import versions
 from calibration.runs.store import CaseStore
 from calibration.validation import halfplane
@@ -172,6 +172,15 @@ def run_case(case: PathCase) -> dict:
     return row
 
 
+def run_cases(cases: tuple[PathCase, ...]) -> list[dict]:
+    """Worker task: :func:`run_case` for each case."""
+    return [run_case(case) for case in cases]
+
+
+def _store_key(case: PathCase) -> tuple:
+    return (case.key(),)
+
+
 class Runs:
     """FEM runs by :class:`PathCase`, computed on ``executor`` when missing from the store.
 
@@ -186,22 +195,10 @@ class Runs:
 
     def get(self, cases: list[PathCase]) -> dict[PathCase, dict]:
         cases = [c for c in dict.fromkeys(cases) if c not in self.done]
-        if not cases:
-            return self.done
-        stored = self.store.get([(c.key(),) for c in cases])
-        todo = []
-        for case in cases:
-            if (case.key(),) in stored:
-                self.done[case] = stored[(case.key(),)]
-            else:
-                todo.append(case)
-        with tqdm(total=len(todo), desc="two-body FEM", unit="run",
-                  disable=not self.progress) as bar:
-            for (case,), row in completed(run_case, [(case,) for case in todo], self.executor):
-                self.done[case] = row
-                if row["failure"] is None:  # a failed path is retried on the next run
-                    self.store.put([((case.key(),), row)])
-                bar.update(1)
+        if cases:
+            results = cached_results(cases, _store_key, self.store, self.executor, run_cases,
+                                     label="two-body FEM", progress=self.progress)
+            self.done.update((case, results[_store_key(case)][0]) for case in cases)
         return self.done
 
     def table(self, case: PathCase) -> pd.DataFrame:

@@ -10,12 +10,13 @@ everything.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from functools import partial
 
 import pandas as pd
 from threadpoolctl import threadpool_limits
-from tqdm import tqdm
 
-from calibration.runs.executors import Executor, Inline, completed
+from calibration.runs.cached import cached_results
+from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import versions
 from calibration.runs.store import CaseStore
 from fem.loadpath import LoadPath
@@ -86,23 +87,21 @@ def run_one(settings: ValidationSettings, case: str, support: str, level: int) -
 def fem_runs(settings: ValidationSettings, executor: Executor = Inline(),
              store: CaseStore | None = None, progress: bool = True) -> list[FemRun]:
     """Every (case, support, level) run, computing those missing from ``store`` on ``executor``."""
-    store = store or CaseStore(solver_namespace())
     wanted = [(case, support, level) for level in sorted(settings.levels, reverse=True)
               for case in CASES for support in SUPPORTS]
-    keys = {w: _key(settings, *w) for w in wanted}
-    done = store.get(list(keys.values()))
-    todo = [w for w in wanted if keys[w] not in done]
-    rows = {w: done[keys[w]] for w in wanted if keys[w] in done}
+    key = partial(_key, settings)
+    results = cached_results(wanted, lambda w: key(*w), store or CaseStore(solver_namespace()),
+                             executor, partial(_run_group, settings), label="two-disc FEM",
+                             progress=progress)
+    runs = []
+    for case, support, level in wanted:
+        row, _ = results[key(case, support, level)]
+        runs.append(FemRun(case, support, level, pd.DataFrame(row["table"]),
+                           pd.DataFrame(row["profiles"]), row["failure"]))
+    return runs
 
-    with tqdm(total=len(todo), desc="two-disc FEM", unit="run", disable=not progress) as bar:
-        for (_, *which), row in completed(run_one, [(settings, *w) for w in todo],
-                                             executor):
-            rows[tuple(which)] = row
-            if row["failure"] is None:  # a failed path is retried on the next run
-                store.put([(keys[tuple(which)], row)])
-            bar.update(1)
-    return [FemRun(case, support, level, pd.DataFrame(rows[case, support, level]["table"]),
-                   pd.DataFrame(rows[case, support, level]["profiles"]),
-                   rows[case, support, level]["failure"])
-            for case, support, level in wanted]
+
+def _run_group(settings: ValidationSettings, group: tuple) -> list[dict]:
+    """Worker task: the runs of ``group``, (case, support, level) each."""
+    return [run_one(settings, *which) for which in group]
 

@@ -24,9 +24,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 from threadpoolctl import threadpool_limits
-from tqdm import tqdm
 
-from calibration.runs.executors import Executor, Inline, completed
+from calibration.runs.cached import cached_results
+from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import versions
 from calibration.runs.store import CaseStore
 from fem.loadpath import LoadPath
@@ -137,21 +137,23 @@ def run_paths(paths: list[FemPath], executor: Executor = Inline(),
     """Every path's row (:func:`run_group`'s, plus ``reused``), computing on ``executor`` only
     those missing from ``store``, one task per group of paths on the same bodies; each finished
     path is stored at once (Ctrl-C keeps it)."""
-    store = store or CaseStore(solver_namespace())
-    wanted = list(dict.fromkeys(paths))
-    stored = store.get([(p.key(),) for p in wanted])
-    rows = {p: {**stored[(p.key(),)], "reused": True} for p in wanted if (p.key(),) in stored}
-    groups: dict[tuple, list[FemPath]] = {}
-    for fem_path in wanted:
-        if fem_path not in rows:
-            groups.setdefault(fem_path.bodies_key(), []).append(fem_path)
-    tasks = [(tuple(group),) for group in groups.values()]
-    with tqdm(total=sum(len(g) for (g,) in tasks), desc="map: two-body FEM", unit="path",
-              disable=not progress) as bar:
-        for (group,), results in completed(run_group, tasks, executor):
-            for fem_path, row in zip(group, results):
-                if row["failure"] is None:  # a failed path is tried again by the next run
-                    store.put([((fem_path.key(),), row)])
-                rows[fem_path] = {**row, "reused": False}
-            bar.update(len(group))
+    results = cached_results(paths, _store_key, store or CaseStore(solver_namespace()),
+                             executor, run_group, _same_bodies, label="map: two-body FEM",
+                             unit="path", progress=progress)
+    rows = {}
+    for fem_path in paths:
+        row, reused = results[_store_key(fem_path)]
+        rows[fem_path] = {**row, "reused": reused}
     return rows
+
+
+def _store_key(fem_path: FemPath) -> tuple:
+    return (fem_path.key(),)
+
+
+def _same_bodies(paths: list[FemPath]) -> list[list[FemPath]]:
+    """One task per group of paths on the same bodies (meshed once)."""
+    groups: dict[tuple, list[FemPath]] = {}
+    for fem_path in paths:
+        groups.setdefault(fem_path.bodies_key(), []).append(fem_path)
+    return list(groups.values())
