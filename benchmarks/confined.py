@@ -64,7 +64,7 @@ def grid(jobs: int) -> None:
     from calibration.penalty.confined import run_confined
     from calibration.penalty.confined_cases import expand_confined
     from calibration.penalty.spec import read
-    from calibration.runs.executors import open_executor
+    from calibration.runs.executor_choice import open_executor
 
     cases = [c for c in expand_confined(read()) if c.study == "grid"]
     fresh_cache()

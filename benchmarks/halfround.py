@@ -97,7 +97,7 @@ def factorisation() -> None:
 def grid_sweep() -> None:
     from calibration.penalty.spec import load_spec
     from calibration.penalty.sweep import run_sweep
-    from calibration.runs.executors import open_executor
+    from calibration.runs.executor_choice import open_executor
     from calibration.runs.store import CaseStore
 
     cases = [c for c in load_spec() if c.study == "grid"]

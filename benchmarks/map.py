@@ -76,7 +76,7 @@ def per_path(spec) -> None:
 
 
 def whole_map(spec_path, jobs: int, fit: Path) -> None:
-    from calibration.runs.executors import open_executor
+    from calibration.runs.executor_choice import open_executor
     from calibration.validation.map.stage import run_map
 
     results = Path(tempfile.mkdtemp(prefix="hertz2d-map-"))

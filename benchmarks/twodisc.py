@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 import fem.contact.frictional as frictional
-from calibration.runs.executors import open_executor
+from calibration.runs.executor_choice import open_executor
 from calibration.runs.store import CaseStore
 from calibration.validation.domain_checks import DomainSettings, domain_checks
 from calibration.validation.fem_runs import ValidationSettings, fem_runs

@@ -18,7 +18,7 @@ import matplotlib
 
 from calibration.commands import COMMANDS
 from calibration.runs.atomic import json_default
-from meshes.checks import InputError
+from checks import InputError
 
 #: where every command writes unless told otherwise (the committed full run)
 DEFAULT_RESULTS = "results"

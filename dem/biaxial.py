@@ -47,7 +47,7 @@ from dem.packing import random_packing
 from dem.simulation import Simulation
 from dem.state import Discs
 from dem.walls import Walls
-from meshes.checks import InputError, count, non_negative, positive
+from checks import InputError, count, non_negative, positive
 
 #: the box's walls (:meth:`dem.walls.Walls.box`)
 BOTTOM, RIGHT, TOP, LEFT = 0, 1, 2, 3

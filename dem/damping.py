@@ -32,7 +32,7 @@ import math
 from dataclasses import dataclass
 
 from dem.jit import njit
-from meshes.checks import InputError
+from checks import InputError
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ from dem.laws import Law, pair_energy, pair_update
 from dem.simulation import Simulation
 from dem.state import Discs
 from dem.walls import Walls
-from meshes.checks import InputError, count, non_negative, positive
+from checks import InputError, count, non_negative, positive
 
 #: the paper's disc (Section 4.3): radius 0.035 m (diameters 0.06-0.08 m), rho 2700 kg/m^3
 RADIUS, DENSITY = 0.035, 2700.0

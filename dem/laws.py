@@ -26,7 +26,7 @@ from calibration.laws import ConstantPenalty, PolynomialPenalty
 from calibration.laws import scalar
 from calibration.laws.penalty_factor import EQ33
 from dem.jit import compile_functions, njit
-from meshes.checks import InputError, non_negative, poisson, positive
+from checks import InputError, non_negative, poisson, positive
 
 kernels = compile_functions(scalar)
 _hertz2d_update = kernels.hertz2d_update

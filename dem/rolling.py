@@ -23,7 +23,7 @@ from dem.laws import Law, pair_update
 from dem.simulation import Simulation
 from dem.state import Discs
 from dem.walls import Walls
-from meshes.checks import InputError, positive
+from checks import InputError, positive
 
 GRAVITY = 9.81
 

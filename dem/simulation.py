@@ -27,7 +27,7 @@ from dem.laws import Law
 from dem.observe import contact_statistics
 from dem.state import Discs
 from dem.walls import Walls
-from meshes.checks import InputError, count, positive
+from checks import InputError, count, positive
 
 #: the default Verlet skin, as a fraction of the largest radius
 SKIN = 0.25

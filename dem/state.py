@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from meshes.checks import InputError, positive
+from checks import InputError, positive
 
 
 class Discs(NamedTuple):

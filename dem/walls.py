@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from dem.jit import njit
-from meshes.checks import InputError
+from checks import InputError
 
 #: no servo: the wall keeps its prescribed velocity
 NO_SERVO = np.nan

@@ -81,7 +81,7 @@ from skfem.helpers import grad
 from fem.elasticity import StiffnessParts, vector_basis
 from fem.factor import PatternFactorizer
 from fem.loads import hertzian_traction
-from meshes.checks import InputError, non_negative, one_of, poisson, positive
+from checks import InputError, non_negative, one_of, poisson, positive
 from meshes.fulldisc import DEFAULT_LEVEL, contact_angles, contact_frames, full_disc_mesh
 from meshes.halfround import node_at
 

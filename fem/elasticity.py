@@ -19,7 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 import skfem
 
-from meshes.checks import poisson, positive
+from checks import poisson, positive
 
 
 def lame(E: float, nu: float) -> tuple[float, float]:

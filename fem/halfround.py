@@ -31,7 +31,7 @@ from fem.factor import PatternFactorizer
 from fem.loads import hertzian_traction
 from fem.parametric import parametric_outputs
 from fem.supports import SUPPORTS, fixed_dofs, relief_load
-from meshes.checks import one_of, poisson, positive
+from checks import one_of, poisson, positive
 from meshes.halfround import DEFAULT_LEVEL, half_round_mesh, node_at
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from meshes.checks import InputError, count, non_negative, one_of, positive
+from checks import InputError, count, non_negative, one_of, positive
 
 PATHS = ("hold-normal", "proportional", "cycle", "unload-normal")
 #: the longest path: its arrays and the tables run on it take ~200 bytes a step (0.2 GB here)

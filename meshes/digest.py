@@ -20,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 #: top-level packages whose source is hashed (everything else is identified by its version)
-PROJECT_PACKAGES = ("meshes", "fem", "calibration", "dem")
+PROJECT_PACKAGES = ("checks", "meshes", "fem", "calibration", "dem")
 
 
 def _is_project(name: str) -> bool:

@@ -22,7 +22,7 @@ import skfem
 from skfem.io.meshio import from_meshio
 
 from meshes.cache import cached_mesh
-from meshes.checks import InputError, count
+from checks import InputError, count
 from meshes.gmsh_session import gmsh_session, sizes_from_background_field
 from meshes.halfround import check_geometry
 

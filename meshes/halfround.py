@@ -27,7 +27,7 @@ import skfem
 from skfem.io.meshio import from_meshio
 
 from meshes.cache import cached_mesh
-from meshes.checks import InputError, count, positive
+from checks import InputError, count, positive
 from meshes.gmsh_session import gmsh_session, sizes_from_background_field
 
 #: element size on the flat at level 0, as a multiple of a

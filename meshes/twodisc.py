@@ -35,7 +35,7 @@ from scipy.optimize import brentq
 from skfem.io.meshio import from_meshio
 
 from meshes.cache import cached_mesh
-from meshes.checks import InputError, count, positive
+from checks import InputError, count, positive
 from meshes.gmsh_session import gmsh_session, sizes_from_background_field
 
 #: window element size at level 0, as a multiple of the expected half-width a

@@ -15,7 +15,7 @@ from calibration.penalty.confined import read_confined, tangential_stiffness_rat
 from calibration.penalty.confined_cases import expand_confined
 from fem.confined import ConfinedDisc, balancing_resultants
 from fem.halfround import HalfRoundBody
-from meshes.checks import InputError
+from checks import InputError
 from meshes.fulldisc import DEFAULT_LEVEL, contact_frames
 
 E, NU, R = 10e9, 0.25, 0.5

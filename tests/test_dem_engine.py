@@ -10,7 +10,7 @@ from dem import Damping, Discs, Law, LawFailure, Simulation, Walls, random_packi
 from dem.contacts import NORMAL, TANGENTIAL  # noqa: E402
 from dem.forces import Forces, compute_forces  # noqa: E402
 from dem.neighbours import candidate_pairs  # noqa: E402
-from meshes.checks import InputError  # noqa: E402
+from checks import InputError  # noqa: E402
 
 LAWS = {"simplified": Law.simplified(10e9, 0.25, 0.3), "linear": Law.linear(2.7e9, 1.5e9, 0.3),
         "hertz-mindlin": Law.hertz_mindlin(10e9, 0.25, 0.3)}

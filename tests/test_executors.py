@@ -28,10 +28,10 @@ from calibration.penalty.cases import solve_group
 from calibration.penalty.spec import expand
 from calibration.penalty.sweep import run_sweep
 from calibration.runs import cluster
-from calibration.runs.executors import (SCHEDULER_VARIABLE, Inline, LocalPool, completed,
-                                        open_executor)
+from calibration.runs.executor_choice import SCHEDULER_VARIABLE, open_executor
+from calibration.runs.executors import Inline, LocalPool, completed
 from calibration.runs.store import CaseStore
-from meshes.checks import InputError
+from checks import InputError
 
 #: level-0 half-round cases: 5 meshes (one task each), 16 cases with both supports
 SPEC = {

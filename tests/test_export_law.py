@@ -331,7 +331,7 @@ def test_header_alone_compiles_as_strict_c99(request, tmp_path, export_fixture):
     (lambda law: law.pop("units"), "no units"),
 ])
 def test_a_bad_law_file_is_an_input_error_naming_what_is_wrong(tmp_path, mutate, message):
-    from meshes.checks import InputError
+    from checks import InputError
     law = law_description(EQ33, "clamped")
     mutate(law)
     path = tmp_path / "law.json"
@@ -341,7 +341,7 @@ def test_a_bad_law_file_is_an_input_error_naming_what_is_wrong(tmp_path, mutate,
 
 
 def test_unreadable_law_files_are_input_errors(tmp_path):
-    from meshes.checks import InputError
+    from checks import InputError
     (tmp_path / "broken.json").write_text("{not json")
     for name in ("missing.json", "broken.json"):
         with pytest.raises(InputError, match=name):

@@ -12,7 +12,7 @@ from calibration.laws import (AccurateModel, AppendixC, ConstantPenalty, Contact
                               tangential_stiffness)
 from calibration.laws.hertz2d import ACCURATE_MAX_A_OVER_R, max_normal_approach
 from fem.loadpath import LoadPath
-from meshes.checks import InputError
+from checks import InputError
 
 radii = st.floats(1e-3, 10.0)
 moduli = st.floats(1e6, 1e12)

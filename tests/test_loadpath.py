@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from fem.loadpath import MAX_STEPS, LoadPath
-from meshes.checks import InputError
+from checks import InputError
 
 
 def test_cycle_reverses_at_plus_and_minus_the_amplitude():

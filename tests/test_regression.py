@@ -7,7 +7,7 @@ import pytest
 
 from calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
 from calibration.penalty.regression import constant_w_errors, fit_eq33
-from meshes.checks import InputError
+from checks import InputError
 
 
 def grid_table(w_function, support="clamped"):

@@ -7,7 +7,7 @@ from calibration.runs.executors import LocalPool
 from calibration.runs.store import CaseStore
 from calibration.penalty.sweep import run_sweep
 from fem.halfround import HalfRoundBody
-from meshes.checks import InputError
+from checks import InputError
 
 SMALL_SPEC = {
     "base": {"R": 0.5, "a": 0.025, "E": 10e9, "nu": 0.25, "T": 1e5, "level": 0,

@@ -13,7 +13,7 @@ from calibration.validation.verification import onset_of_full_slip
 from fem.halfround import HalfRoundBody
 from fem.loadpath import LoadPath
 from fem.twodisc import Disc, TwoBody, solve_two_disc
-from meshes.checks import InputError
+from checks import InputError
 from test_twodisc_reference import (full_slip_displacement, half_width, normal_force, pressure,
                                     stick_half_width, traction)
 

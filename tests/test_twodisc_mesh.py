@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from meshes.checks import InputError
+from checks import InputError
 from meshes.halfround import node_at
 from meshes.twodisc import contact_windows, expected_half_width, two_body_meshes
 

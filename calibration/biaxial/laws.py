@@ -31,9 +31,9 @@ from pathlib import Path
 from calibration.laws import ConstantPenalty, PolynomialPenalty
 from calibration.laws.law_file import read_law
 from calibration.laws.penalty_factor import EQ33
-from calibration.commands.model import penalty_from_flag
+from calibration.fitted import penalty_from_flag
 from dem.laws import PENALTY, Law
-from meshes.checks import InputError, one_of
+from checks import InputError, one_of
 
 #: the paper's linear spring (Section 4.3)
 PAPER_KN, PAPER_KT = 2.7e9, 1.5e9

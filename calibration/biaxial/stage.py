@@ -38,7 +38,7 @@ from calibration.runs.provenance import provenance
 from dem.biaxial import BiaxialSettings, settings_dict, shear_strains
 from dem.damping import PAPER, Damping
 from dem.output import write_animation, write_paraview
-from meshes.checks import count
+from checks import count
 
 #: packings per law: the full run, the quick one
 FULL_SEEDS, QUICK_SEEDS = 5, 2

@@ -12,8 +12,8 @@ that message, and every other command works.
 from __future__ import annotations
 
 from calibration.commands.executorargs import add_executor_arguments, executor_from
-from calibration.commands.model import penalty_from_flag
-from meshes.checks import InputError, one_of, poisson, positive
+from calibration.fitted import penalty_from_flag
+from checks import InputError, one_of, poisson, positive
 
 LAWS = ("simplified", "linear", "hertz-mindlin")
 

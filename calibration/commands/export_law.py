@@ -13,14 +13,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from calibration.commands.model import penalty_from_flag
+from calibration.fitted import penalty_from_flag
 from calibration.laws.c_header import c_header
 from calibration.laws.law_file import EQ33_SUPPORT, law_description
 from calibration.laws.pair import FORMS
 from calibration.laws.penalty_factor import EQ33, ConstantPenalty
 from calibration.laws.reference_vectors import FLOAT_FORMAT, reference_vectors
 from calibration.runs.atomic import atomic_path, check_writable, write_json, write_text
-from meshes.checks import one_of
+from checks import one_of
 
 LAW_FILE, HEADER_FILE, VECTORS_FILE = "law.json", "hertz2d_law.h", "test_vectors.csv"
 

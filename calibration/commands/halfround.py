@@ -7,7 +7,7 @@ from calibration.laws.closed_forms import (normal_displacement_eq17, penalty_fac
                                  penalty_factor_from_displacement, tangential_displacement_eq20)
 from fem.halfround import HalfRoundBody
 from fem.supports import DEFAULT_SUPPORT, SUPPORTS
-from meshes.checks import count, one_of, poisson, positive
+from checks import count, one_of, poisson, positive
 from meshes.halfround import DEFAULT_LEVEL, check_geometry
 
 

@@ -13,11 +13,11 @@ from pathlib import Path
 from calibration.runs.atomic import check_writable, write_csv
 from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
                                            load_path_from_args, path_name, path_summary)
-from calibration.laws import (FORMS, LAWS, ConstantPenalty, ContactPair, PolynomialPenalty,
-                              energy_per_cycle, make_law)
+from calibration.fitted import penalty_from_flag
+from calibration.laws import FORMS, LAWS, ContactPair, energy_per_cycle, make_law
 from calibration.laws.catalogue import PENALISED
 from calibration.laws.penalty_factor import EQ33
-from meshes.checks import InputError, one_of
+from checks import one_of
 
 
 def register(subparsers, parents):
@@ -47,20 +47,6 @@ def register(subparsers, parents):
     parser.add_argument("--kt", type=float, default=1.5e9,
                         help="linear spring tangential stiffness (1.5e9, the paper's)")
     parser.set_defaults(run=run)
-
-
-def penalty_from_flag(flag: str, results: str | Path):
-    """``eq33``, ``refit`` or ``confined`` (fits under ``results``) or a constant w in [0, 1]."""
-    if flag == "eq33":
-        return EQ33
-    if flag in ("refit", "confined"):
-        return PolynomialPenalty.from_fit(Path(results) / "penalty" / "fit.json",
-                                          support=None if flag == "refit" else "confined")
-    try:
-        value = float(flag)
-    except ValueError:
-        raise InputError(f"penalty={flag!r} is not eq33, refit, confined or a number") from None
-    return ConstantPenalty(value)
 
 
 def build_law(args):

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from fem.loadpath import PATHS, LoadPath
-from meshes.checks import InputError, non_negative, one_of, poisson, positive
+from checks import InputError, non_negative, one_of, poisson, positive
 
 COUNTERPARTS = ("disc", "wall")
 

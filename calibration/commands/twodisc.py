@@ -22,7 +22,7 @@ from calibration.commands.pathargs import (add_load_path_arguments, check_disc_a
 from calibration.runs.provenance import provenance
 from fem.supports import DEFAULT_SUPPORT, SUPPORTS
 from fem.twodisc import Disc, RigidFlat, solve_two_disc
-from meshes.checks import InputError
+from checks import InputError
 from meshes.twodisc import DEFAULT_LEVEL
 
 

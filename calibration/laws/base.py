@@ -15,7 +15,7 @@ contact plane rotating, Appendix C).
 
 ``ContactLaw.paths`` names the load-path kinds a law is defined for (:data:`ALL_PATHS` unless the
 law derives from a constant normal force or a monotonic tangential load); ``run`` refuses the
-others with an :class:`~meshes.checks.InputError`.
+others with an :class:`~checks.InputError`.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from fem.loadpath import PATHS, STEP_COLUMNS, LoadPath
-from meshes.checks import InputError
+from checks import InputError
 
 COLUMNS = (*STEP_COLUMNS, "stage", "kn", "kt", "slip")
 #: every kind of load path: the built ones and ``file`` (any path, :meth:`LoadPath.from_file`)

@@ -17,7 +17,7 @@ from calibration.laws.memory import AccurateMemoryModel
 from calibration.laws.pair import ContactPair
 from calibration.laws.penalty_factor import EQ33
 from calibration.laws.sphere import HertzMindlin, MindlinDeresiewicz
-from meshes.checks import one_of
+from checks import one_of
 
 #: name -> law class; ``LAWS[name].paths`` the load-path kinds it is defined for
 LAWS: dict[str, type[ContactLaw]] = {law.name: law for law in (

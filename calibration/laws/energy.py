@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from meshes.checks import InputError
+from checks import InputError
 
 
 def loop_work(displacement, force) -> float:

@@ -51,7 +51,7 @@ from calibration.laws.pair import ContactPair
 from calibration.laws.penalty_factor import EQ33, bounded
 from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
 from fem.loadpath import LoadPath
-from meshes.checks import InputError
+from checks import InputError
 
 #: Newton iterations of the normal law before it reports failure (it needs < 10, up to ~40
 #: within 1e-9 of the largest approach, where the root is nearly double)

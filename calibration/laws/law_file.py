@@ -30,7 +30,7 @@ from pathlib import Path
 from calibration.laws.pair import FORMS
 from calibration.laws.penalty_factor import W_RANGE, ConstantPenalty, PolynomialPenalty
 from calibration.runs.provenance import provenance
-from meshes.checks import InputError, one_of
+from checks import InputError, one_of
 
 FORMAT = "hertz2d-law"
 FORMAT_VERSION = 2

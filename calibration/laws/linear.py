@@ -12,7 +12,7 @@ import pandas as pd
 from calibration.laws.base import ContactLaw, law_table
 from calibration.laws.incremental import capped_history
 from fem.loadpath import LoadPath
-from meshes.checks import InputError, non_negative, positive
+from checks import InputError, non_negative, positive
 
 
 def _slope_through_origin(x, y, name: str) -> float:

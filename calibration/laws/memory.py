@@ -72,7 +72,7 @@ from calibration.laws.hertz2d import (_check_accurate_domain, normal_force, norm
 from calibration.laws.pair import ContactPair
 from calibration.laws.penalty_factor import EQ33
 from fem.loadpath import LoadPath
-from meshes.checks import InputError
+from checks import InputError
 
 #: relative step of the central difference for D'(c) in the tangent stiffness
 DERIVATIVE_STEP = 1e-6

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
-from meshes.checks import InputError
+from checks import InputError
 
 #: the range the paper gives w (Section 2.3): 0 for a half space, 1 at most
 W_RANGE = (0.0, 1.0)

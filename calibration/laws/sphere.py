@@ -36,7 +36,7 @@ from calibration.laws.incremental import capped_history
 from calibration.laws.masing import MasingHistory
 from calibration.laws.pair import ContactPair
 from fem.loadpath import LoadPath
-from meshes.checks import InputError
+from checks import InputError
 
 
 def hertz_normal(pair: ContactPair, delta_n) -> tuple[np.ndarray, np.ndarray]:

@@ -36,7 +36,7 @@ from calibration.laws import closed_forms
 from calibration.runs import spec_file
 from calibration.runs.provenance import versions
 from fem.confined import ConfinedDisc
-from meshes.checks import InputError, count, positive
+from checks import InputError, count, positive
 from meshes.digest import code_digest
 from meshes.fulldisc import LEVEL_LIMIT, MAX_LEVEL, check_contacts
 from meshes.halfround import check_geometry

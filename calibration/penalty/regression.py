@@ -13,7 +13,7 @@ import pandas as pd
 
 from calibration.laws.closed_forms import (EQ33_COEFFICIENTS, eq33_features, half_space_bracket,
                                  penalty_bracket)
-from meshes.checks import InputError
+from checks import InputError
 
 #: the constant penalty factor the paper suggests for convenience (Section 4.1, Fig. 9)
 CONSTANT_W = 0.5

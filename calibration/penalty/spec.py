@@ -22,7 +22,7 @@ from pathlib import Path
 
 from calibration.runs import spec_file
 from fem.supports import SUPPORTS
-from meshes.checks import InputError, count, one_of, poisson, positive
+from checks import InputError, count, one_of, poisson, positive
 from meshes.halfround import LEVEL_LIMIT, MAX_LEVEL, check_geometry
 
 VARIABLES = ("R", "a", "a_over_R", "E", "nu", "T")

@@ -20,7 +20,7 @@ from calibration.runs.cached import cached_results
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.store import CaseStore
 from fem.supports import SUPPORTS
-from meshes.checks import InputError
+from checks import InputError
 
 COLUMNS = ["study", "support", "R", "a", "a_over_R", "E", "nu", "T", "level", "dofs", "u_x",
            "w_fem", "w_eq33", "u_z", "u_z_eq17", "uz_over_eq17", "status", "error", "seconds",

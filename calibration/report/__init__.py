@@ -12,7 +12,7 @@ import pandas as pd
 
 from calibration.runs.atomic import check_writable, write_text
 from calibration.runs.provenance import provenance
-from calibration.report import (dem_sections, map_sections, penalty_sections,
+from calibration.report import (dem_sections, domain_sections, map_sections, penalty_sections,
                                  validation_sections)
 from calibration.report.document import Section
 from calibration.report.render import to_html, to_markdown
@@ -98,7 +98,7 @@ def build_report(results: str | Path = "results") -> dict:
                 penalty_sections.penalty_section(penalty),
                 penalty_sections.confined_section(penalty),
                 validation_sections.validation_section(validation),
-                validation_sections.domain_section(validation),
+                domain_sections.domain_section(validation),
                 map_sections.map_section(load_stage(map_sections.MapResults, results,
                                                     "map/summary.json")),
                 dem_sections.biaxial_section(results),

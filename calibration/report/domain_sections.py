@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from calibration.report.document import Section
-from calibration.report.validation_sections import ValidationResults
+from calibration.report.validation_sections import ValidationResults, stick_criterion_mu
 
 TABLES = ("normal", "stick", "beta", "beta_trend", "masing", "energy", "energy_laws",
           "energy_sensitivity", "wall_slide", "unload_normal", "case2_mu", "timing")
@@ -39,15 +39,6 @@ def _pct(x: float, digits: int = 1) -> str:
 
 def _within(x: float) -> str:
     return "exactly (to rounding)" if x < 1e-14 else f"within {x:.1e}"
-
-
-def stick_criterion_mu(case2_mu: pd.DataFrame) -> tuple[float, float]:
-    """The smallest mu whose case 2 has no step in full slip, and the kt regressed there."""
-    stuck = case2_mu[case2_mu["steps in full slip"] == 0]
-    if stuck.empty:
-        return float("nan"), float("nan")
-    first = stuck.sort_values("mu").iloc[0]
-    return float(first.mu), float(first["kt (N/m)"])
 
 
 def energy_at(energy_laws: pd.DataFrame, model_start: str, basis: str, fraction: float) -> float:

@@ -10,7 +10,7 @@ from calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
 from calibration.penalty.confined import tangential_stiffness_ratio
 from calibration.penalty.sweep import read_grid
 from calibration.report.document import Section
-from meshes.checks import InputError
+from checks import InputError
 
 EQ33_TERMS = ("1", "a/R", "nu", "(a/R)^2", "(a/R) nu", "nu^2")
 

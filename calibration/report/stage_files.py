@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from meshes.checks import InputError
+from checks import InputError
 
 
 def load_stage(kind, results: Path, optional: str | None = None):

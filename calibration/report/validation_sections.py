@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from calibration.report.document import Section
-from meshes.checks import InputError
+from checks import InputError
 
 
 def _optional(path: Path) -> pd.DataFrame | None:
@@ -69,6 +69,15 @@ class ValidationResults:
         return self.verification.groupby("level")["c / Eq. 7"].apply(lambda c: (c - 1).abs().max())
 
 
+def stick_criterion_mu(case2_mu: pd.DataFrame) -> tuple[float, float]:
+    """The smallest mu whose case 2 has no step in full slip, and the kt regressed there."""
+    stuck = case2_mu[case2_mu["steps in full slip"] == 0]
+    if stuck.empty:
+        return float("nan"), float("nan")
+    first = stuck.sort_values("mu").iloc[0]
+    return float(first.mu), float(first["kt (N/m)"])
+
+
 def secant_statement(v: ValidationResults) -> str:
     """Fig. 13's drop: FEM (both supports, two levels, Fx and T) against the accurate model."""
     coarse = min(v.summary["settings"]["levels"])
@@ -117,7 +126,6 @@ def case2_statement(v: ValidationResults) -> str:
         f"{c['FEM kt / kn (tangent)']:.2f} (secant {c['FEM kt / kn (secant)']:.2f}): all above "
         f"mu = {c['mu']:g}, so the contact slides from the first step.")
     if v.case2_mu is not None:
-        from calibration.report.domain_sections import stick_criterion_mu
         mu, kt = stick_criterion_mu(v.case2_mu)
         sliding = v.case2_mu[v.case2_mu["steps in full slip"] == v.case2_mu.steps].mu.max()
         along = c.get("Table 1 kt / kn (tangent) along case 2")
@@ -215,7 +223,6 @@ def summary_rows(v: ValidationResults) -> list[dict]:
                          f"{s}: {100 * v.fem_secant_drop(s):.1f} %" for s in
                          ("clamped", "symmetric") if s != v.default), "support": "other"})
     if v.case2_mu is not None:
-        from calibration.report.domain_sections import stick_criterion_mu
         mu, kt = stick_criterion_mu(v.case2_mu)
         rows.append({"quantity": "case 2 rerun with larger mu: first mu with no full slip, kt",
                      "paper": "kt = 1.5e9", "hertz2d": f"mu = {mu:g}, kt = {kt:.3g}",
@@ -322,12 +329,6 @@ def validation_section(v: ValidationResults) -> Section:
     errors = v.errors[v.errors.support == v.default].drop(columns=["support"])
     section.table(errors.round(4), f"Every error against the FEM with {v.default} flats.")
     return section
-
-
-def domain_section(v: ValidationResults) -> Section | None:
-    """The section on the law's domain (:mod:`calibration.report.domain_sections`)."""
-    from calibration.report.domain_sections import domain_section as section
-    return section(v)
 
 
 def disagreements(v: ValidationResults) -> list[str]:

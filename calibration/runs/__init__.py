@@ -10,7 +10,7 @@ because the mesh cache needs it too).
     the case store: finished FEM cases in SQLite, checked on open, rebuilt when corrupt.
 :mod:`~calibration.runs.executors`
     where independent tasks run (this process, local worker processes, a dask cluster), results
-    in completion order, no orphaned workers; :func:`~calibration.runs.executors.open_executor`
+    in completion order, no orphaned workers; :func:`~calibration.runs.executor_choice.open_executor`
     opens the one ``--jobs`` / ``--scheduler`` ask for.
 :mod:`~calibration.runs.cluster`
     the dask.distributed executor (imported only when a scheduler is given).

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from meshes.checks import InputError
+from checks import InputError
 
 
 def check_writable(name: str, path, directory: bool = False) -> Path:

@@ -41,7 +41,7 @@ from distributed.comm import connect
 
 from calibration.runs.executors import Executor
 from calibration.runs.provenance import versions
-from meshes.checks import InputError
+from checks import InputError
 from meshes.digest import code_digest
 
 log = logging.getLogger("hertz2d")

@@ -9,8 +9,8 @@ result was yielded, and stored by the caller, before the interruption. Which exe
 never changes its result, and the callers assemble their tables in their own order, not in
 completion order, so a table is the same whichever executor made it.
 
-The executors, opened by :func:`open_executor` from ``--jobs`` / ``--scheduler`` and used as
-context managers (leaving the block frees the workers):
+The executors, opened by :func:`calibration.runs.executor_choice.open_executor` from ``--jobs`` /
+``--scheduler`` and used as context managers (leaving the block frees the workers):
 
 :class:`Inline` (``jobs == 1``)
     the tasks run here, one after the other, in order.
@@ -34,12 +34,6 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 
-from meshes.checks import InputError, count
-
-#: the environment variable that names a dask scheduler when neither --jobs nor --scheduler is given
-SCHEDULER_VARIABLE = "HERTZ2D_SCHEDULER"
-#: local worker processes when neither --jobs nor a scheduler is given
-DEFAULT_JOBS = 2
 #: seconds between a local worker's checks that its parent is alive
 PARENT_POLL = 0.5
 
@@ -117,28 +111,3 @@ def completed(function: Callable, tasks: Iterable[tuple],
     cancels the tasks that have not started.
     """
     return executor.results(function, tasks)
-
-
-def open_executor(jobs: int | None = None, scheduler: str | None = None) -> Executor:
-    """The executor that ``--jobs`` / ``--scheduler`` ask for; use it as ``with ... as executor``.
-
-    ``scheduler`` (``tcp://HOST:PORT``) sends the tasks to the dask.distributed cluster it names;
-    with neither argument, ``$HERTZ2D_SCHEDULER`` does when it is set; otherwise ``jobs`` local
-    processes (default :data:`DEFAULT_JOBS`; 1 runs the tasks in this process). An explicit
-    ``jobs`` therefore overrides the environment variable. A bad ``jobs``, or a scheduler that
-    does not answer within a few seconds, raises :class:`InputError` naming it.
-    """
-    if jobs is not None and scheduler is not None:
-        raise InputError(f"jobs={jobs!r} and scheduler={scheduler!r} exclude each other; give one")
-    name = "scheduler"
-    if jobs is None and scheduler is None and os.environ.get(SCHEDULER_VARIABLE):
-        name, scheduler = SCHEDULER_VARIABLE, os.environ[SCHEDULER_VARIABLE]
-    if scheduler is None:
-        jobs = count("jobs", DEFAULT_JOBS if jobs is None else jobs)
-        return Inline() if jobs == 1 else LocalPool(jobs)
-    try:
-        from calibration.runs.cluster import DaskCluster
-    except ImportError as error:
-        raise InputError(f"{name}={scheduler!r} needs dask.distributed ({error}); install it "
-                         "with pip install 'hertz2d[cluster]'") from None
-    return DaskCluster.connect(scheduler, name)

@@ -42,7 +42,7 @@ from scipy.sparse.linalg import splu
 
 from fem.elasticity import StiffnessParts, lame, vector_basis
 from fem.supports import SUPPORTS, fixed_dofs, relief_load
-from meshes.checks import one_of
+from checks import one_of
 from meshes.halfround import node_at
 
 

@@ -51,7 +51,7 @@ from calibration.validation.comparison import (error_measures, regimes, relative
                                                with_stiffness)
 from calibration.validation.map.spec import DEFAULT_VARIANT, MapCase, MapRun, MapSpec, PathSettings
 from fem.supports import SUPPORTS
-from meshes.checks import InputError
+from checks import InputError
 
 #: quantity -> (column, the FEM regimes it is judged in)
 QUANTITIES = {"normal force": ("N", ("normal loading", "partial slip", "full slip")),

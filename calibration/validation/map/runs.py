@@ -31,7 +31,7 @@ from calibration.runs.provenance import versions
 from calibration.runs.store import CaseStore
 from fem.loadpath import LoadPath
 from fem.twodisc import MAX_STEPS, STEPS_LIMIT, Disc, RigidFlat, TwoBody, check_touching
-from meshes.checks import InputError, count
+from checks import InputError, count
 from meshes.digest import code_digest
 from meshes.twodisc import contact_windows
 
@@ -63,7 +63,7 @@ class FemPath:
     def check(self) -> None:
         """What :meth:`fem.twodisc.TwoBody.for_path` checks before it meshes, without meshing: the
         path's length, that the bodies touch at every step, that the window covers the path and
-        that the contact windows fit on the arcs (:class:`~meshes.checks.InputError`
+        that the contact windows fit on the arcs (:class:`~checks.InputError`
         otherwise)."""
         path = self.path()
         count("path steps", len(path), maximum=MAX_STEPS, why=STEPS_LIMIT)

@@ -49,7 +49,7 @@ from calibration.runs import spec_file
 from calibration.validation.map.runs import FemPath
 from fem.supports import SUPPORTS
 from fem.twodisc import Disc, RigidFlat
-from meshes.checks import InputError, count, poisson
+from checks import InputError, count, poisson
 from meshes.twodisc import LEVEL_LIMIT, MAX_LEVEL
 
 COUNTERPARTS = ("disc", "wall")

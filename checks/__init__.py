@@ -1,7 +1,8 @@
-"""Input validation shared by every stage.
+"""Input validation shared by every package: the one error type and the range checks.
 
-It lives in ``meshes`` because that is the most upstream package: every stage can raise the same
-error without importing downstream.
+A package of its own, below every stage and importing nothing of the project, so that the law
+library and the DEM (which a DEM code may use on their own) raise the same error as the FEM
+without depending on the mesh or FEM packages.
 
 Each check raises :class:`InputError` (a ``ValueError``) whose message names the offending
 parameter and its value in one line, e.g. ``nu=0.5 is outside [0, 0.5)``. The command line turns
