@@ -363,3 +363,55 @@ def test_an_output_folder_that_is_a_file_exits_2(capsys, tmp_path):
     (tmp_path / "law").write_text("a file")
     code, _, err = export(capsys, tmp_path / "law")
     assert code == 2 and "out=" in err
+
+
+#: the history interface (hertz2d_contact): a walk through stick, slip, a reversal and an opening
+#: gives, step by step, what hertz2d_update gives with T carried by hand, and kn_tangent is the
+#: derivative of N (a central difference of hertz2d_normal_force)
+HISTORY_DRIVER = r"""
+#include <stdio.h>
+#include "hertz2d_law.h"
+
+int main(void)
+{
+    hertz2d_pair p = {0.3, 0.7, 10e9, 70e9, 0.2, 0.35, 0.3};
+    double history[HERTZ2D_HISTORY_SIZE] = {0.0}, wall_history[HERTZ2D_HISTORY_SIZE] = {0.0};
+    double T = 0.0, T_wall = 0.0, N_lo, N_hi, a, h;
+    hertz2d_state s, by_hand, w, w_by_hand;
+    int k, bad = 0;
+    for (k = 0; k < 60; ++k) {
+        double dn = k < 50 ? 1e-3 * (1.0 + 0.02 * k) : -1e-4; /* open for the last ten */
+        double ddt = k < 20 ? 2e-5 : (k < 35 ? -3e-5 : 1e-5);
+        if (hertz2d_contact(&p, dn, ddt, history, &s) != HERTZ2D_OK
+            || hertz2d_update(&p, dn, ddt, T, &by_hand) != HERTZ2D_OK
+            || hertz2d_wall_contact(0.5, 10e9, 0.25, 0.3, dn, ddt, wall_history, &w) != HERTZ2D_OK
+            || hertz2d_wall_update(0.5, 10e9, 0.25, 0.3, dn, ddt, T_wall, &w_by_hand)
+                   != HERTZ2D_OK)
+            ++bad;
+        T = by_hand.T;
+        T_wall = w_by_hand.T;
+        if (s.T != by_hand.T || history[0] != s.T || history[1] != s.a || w.T != w_by_hand.T
+            || wall_history[0] != w.T)
+            ++bad;
+        if (dn > 0.0) {
+            h = 1e-6 * dn;
+            hertz2d_normal_force(&p, dn - h, &N_lo, &a);
+            hertz2d_normal_force(&p, dn + h, &N_hi, &a);
+            if (!(fabs((N_hi - N_lo) / (2.0 * h) - s.kn_tangent) <= 1e-6 * s.kn_tangent))
+                ++bad;
+        } else if (history[0] != 0.0 || history[1] != 0.0 || s.kn_tangent != 0.0) {
+            ++bad;
+        }
+    }
+    printf("bad %d\n", bad);
+    return bad != 0;
+}
+"""
+
+
+@needs_compiler
+def test_history_interface_is_the_update_with_its_history_kept(exported, tmp_path):
+    (tmp_path / "hertz2d_law.h").write_text((exported / "hertz2d_law.h").read_text())
+    run = subprocess.run([str(compile_c(tmp_path, "history", HISTORY_DRIVER))],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
