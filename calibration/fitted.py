@@ -10,8 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from calibration.laws import ConstantPenalty, PolynomialPenalty
+from calibration.laws.calibrated import CalibratedCoefficients, SHIPPED_COEFFICIENTS
 from calibration.laws.penalty_factor import EQ33
 from checks import InputError
+
+#: where ``hertz2d calibrate`` writes the calibrated law's coefficients under a results root
+CALIBRATED_FILE = Path("calibrated") / "coefficients.json"
 
 
 def penalty_from_flag(flag: str, results: str | Path):
@@ -26,3 +30,13 @@ def penalty_from_flag(flag: str, results: str | Path):
     except ValueError:
         raise InputError(f"penalty={flag!r} is not eq33, refit, confined or a number") from None
     return ConstantPenalty(value)
+
+
+def calibrated_coefficients(results: str | Path) -> tuple[CalibratedCoefficients, str]:
+    """The calibrated law's coefficients and where they came from: the results root's
+    (``<results>/calibrated/coefficients.json``, ``hertz2d calibrate``) when it has them, else
+    the ones shipped with the law library (the committed full run's)."""
+    mine = Path(results) / CALIBRATED_FILE
+    if mine.exists():
+        return CalibratedCoefficients.from_file(mine), str(mine)
+    return CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS), "shipped with hertz2d"

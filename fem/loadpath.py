@@ -11,6 +11,13 @@ Kinds (``--path``), all starting from the unloaded state:
     the normal stage of ``hold-normal``, then delta_t goes 0 -> +A (first loading), and
     ``cycles`` times +A -> -A (unloading) -> +A (reloading), A = ``delta_t``; ``steps`` increments
     for every A of travel, so a full cycle has 4 ``steps``.
+``coupled-cycle`` (reversing tangential load with the normal load varying in phase)
+    ``cycle``, but from the first loading on the approach follows delta_t:
+    ``delta_n = delta_n0 (1 + s delta_t / A)``, s = ``normal_swing`` (default 0.2): the contact is
+    pressed harder while it is pushed one way and relieved while it is pushed the other, as a
+    disc rocked in a packing. The normal force changes during every branch, so a law's memory
+    rules for a varying N are exercised; the energy per cycle includes the work of the normal
+    force (:func:`calibration.laws.energy_per_cycle`).
 ``unload-normal`` (the paper's Fig. 6b, in displacement control)
     ``hold-normal``, then delta_t held while delta_n falls to ``delta_n_end`` (default half of
     delta_n) in ``steps`` increments: the contact loses normal force under a held tangential
@@ -21,7 +28,7 @@ Kinds (``--path``), all starting from the unloaded state:
 
 Stages (the ``stage`` column): ``normal``, ``tangential`` (the first tangential loading),
 ``unloading`` and ``reloading`` (delta_t reversed after a turning point), ``proportional``,
-``normal-unloading``, ``file``. The FEM (:mod:`fem.twodisc`) and every contact law run the same
+``normal-unloading``, ``file`` (a ``coupled-cycle`` path's stages are named as a cycle's). The FEM (:mod:`fem.twodisc`) and every contact law run the same
 :class:`LoadPath`, so their tables line up row by row. Displacements in m, approach positive,
 the upper body's displacement relative to the lower one.
 """
@@ -35,7 +42,9 @@ import pandas as pd
 
 from checks import InputError, count, non_negative, one_of, positive
 
-PATHS = ("hold-normal", "proportional", "cycle", "unload-normal")
+PATHS = ("hold-normal", "proportional", "cycle", "coupled-cycle", "unload-normal")
+#: the approach swing of a ``coupled-cycle`` path by default (20 % of delta_n0 each way)
+NORMAL_SWING = 0.2
 #: the longest path: its arrays and the tables run on it take ~200 bytes a step (0.2 GB here)
 MAX_STEPS = 1_000_000
 STEPS_LIMIT = "a load path's tables take ~200 bytes a step; 1e6 steps is 0.2 GB"
@@ -63,7 +72,8 @@ class LoadPath:
     @classmethod
     def build(cls, kind: str, delta_n: float, delta_t: float, steps: int,
               normal_steps: int = 10, cycles: int = 1,
-              delta_n_end: float | None = None) -> "LoadPath":
+              delta_n_end: float | None = None,
+              normal_swing: float = NORMAL_SWING) -> "LoadPath":
         """A path of one of :data:`PATHS` (see the module docstring for each kind's steps)."""
         one_of("path", kind, PATHS)
         positive("delta_n", delta_n)
@@ -75,7 +85,7 @@ class LoadPath:
         normal_steps = count("normal_steps", normal_steps, maximum=MAX_STEPS, why=STEPS_LIMIT)
         legs = [(_ramp(0.0, delta_n, normal_steps), np.zeros(normal_steps), "normal"),
                 (np.full(steps, delta_n), _ramp(0.0, delta_t, steps), "tangential")]
-        if kind == "cycle":
+        if kind in ("cycle", "coupled-cycle"):
             cycles = count("cycles", cycles, maximum=MAX_STEPS, why=STEPS_LIMIT)
             if delta_t <= 0:
                 raise InputError(f"delta_t={delta_t!r} must be > 0: it is the cycle's amplitude")
@@ -84,6 +94,13 @@ class LoadPath:
                           "unloading"),
                          (np.full(2 * steps, delta_n), _ramp(-delta_t, delta_t, 2 * steps),
                           "reloading")]
+            if kind == "coupled-cycle":
+                swing = non_negative("normal_swing", normal_swing)
+                if swing >= 1:
+                    raise InputError(f"normal_swing={normal_swing!r} must be < 1: the contact "
+                                     "would open at -A")
+                legs = [legs[0]] + [(n * (1.0 + swing * t / delta_t), t, stage)
+                                    for n, t, stage in legs[1:]]
         elif kind == "unload-normal":
             end = 0.5 * delta_n if delta_n_end is None else positive("delta_n_end", delta_n_end)
             if end >= delta_n:

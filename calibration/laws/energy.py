@@ -1,10 +1,13 @@
 """Energy dissipated per tangential cycle, from any per-step table (a law's or the FEM's).
 
-:func:`energy_per_cycle` is the work of the horizontal force over the last full cycle of a
-``cycle`` path, ``W = closed integral of Fx d(delta_t)`` by the trapezoid rule over the steps from
-the last turning point at +A (the step before the last ``unloading`` stage) to the end of the
-``reloading`` stage that follows (back at +A): the area of the hysteresis loop, positive when the
-contact dissipates, in J/m (per unit thickness).
+:func:`energy_per_cycle` is the work of the driving forces over the last full cycle of a
+``cycle`` (or ``coupled-cycle``) path, ``W = closed integral of Fx d(delta_t) + Fz d(delta_n)`` by
+the trapezoid rule over the steps from the last turning point at +A (the step before the last
+``unloading`` stage) to the end of the ``reloading`` stage that follows (back at +A, and at the
+same approach): the area of the hysteresis loop, positive when the contact dissipates, in J/m
+(per unit thickness). The bodies are back in the state they left, so no elastic energy is left
+over: the work is what the cycle dissipated. At a constant approach (``cycle``) the normal term
+is zero.
 
 What the laws give at constant N (displacement amplitude A, virgin curve f, ``T_A = f(A)``):
 
@@ -57,9 +60,8 @@ def last_cycle(table: pd.DataFrame) -> pd.DataFrame:
     return table.iloc[start - 1:end + 1]
 
 
-def energy_per_cycle(table: pd.DataFrame, displacement: str = "delta_t",
-                     force: str = "Fx") -> float:
-    """The energy dissipated in the last full cycle (J/m): the loop area of ``force`` against
-    ``displacement`` by the trapezoid rule."""
+def energy_per_cycle(table: pd.DataFrame) -> float:
+    """The energy dissipated in the last full cycle (J/m): the loop areas of Fx against delta_t
+    and of Fz against delta_n by the trapezoid rule."""
     cycle = last_cycle(table)
-    return loop_work(cycle[displacement], cycle[force])
+    return loop_work(cycle["delta_t"], cycle["Fx"]) + loop_work(cycle["delta_n"], cycle["Fz"])

@@ -12,7 +12,7 @@ import pandas as pd
 
 from calibration.report.document import Section
 from calibration.validation.map.regions import THRESHOLDS, percent, region_table
-from calibration.validation.map.spec import DEFAULT_VARIANT, Study
+from calibration.validation.map.spec import DEFAULT_VARIANT, LOAD_MEANING, Study
 
 
 class MapResults:
@@ -50,10 +50,16 @@ def _space(m: MapResults) -> str:
             f"fractional: one axis at a time around a base case ({base}), and slices of two axes "
             f"where they may interact. Studies (axis values): {studies}. The flats' support "
             f"matters: `symmetric` flats are mirror planes (a disc squeezed between two opposite "
-            f"contacts, Eqs. 17, 22, 23), `clamped` ones the paper's. Paths: hold-normal to "
-            f"{settings['hold_normal_travel']:g} times the onset of full slip (Eq. 27), proportional with delta_t = "
-            f"{settings['proportional_ratio']:g} delta_n, one cycle of amplitude "
-            f"{settings['cycle_amplitude']:g} times the onset.")
+            f"contacts, Eqs. 17, 22, 23), `clamped` ones the paper's. Paths, each at the sizes "
+            f"listed: {_loads(settings)}. Cycles run {settings['cycles']} times; the energy per "
+            f"cycle is the last one's. A coupled cycle's approach varies by "
+            f"{100 * settings['normal_swing']:g} % each way in phase with delta_t.")
+
+
+def _loads(settings: dict) -> str:
+    """What each path kind's sizes are, in words."""
+    return "; ".join(f"{kind} ({LOAD_MEANING[kind]}) {', '.join(f'{v:g}' for v in values)}"
+                     for kind, values in settings["loads"])
 
 
 def _metric() -> str:

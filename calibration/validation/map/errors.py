@@ -45,6 +45,7 @@ from tqdm import tqdm
 from calibration.laws import (EQ33, LAWS, ConstantPenalty, ContactPair, PolynomialPenalty,
                               energy_per_cycle)
 from calibration.laws.base import ContactLaw
+from calibration.laws.calibrated import CalibratedCoefficients
 from calibration.laws.catalogue import PENALISED, make_law
 from calibration.runs.executors import Executor, Inline, completed
 from calibration.validation.comparison import (error_measures, regimes, relative_errors,
@@ -66,34 +67,39 @@ PAPER_KN, PAPER_KT = 2.7e9, 1.5e9
 
 @dataclass(frozen=True)
 class LawChoice:
-    """A law of the catalogue by name, with the penalty factor of the paper's 2D laws."""
+    """A law of the catalogue by name, with the penalty factor of the paper's 2D laws or the
+    calibrated law's coefficients."""
 
     name: str
     penalty: object = EQ33
+    coefficients: CalibratedCoefficients | None = None
 
     @property
     def paths(self) -> tuple[str, ...]:
         return LAWS[self.name].paths
 
     def build(self, case: MapCase) -> ContactLaw:
-        return make_law(self.name, case.pair(), self.penalty, kn=PAPER_KN, kt=PAPER_KT)
+        return make_law(self.name, case.pair(), self.penalty, kn=PAPER_KN, kt=PAPER_KT,
+                        coefficients=self.coefficients)
 
     @property
     def label(self) -> str:
         """The law's own label (it names the penalty factor, or the spring's stiffnesses)."""
         return make_law(self.name, ContactPair.discs(0.5, 10e9, 0.25, 0.3), self.penalty,
-                        kn=PAPER_KN, kt=PAPER_KT).label
+                        kn=PAPER_KN, kt=PAPER_KT, coefficients=self.coefficients).label
 
     @property
     def penalty_label(self) -> str:
         return self.penalty.label if self.name in PENALISED else ""
 
 
-def map_laws(fit: str | Path) -> list[LawChoice]:
+def map_laws(fit: str | Path,
+             calibrated: CalibratedCoefficients | None = None) -> list[LawChoice]:
     """The laws of the map, in the catalogue's order; the refits come from ``fit`` (``hertz2d
     fit``'s ``fit.json``, which must exist): the simplified model with Eq. 33, every refit the
     fit has and w = 0.5; the other 2D laws with Eq. 33 and with the confined disc's refit (the
-    w hertz2d recommends for a packing) when the fit has it; the rest once."""
+    w hertz2d recommends for a packing) when the fit has it; the calibrated law with
+    ``calibrated`` (left out when None); the rest once."""
     refits = [PolynomialPenalty.from_fit(fit)]  # the fit's default base; raises if no fit
     for support in (*SUPPORTS, "confined"):
         try:
@@ -109,6 +115,8 @@ def map_laws(fit: str | Path) -> list[LawChoice]:
             laws += [LawChoice(name, w) for w in (EQ33, *refits, ConstantPenalty(0.5))]
         elif name in PENALISED:
             laws += [LawChoice(name, w) for w in (EQ33, *confined)]
+        elif name == "calibrated":
+            laws += [LawChoice(name, coefficients=calibrated)] if calibrated else []
         else:
             laws.append(LawChoice(name))
     return laws

@@ -17,7 +17,7 @@ import pandas as pd
 from matplotlib.colors import BoundaryNorm, ListedColormap
 
 from calibration.validation.map.regions import THRESHOLDS, matches, percent
-from calibration.validation.map.spec import DEFAULT_VARIANT, Study
+from calibration.validation.map.spec import DEFAULT_VARIANT, PATH_KINDS, Study
 
 #: colour bands of the force error (fractions): the thresholds are two of the edges
 BANDS = (0.0, 0.02, 0.05, 0.10, 0.2, 0.5, 1.0, np.inf)
@@ -69,7 +69,7 @@ def study_figure(force: pd.DataFrame, study: Study, laws: list[str]):
 
 
 def _one_axis(rows: pd.DataFrame, study: Study, axis: str, laws: list[str]):
-    kinds = [k for k in ("hold-normal", "proportional", "cycle") if (rows.path == k).any()]
+    kinds = [k for k in PATH_KINDS if (rows.path == k).any()]
     values = study.axes[axis]
     width = 3.6 + 0.5 * len(kinds) * (len(values) + 1)
     fig, panels = plt.subplots(1, len(kinds), figsize=(width, 0.3 * len(laws) + 1.4),

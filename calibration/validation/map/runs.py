@@ -55,10 +55,20 @@ class FemPath:
     #: path's own range, and that of the other paths meshed with it (:func:`run_group`)
     window: tuple[float, float]
     cycles: int = 1
+    #: a ``coupled-cycle``'s approach swing (fem.loadpath); 0 for the other kinds
+    normal_swing: float = 0.0
+    #: the largest approach the bodies are meshed for (the path's own, and its siblings'); None:
+    #: ``delta_n``
+    mesh_approach: float | None = None
 
     def path(self) -> LoadPath:
         return LoadPath.build(self.kind, self.delta_n, self.delta_t, self.steps,
-                              self.normal_steps, self.cycles)
+                              self.normal_steps, self.cycles, normal_swing=self.normal_swing)
+
+    @property
+    def meshed_for(self) -> float:
+        """The approach the contact windows are sized for."""
+        return self.delta_n if self.mesh_approach is None else self.mesh_approach
 
     def check(self) -> None:
         """What :meth:`fem.twodisc.TwoBody.for_path` checks before it meshes, without meshing: the
@@ -72,12 +82,15 @@ class FemPath:
         if (path.delta_t.min() < self.window[0] - slack
                 or path.delta_t.max() > self.window[1] + slack):
             raise InputError(f"window={self.window!r} does not cover the path's delta_t")
-        contact_windows(self.delta_n, self.window, (self.lower.R, self.upper.R),
+        if path.delta_n.max() > self.meshed_for * (1 + 1e-9):
+            raise InputError(f"mesh_approach={self.meshed_for!r} is below the path's largest "
+                             f"approach {path.delta_n.max()!r}")
+        contact_windows(self.meshed_for, self.window, (self.lower.R, self.upper.R),
                         (self.lower.compliance, self.upper.compliance))
 
     def bodies_key(self) -> tuple:
         """What the meshed, condensed bodies depend on: paths with one key share them."""
-        return (self.upper, self.lower, self.mu, self.support, self.level, self.delta_n,
+        return (self.upper, self.lower, self.mu, self.support, self.level, self.meshed_for,
                 self.window)
 
     def key(self) -> str:
@@ -106,8 +119,8 @@ def run_group(paths: tuple[FemPath, ...]) -> list[dict]:
     first, start = paths[0], time.perf_counter()
     try:
         with threadpool_limits(1):
-            model = TwoBody(first.upper, first.lower, first.mu, first.support, first.delta_n,
-                            first.window, first.level)
+            model = TwoBody(first.upper, first.lower, first.mu, first.support,
+                            first.meshed_for, first.window, first.level)
     except Exception as error:  # recorded per path; the map goes on
         share = (time.perf_counter() - start) / len(paths)
         return [_failed(f"set-up: {type(error).__name__}: {error}", share) for _ in paths]

@@ -1,8 +1,9 @@
 """Declarative specs of the validity map (TOML): the axes of the space of contacts, and the FEM
 load paths they expand to.
 
-A spec has four kinds of tables (shipped: ``calibration/validation/map/specs/default.toml`` and
-``quick.toml``; every value is checked by type and range before any FEM runs):
+A spec has five kinds of tables (shipped: ``calibration/validation/map/specs/default.toml``, the
+training spec of the calibrated law, ``heldout.toml``, its held-out contacts, and ``quick.toml``;
+every value is checked by type and range before any FEM runs):
 
 ``[base]`` (every key required)
     the centre of the design: ``counterpart`` (``"disc"`` or ``"wall"``), body 1 (the upper
@@ -12,29 +13,40 @@ A spec has four kinds of tables (shipped: ``calibration/validation/map/specs/def
     ``support`` of the discs' flats (``clamped`` or ``symmetric``, :mod:`fem.supports`); ``level``,
     the FEM mesh level.
 ``[paths]`` (every key required)
-    the load paths every case runs (:mod:`fem.loadpath`): ``kinds`` (of ``hold-normal``,
-    ``proportional``, ``cycle``), ``normal_steps``, ``steps`` (tangential steps of
-    ``hold-normal`` and of ``proportional``), ``hold_normal_travel`` (``hold-normal``'s final
-    delta_t over the onset of full slip), ``proportional_ratio`` (delta_t/delta_n of
-    ``proportional``; 1 in the paper's case 2), ``cycle_amplitude`` (a ``cycle``'s amplitude over
-    the onset of full slip), ``cycle_steps`` (a cycle's steps per amplitude of travel: one cycle
-    is 4 of them after the first loading).
+    the load paths every case runs (:mod:`fem.loadpath`): ``normal_steps``, ``steps``
+    (tangential steps of ``hold-normal`` and of ``proportional``), ``cycle_steps`` (a cycle's
+    steps per amplitude of travel: one cycle is 4 of them after the first loading), ``cycles``
+    (full cycles of a cycle path; its energy is judged on the last), ``normal_swing`` (a
+    ``coupled-cycle``'s approach varies by this fraction each way), and ``[paths.loads]``: per
+    kind, the list of its sizes (each one load path, :data:`LOAD_MEANING`): ``hold-normal``
+    (final delta_t over the onset of full slip), ``proportional`` (delta_t/delta_n over the ratio
+    at which the contact starts to slip), ``cycle`` and ``coupled-cycle`` (amplitude over the
+    onset of full slip).
 ``[studies.NAME]``
     axes, each a list of values, crossed with one another (a full factorial within the study);
     every other parameter is the base's. Axes: ``counterpart``, ``R2_over_R1``, ``E2_over_E1``,
     ``nu`` (both bodies), ``nu1``, ``nu2``, ``mu``, ``a_over_R``, ``support``. An optional
     ``paths`` list restricts the study to some kinds. A case that several studies reach is run
     once.
+``[samples.NAME]``
+    contacts drawn at random, a Latin hypercube (:func:`draw_sample`): ``cases``, ``seed``,
+    ``wall_fraction`` (the share of cases against a rigid wall), the ranges ``[low, high]`` of
+    ``R2_over_R1``, ``E2_over_E1``, ``nu1``, ``nu2``, ``mu``, ``a_over_R`` (ratios and a/R drawn
+    uniformly in their logarithm, nu and mu uniformly), and ``[samples.NAME.loads]``, per kind the
+    range of its size; every case runs every kind of ``paths`` (all of ``[paths.loads]`` by
+    default) at its own drawn size. The rest is the base's.
 ``[convergence.mesh]``, ``[convergence.steps]`` (optional)
-    the cases of the listed ``studies`` run again one ``level`` finer, or with every step count
-    multiplied by ``factor``: how far the map's numbers are from the converged ones.
+    the cases of the listed studies (or samples) run again one ``level`` finer, or with every
+    step count multiplied by ``factor``: how far the map's numbers are from the converged ones.
 
 How a case becomes a load path. The approach that gives the contact half-width a = (a/R1) R1 is
 Eq. 4 (N from a) and Eq. 22 (delta_n from N, each body's own Eq. 17 bracket: the FEM's
 configuration, :class:`calibration.laws.ContactPair`'s ``per-body`` form); a disc on a wall is
 the disc and its mirror image (Section 3.2), whose approach is twice the disc's. The onset of full
-slip is Eq. 27 with Eq. 33's w. A wall has no body 2: its cases leave ``R2_over_R1``,
-``E2_over_E1`` and ``nu2`` empty.
+slip is Eq. 27 with Eq. 33's w; the ratio at which a proportional path starts to slip is
+``mu kn/kt`` (Eqs. 29 and 31 with Eq. 33's w at the final approach: below it T/N = (delta_t/
+delta_n) kt/kn stays under mu). These closed forms only set the paths' sizes; no law is judged by
+them. A wall has no body 2: its cases leave ``R2_over_R1``, ``E2_over_E1`` and ``nu2`` empty.
 """
 from __future__ import annotations
 
@@ -43,37 +55,53 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
+from scipy.stats import qmc
 
-from calibration.laws import EQ33, ContactPair, full_slip_displacement, normal_approach
+from calibration.laws import (EQ33, ContactPair, full_slip_displacement, normal_approach,
+                              normal_stiffness, tangential_stiffness)
 from calibration.runs import spec_file
 from calibration.validation.map.runs import FemPath
+from checks import InputError, count, poisson
+from fem.loadpath import NORMAL_SWING
 from fem.supports import SUPPORTS
 from fem.twodisc import Disc, RigidFlat
-from checks import InputError, count, poisson
 from meshes.twodisc import LEVEL_LIMIT, MAX_LEVEL
 
 COUNTERPARTS = ("disc", "wall")
-#: the load paths of the map (the issue's three; every law runs at least one of them)
-PATH_KINDS = ("hold-normal", "proportional", "cycle")
+#: the load paths of the map and what the size of each (a case's ``load``) measures
+LOAD_MEANING = {
+    "hold-normal": "final delta_t over the onset of full slip (Eq. 27)",
+    "proportional": "delta_t/delta_n over the ratio mu kn/kt at which the contact starts to slip",
+    "cycle": "amplitude over the onset of full slip",
+    "coupled-cycle": "amplitude over the onset of full slip, delta_n varying in phase"}
+PATH_KINDS = tuple(LOAD_MEANING)
+#: the kinds whose size is a multiple of the onset of full slip (the rest: of the slip ratio)
+ONSET_SCALED = ("hold-normal", "cycle", "coupled-cycle")
 #: the axes a study may vary (``nu`` sets both bodies' Poisson ratio)
 AXES = ("counterpart", "R2_over_R1", "E2_over_E1", "nu", "nu1", "nu2", "mu", "a_over_R",
         "support")
 #: axes that describe body 2, which a wall does not have
 DISC_ONLY = ("R2_over_R1", "E2_over_E1", "nu2")
+#: the axes a sample draws, and those drawn uniformly in their logarithm
+SAMPLED = ("R2_over_R1", "E2_over_E1", "nu1", "nu2", "mu", "a_over_R")
+LOG_SAMPLED = ("R2_over_R1", "E2_over_E1", "a_over_R")
 #: the widest contact the map accepts (a / R1): the accurate model's limit
 #: (:data:`calibration.laws.hertz2d.ACCURATE_MAX_A_OVER_R`)
 MAX_A_OVER_R = 0.3
 BASE_KEYS = ("counterpart", "R1", "E1", "nu1", "R2_over_R1", "E2_over_E1", "nu2", "mu",
              "a_over_R", "support", "level")
-PATH_KEYS = {"kinds", "normal_steps", "steps", "hold_normal_travel", "proportional_ratio",
-             "cycle_amplitude", "cycle_steps"}
+PATH_KEYS = {"normal_steps", "steps", "cycle_steps", "cycles", "normal_swing", "loads"}
+SAMPLE_KEYS = {"cases", "seed", "wall_fraction", *SAMPLED, "loads"}
+#: significant digits of a sample's drawn values
+SAMPLE_DIGITS = 4
 #: the variant every case runs at (the others are the convergence checks)
 DEFAULT_VARIANT = "default"
 
 
 @dataclass(frozen=True)
 class MapCase:
-    """One point of the space: the two bodies, friction, contact size, support and path kind."""
+    """One point of the space: the two bodies, friction, contact size, support, path kind and
+    its size (``load``, :data:`LOAD_MEANING`)."""
 
     counterpart: str
     R1: float
@@ -86,6 +114,7 @@ class MapCase:
     a_over_R: float
     support: str
     path: str
+    load: float
 
     @property
     def wall(self) -> bool:
@@ -120,23 +149,43 @@ class MapCase:
         return (self._disc_displacement(float(normal_approach(pair, N))),
                 self._disc_displacement(float(full_slip_displacement(pair, N, a, EQ33))))
 
+    def slip_ratio(self) -> float:
+        """``mu kn/kt`` at the case's half-width (Eqs. 29, 31, Eq. 33's w): the delta_t/delta_n
+        of a proportional path above which T/N reaches mu (the same for a wall's disc and its
+        pair, whose displacements are both doubled)."""
+        pair = self.pair()
+        a = self.a_over_R * self.R1
+        return float(self.mu * normal_stiffness(pair, a) / tangential_stiffness(pair, a, EQ33))
+
+    def travel(self, kind: str, load: float) -> float:
+        """The final delta_t (hold-normal, proportional) or amplitude (cycles) of a path of
+        ``kind`` and size ``load``."""
+        delta_n, onset = self.approach()
+        return load * (onset if kind in ONSET_SCALED else self.slip_ratio() * delta_n)
+
     def row(self) -> dict:
         return {"counterpart": self.counterpart, "R2_over_R1": self.R2_over_R1,
                 "E2_over_E1": self.E2_over_E1, "nu1": self.nu1, "nu2": self.nu2, "mu": self.mu,
                 "a_over_R": self.a_over_R, "support": self.support, "path": self.path,
-                "R1": self.R1, "E1": self.E1}
+                "load": self.load, "R1": self.R1, "E1": self.E1}
 
 
 @dataclass(frozen=True)
 class PathSettings:
-    """The ``[paths]`` table: steps and travels of the load paths."""
+    """The ``[paths]`` table: steps and sizes of the load paths."""
 
     normal_steps: int
     steps: int
-    hold_normal_travel: float
-    proportional_ratio: float
-    cycle_amplitude: float
     cycle_steps: int
+    cycles: int
+    normal_swing: float
+    #: ``(kind, sizes)`` pairs: the sizes of each kind's paths (:data:`LOAD_MEANING`)
+    loads: tuple[tuple[str, tuple[float, ...]], ...]
+
+    @property
+    def sizes(self) -> dict[str, tuple[float, ...]]:
+        """kind -> the sizes of its paths."""
+        return dict(self.loads)
 
     def scaled(self, factor: int) -> "PathSettings":
         """Every step count multiplied by ``factor`` (the same path in smaller steps)."""
@@ -146,26 +195,33 @@ class PathSettings:
 
 @dataclass(frozen=True)
 class MapRun:
-    """A case at a mesh level and step settings: the default run or a convergence check."""
+    """A case at a mesh level and step settings: the default run or a convergence check.
+    ``reach`` is the largest size of each kind among the case's siblings (the same contact on
+    other paths), which the bodies are meshed for so that all of them share one mesh."""
 
     case: MapCase
     variant: str
     level: int
     settings: PathSettings
+    reach: tuple[tuple[str, float], ...]
 
     def fem_path(self) -> FemPath:
-        """The FEM run of this case (its load path from :meth:`MapCase.approach`), on bodies
-        meshed for the delta_t of all of :data:`PATH_KINDS`, so the case's paths share them."""
-        delta_n, onset = self.case.approach()
-        s, kind = self.settings, self.case.path
-        travel = {"hold-normal": s.hold_normal_travel * onset,
-                  "proportional": s.proportional_ratio * delta_n,
-                  "cycle": s.cycle_amplitude * onset}
-        window = (-travel["cycle"], max(travel.values()))
-        upper, lower = self.case.bodies()
-        return FemPath(upper, lower, self.case.mu, self.case.support, self.level, kind,
-                       delta_n, travel[kind], s.cycle_steps if kind == "cycle" else s.steps,
-                       s.normal_steps, window)
+        """The FEM run of this case, on bodies meshed for the delta_t range and the largest
+        approach of all its siblings' paths, so that they share them."""
+        case, s = self.case, self.settings
+        delta_n = case.approach()[0]
+        reach = dict(self.reach)
+        travels = [case.travel(kind, load) for kind, load in reach.items()]
+        cycles = [case.travel(kind, load) for kind, load in reach.items() if "cycle" in kind]
+        window = (-max(cycles, default=0.0), max(travels))
+        swing = s.normal_swing if case.path == "coupled-cycle" else 0.0
+        mesh_approach = delta_n * (1.0 + (s.normal_swing if "coupled-cycle" in reach else 0.0))
+        cyclic = case.path in ("cycle", "coupled-cycle")
+        upper, lower = case.bodies()
+        return FemPath(upper, lower, case.mu, case.support, self.level, case.path, delta_n,
+                       case.travel(case.path, case.load),
+                       s.cycle_steps if cyclic else s.steps, s.normal_steps, window,
+                       s.cycles if cyclic else 1, swing, mesh_approach)
 
 
 @dataclass(frozen=True)
@@ -181,10 +237,22 @@ class Study:
         return [axis for axis, values in self.axes.items() if len(values) > 1]
 
 
+@dataclass(frozen=True)
+class Sample:
+    """A ``[samples.NAME]`` table: contacts drawn at random over ranges (:func:`draw_sample`)."""
+
+    name: str
+    cases: int
+    seed: int
+    wall_fraction: float
+    ranges: dict[str, tuple[float, float]]
+    loads: dict[str, tuple[float, float]]
+
+
 @dataclass
 class MapSpec:
-    """An expanded spec: every run (default ones first), the studies, which studies reach each
-    case, and the default mesh level."""
+    """An expanded spec: every run (default ones first), the studies and samples, which of them
+    reach each case, and the default mesh level."""
 
     name: str
     level: int
@@ -194,6 +262,7 @@ class MapSpec:
     case_studies: dict[MapCase, tuple[str, ...]] = field(default_factory=dict)
     #: the ``[base]`` values (checked)
     base: dict = field(default_factory=dict)
+    samples: dict[str, Sample] = field(default_factory=dict)
 
     @property
     def default_runs(self) -> list[MapRun]:
@@ -266,6 +335,14 @@ def _steps(where: str, key: str, value) -> int:
     return number
 
 
+def _range(where: str, key: str, value, check) -> tuple[float, float]:
+    """``[low, high]``, both passing ``check``, low <= high."""
+    values = spec_file.numbers(where, key, value)
+    if len(values) != 2 or values[0] > values[1]:
+        raise InputError(f"[{where}] {key}={value!r} is not a range [low, high]")
+    return check(where, key, values[0]), check(where, key, values[1])
+
+
 # -- reading the tables ---------------------------------------------------------------------------
 
 def _base(spec: dict) -> tuple[dict, int]:
@@ -275,18 +352,32 @@ def _base(spec: dict) -> tuple[dict, int]:
     return values, _level("base", base["level"])
 
 
-def _path_settings(spec: dict) -> tuple[PathSettings, list[str]]:
+def _loads(where: str, table, as_range: bool) -> dict:
+    """``[... .loads]``: per kind a list of sizes (or, in a sample, a range)."""
+    if not isinstance(table, dict) or not table:
+        raise InputError(f"[{where}.loads] must be a table of {', '.join(PATH_KINDS)}")
+    spec_file.require_keys(f"{where}.loads", table, set(), set(PATH_KINDS))
+    if as_range:
+        return {kind: _range(f"{where}.loads", kind, table[kind], _positive)
+                for kind in PATH_KINDS if kind in table}
+    return {kind: tuple(_positive(f"{where}.loads", kind, v)
+                        for v in spec_file.numbers(f"{where}.loads", kind, table[kind]))
+            for kind in PATH_KINDS if kind in table}
+
+
+def _path_settings(spec: dict) -> PathSettings:
     paths = spec_file.table(spec, "paths")
     spec_file.require_keys("paths", paths, PATH_KEYS)
-    kinds = spec_file.words("paths", "kinds", paths["kinds"], PATH_KINDS)
-    settings = PathSettings(
-        normal_steps=_steps("paths", "normal_steps", paths["normal_steps"]),
-        steps=_steps("paths", "steps", paths["steps"]),
-        hold_normal_travel=_positive("paths", "hold_normal_travel", paths["hold_normal_travel"]),
-        proportional_ratio=_positive("paths", "proportional_ratio", paths["proportional_ratio"]),
-        cycle_amplitude=_positive("paths", "cycle_amplitude", paths["cycle_amplitude"]),
-        cycle_steps=_steps("paths", "cycle_steps", paths["cycle_steps"]))
-    return settings, kinds
+    swing = spec_file.number("paths", "normal_swing", paths["normal_swing"])
+    if not 0 <= swing < 1:
+        raise InputError(f"[paths] normal_swing={swing!r} must be in [0, 1) (the contact would "
+                         "open at the far end of a coupled cycle)")
+    return PathSettings(normal_steps=_steps("paths", "normal_steps", paths["normal_steps"]),
+                        steps=_steps("paths", "steps", paths["steps"]),
+                        cycle_steps=_steps("paths", "cycle_steps", paths["cycle_steps"]),
+                        cycles=_steps("paths", "cycles", paths["cycles"]),
+                        normal_swing=swing,
+                        loads=tuple(_loads("paths", paths["loads"], False).items()))
 
 
 def _study(name: str, table, kinds: list[str]) -> tuple[Study, list[str]]:
@@ -307,12 +398,64 @@ def _study(name: str, table, kinds: list[str]) -> tuple[Study, list[str]]:
     if axes.get("counterpart") == ["wall"] and set(DISC_ONLY) & set(axes):
         raise InputError(f"[{where}] varies {', '.join(sorted(set(DISC_ONLY) & set(axes)))}, "
                          "which a wall does not have")
-    study_kinds = (spec_file.words(where, "paths", table["paths"], PATH_KINDS)
-                   if "paths" in table else kinds)
-    return Study(name, axes), study_kinds
+    return Study(name, axes), _kinds(where, table, kinds)
 
 
-def _case(base: dict, values: dict, kind: str) -> MapCase:
+def _kinds(where: str, table: dict, kinds: list[str]) -> list[str]:
+    """The table's ``paths`` (kinds of ``[paths.loads]``), or all of them."""
+    return (spec_file.words(where, "paths", table["paths"], tuple(kinds))
+            if "paths" in table else kinds)
+
+
+def _sample(name: str, table, kinds: list[str]) -> tuple[Sample, list[str]]:
+    where = f"samples.{name}"
+    if not isinstance(table, dict):
+        raise InputError(f"[{where}] in the spec is not a table")
+    spec_file.require_keys(where, table, SAMPLE_KEYS, {"paths"})
+    cases = count(f"[{where}] cases", spec_file.integer(where, "cases", table["cases"]))
+    fraction = spec_file.number(where, "wall_fraction", table["wall_fraction"])
+    if not 0 <= fraction <= 1:
+        raise InputError(f"[{where}] wall_fraction={fraction!r} must be in [0, 1]")
+    ranges = {axis: _range(where, axis, table[axis], CHECKS[axis]) for axis in SAMPLED}
+    chosen = _kinds(where, table, kinds)
+    loads = _loads(where, table["loads"], True)
+    missing = [kind for kind in chosen if kind not in loads]
+    if missing:
+        raise InputError(f"[{where}.loads] gives no range for {', '.join(missing)}")
+    sample = Sample(name, cases, spec_file.integer(where, "seed", table["seed"]), fraction,
+                    ranges, {kind: loads[kind] for kind in chosen})
+    return sample, chosen
+
+
+def _rounded(value: float) -> float:
+    return float(f"{value:.{SAMPLE_DIGITS}g}")
+
+
+def draw_sample(sample: Sample) -> list[dict]:
+    """The sample's contacts: a Latin hypercube of ``cases`` points (scipy's, seeded) over the
+    axes of :data:`SAMPLED`, one more dimension choosing the counterpart (a wall below
+    ``wall_fraction``) and one per load kind for its size; ratios and a/R uniform in their
+    logarithm; every value rounded to :data:`SAMPLE_DIGITS` significant digits (tables read
+    better, and the numbers are the same on every machine). Each entry: the axes' values and
+    ``loads`` (kind -> size)."""
+    kinds = list(sample.loads)
+    points = qmc.LatinHypercube(d=len(SAMPLED) + 1 + len(kinds), seed=sample.seed).random(
+        sample.cases)
+    drawn = []
+    for point in points:
+        values = {}
+        for axis, u in zip(SAMPLED, point):
+            low, high = sample.ranges[axis]
+            values[axis] = _rounded(np.exp(np.log(low) + u * (np.log(high) - np.log(low)))
+                                    if axis in LOG_SAMPLED and low > 0 else low + u * (high - low))
+        values["counterpart"] = "wall" if point[len(SAMPLED)] < sample.wall_fraction else "disc"
+        values["loads"] = {kind: _rounded(low + u * (high - low)) for kind, u, (low, high) in zip(
+            kinds, point[len(SAMPLED) + 1:], sample.loads.values())}
+        drawn.append(values)
+    return drawn
+
+
+def _case(base: dict, values: dict, kind: str, load: float) -> MapCase:
     merged = {**base, **values}
     if "nu" in merged:
         merged["nu1"] = merged["nu2"] = merged.pop("nu")
@@ -321,10 +464,11 @@ def _case(base: dict, values: dict, kind: str) -> MapCase:
                    nu1=merged["nu1"], R2_over_R1=None if wall else merged["R2_over_R1"],
                    E2_over_E1=None if wall else merged["E2_over_E1"],
                    nu2=None if wall else merged["nu2"], mu=merged["mu"],
-                   a_over_R=merged["a_over_R"], support=merged["support"], path=kind)
+                   a_over_R=merged["a_over_R"], support=merged["support"], path=kind,
+                   load=load)
 
 
-def _convergence(spec: dict, studies: dict[str, Study], level: int,
+def _convergence(spec: dict, names: tuple[str, ...], level: int,
                  settings: PathSettings) -> list[tuple[str, list[str], int, PathSettings]]:
     """``(variant, studies, level, settings)`` of each ``[convergence.*]`` table."""
     tables = spec_file.table(spec, "convergence", required=False)
@@ -336,59 +480,90 @@ def _convergence(spec: dict, studies: dict[str, Study], level: int,
         where = f"convergence.{kind}"
         table = spec_file.table(tables, kind)
         spec_file.require_keys(where, table, {"studies", extra})
-        names = spec_file.words(where, "studies", table["studies"], tuple(studies))
+        chosen = spec_file.words(where, "studies", table["studies"], names)
         if kind == "mesh":
             finer = _level(where, table["level"])
             if finer == level:
                 raise InputError(f"[{where}] level={finer!r} is the map's own level")
-            checks.append((f"level {finer}", names, finer, settings))
+            checks.append((f"level {finer}", chosen, finer, settings))
         else:
             factor = spec_file.integer(where, "factor", table["factor"])
             if factor < 2:
                 raise InputError(f"[{where}] factor={factor!r} must be >= 2")
-            checks.append((f"steps x{factor}", names, level, settings.scaled(factor)))
+            checks.append((f"steps x{factor}", chosen, level, settings.scaled(factor)))
     return checks
+
+
+def _reach(cases: list[MapCase]) -> dict[MapCase, tuple[tuple[str, float], ...]]:
+    """Per case the largest size of each kind over the cases of the same contact."""
+    largest: dict[MapCase, dict[str, float]] = {}
+    for case in cases:
+        contact = replace(case, path="", load=0.0)
+        sizes = largest.setdefault(contact, {})
+        sizes[case.path] = max(sizes.get(case.path, 0.0), case.load)
+    return {case: tuple(sorted(largest[replace(case, path="", load=0.0)].items()))
+            for case in cases}
 
 
 def expand(spec: dict, name: str = "spec") -> MapSpec:
     """Every run of a parsed spec, checked (values, then each FEM path's geometry) before any
-    FEM runs: the default runs first, in the studies' order, then the convergence checks."""
-    spec_file.require_keys("spec", spec, {"base", "paths", "studies"}, {"convergence"})
+    FEM runs: the default runs first, in the studies' then the samples' order, then the
+    convergence checks."""
+    spec_file.require_keys("spec", spec, {"base", "paths"}, {"studies", "samples", "convergence"})
     base, level = _base(spec)
-    settings, kinds = _path_settings(spec)
-    studies, case_studies = {}, {}
-    for study_name, table in spec_file.table(spec, "studies").items():
+    settings = _path_settings(spec)
+    kinds = list(settings.sizes)
+    studies, samples, case_studies = {}, {}, {}
+
+    def reached(case: MapCase, by: str) -> None:
+        names = case_studies.setdefault(case, ())
+        if by not in names:
+            case_studies[case] = names + (by,)
+
+    for study_name, table in spec_file.table(spec, "studies", required=False).items():
         study, study_kinds = _study(study_name, table, kinds)
         studies[study_name] = study
         for values in itertools.product(*study.axes.values()):
             for kind in study_kinds:
-                case = _case(base, dict(zip(study.axes, values)), kind)
-                reached = case_studies.setdefault(case, ())
-                if study_name not in reached:
-                    case_studies[case] = reached + (study_name,)
-    if not studies:
-        raise InputError("the spec declares no [studies.*]")
-    runs = [MapRun(case, DEFAULT_VARIANT, level, settings) for case in case_studies]
-    for variant, names, variant_level, variant_settings in _convergence(spec, studies, level,
-                                                                        settings):
-        runs += [MapRun(case, variant, variant_level, variant_settings)
-                 for case, reached in case_studies.items() if set(reached) & set(names)]
+                for load in settings.sizes[kind]:
+                    reached(_case(base, dict(zip(study.axes, values)), kind, load), study_name)
+    for sample_name, table in spec_file.table(spec, "samples", required=False).items():
+        sample, _ = _sample(sample_name, table, kinds)
+        samples[sample_name] = sample
+        for values in draw_sample(sample):
+            loads = values.pop("loads")
+            if values["counterpart"] == "wall":
+                values = {k: v for k, v in values.items() if k not in DISC_ONLY}
+            for kind, load in loads.items():
+                reached(_case(base, values, kind, load), sample_name)
+    if not studies and not samples:
+        raise InputError("the spec declares no [studies.*] or [samples.*]")
+    reach = _reach(list(case_studies))
+    runs = [MapRun(case, DEFAULT_VARIANT, level, settings, reach[case]) for case in case_studies]
+    for variant, names, variant_level, variant_settings in _convergence(
+            spec, (*studies, *samples), level, settings):
+        runs += [MapRun(case, variant, variant_level, variant_settings, reach[case])
+                 for case, by in case_studies.items() if set(by) & set(names)]
     for run in runs:
-        _check_geometry(run, case_studies[run.case])
-    return MapSpec(name, level, settings, studies, runs, case_studies, {**base, "level": level})
+        first = case_studies[run.case][0]
+        _check_geometry(run, f"{'studies' if first in studies else 'samples'}.{first}")
+    return MapSpec(name, level, settings, studies, runs, case_studies, {**base, "level": level},
+                   samples)
 
 
-def _check_geometry(run: MapRun, studies: tuple[str, ...]) -> None:
+def _check_geometry(run: MapRun, where: str) -> None:
     try:
         run.fem_path().check()
     except InputError as error:
         case = ", ".join(f"{k}={v!r}" for k, v in run.case.row().items() if v is not None)
-        raise InputError(f"[studies.{studies[0]}] the case {case} ({run.variant}) cannot be run: "
+        raise InputError(f"[{where}] the case {case} ({run.variant}) cannot be run: "
                          f"{error}") from None
 
 
-def read(path: str | Path | None = None, quick: bool = False) -> MapSpec:
-    """The expanded spec at ``path``, or the shipped default (or quick) spec."""
-    shipped = "quick.toml" if quick else "default.toml"
+def read(path: str | Path | None = None, quick: bool = False,
+         shipped: str | None = None) -> MapSpec:
+    """The expanded spec at ``path``, or a shipped one: ``shipped`` (a file name in
+    ``calibration/validation/map/specs/``), else the quick or the default spec."""
+    shipped = shipped or ("quick.toml" if quick else "default.toml")
     parsed = spec_file.read_spec(path, "calibration.validation.map.specs", shipped)
     return expand(parsed, str(path) if path is not None else shipped)

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from calibration.fitted import calibrated_coefficients
 from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
@@ -30,13 +31,14 @@ from calibration.validation.map.spec import DEFAULT_VARIANT, MapRun, MapSpec, re
 
 #: columns of ``cases.csv``
 CASE_COLUMNS = ("case", "variant", "studies", "counterpart", "R2_over_R1", "E2_over_E1", "nu1",
-                "nu2", "mu", "a_over_R", "support", "path", "R1", "E1", "level", "steps",
+                "nu2", "mu", "a_over_R", "support", "path", "load", "R1", "E1", "level", "steps",
                 "delta_n", "delta_t", "a_fem_over_R", "N_fem", "status", "error", "seconds",
                 "setup_seconds", "step_seconds", "reused")
 
 
-def folder(results: str | Path) -> Path:
-    return Path(results) / "map"
+def folder(results: str | Path, name: str = "map") -> Path:
+    """Where a map writes under ``results``: ``map/`` (the default spec) or ``name``."""
+    return Path(results) / name
 
 
 def _case_row(run: MapRun, case_id: int, spec: MapSpec, fem_path, row: dict) -> dict:
@@ -67,14 +69,16 @@ def fem_seconds(cases: pd.DataFrame) -> dict:
 
 def run_map(spec_path: str | Path | None = None, quick: bool = False,
             executor: Executor = Inline(), results: str | Path = "results",
-            progress: bool = True) -> dict:
-    """Run the map of a spec (the shipped default or quick one unless given), the FEM on
-    ``executor``, reusing stored paths; write ``<results>/map/``; return a summary."""
+            progress: bool = True, spec: MapSpec | None = None, out_name: str = "map") -> dict:
+    """Run the map of a spec (``spec``, or read from ``spec_path``, or the shipped default or
+    quick one), the FEM on ``executor``, reusing stored paths; write ``<results>/<out_name>/``;
+    return a summary. Every law of the catalogue runs, the calibrated one with the coefficients
+    of :func:`calibration.fitted.calibrated_coefficients`."""
     start = time.perf_counter()
     results = Path(results)
-    out = check_writable("results", folder(results), directory=True)
-    spec = read(spec_path, quick)
-    laws = map_laws(results / "penalty" / "fit.json")
+    out = check_writable("results", folder(results, out_name), directory=True)
+    spec = spec or read(spec_path, quick)
+    laws = map_laws(results / "penalty" / "fit.json", calibrated_coefficients(results)[0])
     tables = law_tables(spec, laws, executor, progress)
     fem_paths = {run: run.fem_path() for run in spec.runs}
     rows = run_paths(list(fem_paths.values()), executor, progress=progress)
@@ -87,13 +91,14 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
     region = regions(force_errors(errors), spec) if len(errors) else []
     checks = convergence(errors) if len(errors) else pd.DataFrame()
     failed = cases[cases.status == "failed"]
-    failures = {f"case {r.case} ({r.variant}): {r.counterpart}, {r.path}, a/R1 {r.a_over_R:g}, "
+    failures = {f"case {r.case} ({r.variant}): {r.counterpart}, {r.path} {r.load:g}, a/R1 {r.a_over_R:g}, "
                 f"mu {r.mu:g}": r.error for r in failed.itertuples()}
     summary = {
         "spec": spec.name, "level": spec.level, "base": spec.base,
         "paths": len(spec.default_runs), "check_paths": len(spec.runs) - len(spec.default_runs),
         "failed": len(failed), "reused": int(cases.reused.sum()),
         "laws": [law.label for law in laws], "quantities": [*QUANTITIES, ENERGY],
+        "calibrated": calibrated_coefficients(results)[1],
         "thresholds": [percent(t) for t in THRESHOLDS], "judged_by_amplitude": list(REVERSING),
         "studies": {name: study.axes for name, study in spec.studies.items()},
         "settings": asdict(spec.settings),

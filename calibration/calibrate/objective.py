@@ -1,0 +1,78 @@
+"""The calibrated law on a batch of paths at once, and the residuals its fit minimises.
+
+:func:`run_batch` runs every path of a :class:`~calibration.calibrate.training.Batch` through the
+law's kernel (:func:`calibration.laws.calibrated_kernel.run_batch`, compiled by numba: the fit
+evaluates the law on every training path a few hundred times) and returns the driving forces in
+the frame of the line of centres. :func:`residuals` compares them
+with the FEM by the validity map's metric: per judged step ``(Fx_law - Fx_FEM)/reference``
+(:mod:`calibration.calibrate.training`), each path's steps weighed by ``1/sqrt(steps)`` so that a
+path counts once whatever its length, and per cycle path its energy per cycle's relative error
+(weight :data:`ENERGY_WEIGHT`): the two quantities the map's targets are set on.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from functools import lru_cache
+
+from calibration.calibrate.training import Batch
+from calibration.laws import calibrated_kernel
+from calibration.laws.calibrated import CalibratedCoefficients, curve_constants
+from calibration.laws.rigid_kinematics import ContactFrame
+
+#: an energy per cycle's relative error counts as much as this many of a path's force steps
+ENERGY_WEIGHT = 1.0
+
+
+@lru_cache(maxsize=None)
+def compiled_kernel():
+    """The law's kernel compiled by numba (the ``dem`` extra, which the fit needs)."""
+    from dem.jit import compile_functions
+    return compile_functions(calibrated_kernel)
+
+
+def run_batch(batch: Batch, coefficients: CalibratedCoefficients
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """``(Fx, Fz)`` of the law on every path of ``batch``, (paths, steps) each."""
+    found = curve_constants(batch.pair, np.where(batch.a > 0, batch.a, 1.0), coefficients)
+    shape = batch.N.shape
+
+    def full(value):
+        return np.ascontiguousarray(np.broadcast_to(value, shape))
+
+    T = np.zeros(shape)
+    compiled_kernel().run_batch(
+        batch.N, batch.a, batch.pair.pair_displacement(batch.increment),
+        full(batch.pair.mu)[:, 0].copy(), full(batch.pair.modulus)[:, 0].copy(),
+        full(found.B_first), full(found.kappa_first), full(found.B_cyclic),
+        full(found.kappa_cyclic), T)
+    return ContactFrame(batch.overlap, batch.increment, batch.angle).driving_forces(batch.N, T)
+
+
+def cycle_energy(batch: Batch, Fx: np.ndarray, Fz: np.ndarray) -> np.ndarray:
+    """The law's energy per cycle on each path's last cycle (the trapezoid rule of
+    :func:`calibration.laws.energy_per_cycle`); NaN where the path has no cycle."""
+    inside = batch.cycle[:, 1:] & batch.cycle[:, :-1]
+    work = (np.diff(batch.delta_t, axis=1) * 0.5 * (Fx[:, 1:] + Fx[:, :-1])
+            + np.diff(batch.delta_n, axis=1) * 0.5 * (Fz[:, 1:] + Fz[:, :-1]))
+    return np.where(np.isfinite(batch.energy), np.sum(np.where(inside, work, 0.0), axis=1),
+                    np.nan)
+
+
+def force_errors(batch: Batch, Fx: np.ndarray) -> np.ndarray:
+    """(paths, steps) relative errors of Fx, 0 where a step is not judged."""
+    return np.where(batch.judged, (Fx - batch.fem_Fx) / batch.reference, 0.0)
+
+
+def residuals(batches: list[Batch], coefficients: CalibratedCoefficients) -> np.ndarray:
+    """The fit's residual vector (see the module docstring)."""
+    parts = []
+    for batch in batches:
+        Fx, Fz = run_batch(batch, coefficients)
+        weight = 1.0 / np.sqrt(np.maximum(batch.judged.sum(axis=1, keepdims=True), 1))
+        parts.append((force_errors(batch, Fx) * weight)[batch.judged])
+        energy = cycle_energy(batch, Fx, Fz)
+        cycles = np.isfinite(batch.energy) & (batch.energy > 0)
+        parts.append(ENERGY_WEIGHT * (energy[cycles] - batch.energy[cycles])
+                     / batch.energy[cycles])
+    return np.concatenate(parts)

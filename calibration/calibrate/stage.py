@@ -1,0 +1,99 @@
+"""The calibrated law's stage: training FEM -> least-squares fit -> held-out judgement.
+
+1. The training paths: the two-body FEM of the map's spec (``default.toml``, or ``quick.toml``),
+   its default runs on symmetric flats (the configuration of a disc held in a packing; the
+   clamped-flat study is the paper's configuration and stays out), from the case store or
+   computed on the executor (:func:`calibration.validation.map.runs.run_paths`).
+2. The fit (:mod:`calibration.calibrate.fit`) of every coefficient group (the quick run: w and the
+   stick-zone weight only), written to ``<results>/calibrated/coefficients.json``.
+3. The held-out contacts (``heldout.toml``: a Latin hypercube never used to fit or choose
+   anything; ``quick-heldout.toml``) run through the map (:func:`run_map`) with every law of the
+   catalogue, the calibrated one with the coefficients just fitted: the map's files in
+   ``<results>/calibrated/heldout/``, the targets per law in ``targets.csv`` and ``summary.json``.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from calibration.calibrate.fit import ALL_GROUPS, BASE_GROUPS, fit
+from calibration.calibrate.targets import law_targets, met
+from calibration.calibrate.training import batches
+from calibration.fitted import CALIBRATED_FILE
+from calibration.laws.calibrated import CalibratedCoefficients
+from calibration.runs.atomic import check_writable, write_csv, write_json
+from calibration.runs.executors import Executor, Inline
+from calibration.runs.provenance import provenance
+from calibration.validation.map.runs import run_paths
+from calibration.validation.map.spec import MapSpec, read
+from calibration.validation.map.stage import run_map
+from checks import InputError
+
+#: the flats' support the law is fitted for
+TRAINING_SUPPORT = "symmetric"
+#: the held-out map's folder under the results root
+HELDOUT = Path("calibrated") / "heldout"
+#: format of ``coefficients.json``
+FORMAT = "hertz2d-calibrated"
+FORMAT_VERSION = 1
+
+
+def training_paths(spec: MapSpec, executor: Executor, progress: bool
+                   ) -> tuple[list, list[str]]:
+    """``[(run, FEM table)]`` of the spec's finished default runs on :data:`TRAINING_SUPPORT`
+    flats, and the failures (recorded, not fitted)."""
+    runs = [run for run in spec.default_runs if run.case.support == TRAINING_SUPPORT]
+    if not runs:
+        raise InputError(f"spec={spec.name!r} has no default runs on {TRAINING_SUPPORT} flats "
+                         "to fit the calibrated law on")
+    fem_paths = {run: run.fem_path() for run in runs}
+    rows = run_paths(list(fem_paths.values()), executor, progress=progress)
+    done = [(run, pd.DataFrame(rows[path]["table"])) for run, path in fem_paths.items()
+            if rows[path]["failure"] is None]
+    failed = [f"{run.case.path} {run.case.load:g}, {run.case.counterpart}: "
+              f"{rows[path]['failure']}" for run, path in fem_paths.items()
+              if rows[path]["failure"] is not None]
+    return done, failed
+
+
+def coefficients_file(coefficients: CalibratedCoefficients, spec: MapSpec, paths: int,
+                      summary: dict) -> dict:
+    """The contents of ``coefficients.json``."""
+    ranges = spec.samples["training"].ranges if "training" in spec.samples else {}
+    return {"format": FORMAT, "format_version": FORMAT_VERSION,
+            "coefficients": coefficients.as_dict(),
+            "training": {"spec": spec.name, "paths": paths, "support": TRAINING_SUPPORT,
+                         "level": spec.level, "ranges": ranges},
+            "fit": summary, "provenance": provenance()}
+
+
+def calibrate(spec_path: str | Path | None = None, heldout_path: str | Path | None = None,
+              quick: bool = False, executor: Executor = Inline(),
+              results: str | Path = "results", progress: bool = True) -> dict:
+    """Fit the calibrated law on the training spec and judge it on the held-out one (see the
+    module docstring); return a summary."""
+    start = time.perf_counter()
+    results = Path(results)
+    out = check_writable("results", results / CALIBRATED_FILE.parent, directory=True)
+    training = read(spec_path, quick)
+    heldout = read(heldout_path, shipped="quick-heldout.toml" if quick else "heldout.toml")
+    paths, failed = training_paths(training, executor, progress)
+    result = fit(batches(paths), BASE_GROUPS if quick else ALL_GROUPS)
+    write_json(coefficients_file(result.coefficients, training, len(paths), result.summary()),
+               results / CALIBRATED_FILE)
+    judged = run_map(spec=heldout, executor=executor, results=results, progress=progress,
+                     out_name=str(HELDOUT))
+    errors = pd.read_csv(results / HELDOUT / "errors.csv")
+    targets = law_targets(errors) if len(errors) else pd.DataFrame()
+    write_csv(targets, out / "targets.csv")
+    mine = targets[targets.law == result.coefficients.label] if len(targets) else targets
+    summary = {"training_paths": len(paths), "training_failures": failed,
+               "heldout_paths": judged["paths"], "heldout_failures": judged["failures"],
+               "fit": result.summary(), "coefficients": result.coefficients.as_dict(),
+               "targets": mine.iloc[0].to_dict() if len(mine) else None,
+               "met": met(mine.iloc[0]) if len(mine) else None,
+               "seconds": round(time.perf_counter() - start, 1)}
+    write_json({**summary, "provenance": provenance()}, out / "summary.json")
+    return {"out": str(results / CALIBRATED_FILE), **summary}

@@ -1,0 +1,52 @@
+"""How a law does against the calibrated law's targets, from a map's error table.
+
+Per law, on the default runs of a map (:mod:`calibration.validation.map.errors`): the share of
+paths whose force error (the larger of N's and Fx's largest relative error,
+:func:`calibration.validation.map.regions.force_errors`) is under 5 % and under 10 %, and the
+largest; the share of paths with partial-slip steps whose tangential stiffness stays within 10 %
+on all of them; the share of cycle paths whose energy per cycle is within 10 %; and the medians.
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from calibration.validation.map.errors import ENERGY
+from calibration.validation.map.regions import force_errors
+from calibration.validation.map.spec import DEFAULT_VARIANT
+
+#: the targets: force error under 5 % on this share of paths and under 10 % on all; stiffness
+#: within 10 % on partial-slip steps; energy per cycle within 10 % on this share of cycle paths
+FORCE_SHARE, STIFFNESS_LIMIT, ENERGY_SHARE = 0.95, 0.10, 0.90
+
+
+def law_targets(errors: pd.DataFrame, variant: str = DEFAULT_VARIANT) -> pd.DataFrame:
+    """One row per law: the measures of the module docstring (fractions)."""
+    errors = errors[errors.variant == variant]
+    force = force_errors(errors)
+    rows = []
+    for law, mine in force.groupby("law", sort=False):
+        of_law = errors[errors.law == law]
+        stiffness = of_law[of_law.quantity == "tangential stiffness"].max_rel_error
+        energy = of_law[of_law.quantity == ENERGY].max_rel_error.abs()
+        rows.append({"law": law, "paths": len(mine),
+                     "force < 5 %": float((mine.force_error < 0.05).mean()),
+                     "force < 10 %": float((mine.force_error < 0.10).mean()),
+                     "largest force error": float(mine.force_error.max()),
+                     "median force error": float(mine.force_error.median()),
+                     "stiffness paths": len(stiffness),
+                     "stiffness within 10 %": float((stiffness < STIFFNESS_LIMIT).mean())
+                     if len(stiffness) else float("nan"),
+                     "cycle paths": len(energy),
+                     "energy within 10 %": float((energy < 0.10).mean())
+                     if len(energy) else float("nan"),
+                     "median energy error": float(energy.median()) if len(energy)
+                     else float("nan")})
+    return pd.DataFrame(rows)
+
+
+def met(row: pd.Series) -> dict[str, bool]:
+    """Which targets a law's row meets."""
+    return {"force under 5 % on 95 % of paths": row["force < 5 %"] >= FORCE_SHARE,
+            "force under 10 % on every path": row["force < 10 %"] >= 1.0,
+            "stiffness within 10 % on partial-slip steps": row["stiffness within 10 %"] >= 1.0,
+            "energy within 10 % on 90 % of cycles": row["energy within 10 %"] >= ENERGY_SHARE}

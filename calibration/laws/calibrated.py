@@ -1,0 +1,278 @@
+"""The calibrated law (``calibrated``): the paper's 2D law, its free functions fitted on the
+two-body FEM's force-displacement paths, extended only where the FEM shows it must be.
+
+Normal law: Eqs. 4 and 22 (Table 1's, per-body form). Tangential law: at constant N a branch
+from a turning point T* (T* = 0 for the first loading) follows, in the fraction
+``t = |T - T*|/(k mu N)`` of its range (k = 1 the first loading, 2 a branch after a reversal:
+Masing's rule) and per pair displacement with ``s = mu N/(pi E*)``,
+
+    ``delta / (k s) = t B + kappa (1 - t) log(1 - t)``                         (C1)
+
+and every history of N and delta follows the accurate model's rules with memory (Section 3.3:
+raising N at constant T changes no tangential stress, the entering annulus sticks while
+``|dT| <= mu dN``; lowering N releases the traction outside the new contact; a front reaching
+an earlier one's position passes it at no cost; full slip erases the memory): the contact's
+traction is a superposition of Hertzian tractions whose displacements (C1) gives
+(:mod:`calibration.laws.calibrated_kernel` holds the arithmetic, a few pieces of traction per
+contact). Term by term, and what each stands for:
+
+- ``B = sum_i omega_i [log(2 R_i/a) + 1/2 + w(a/R_i, nu_i) (log(4 R_i/a) + nu_i/(2(1 - nu_i)))]``
+  is Eq. 27's bracket: delta at full slip is ``s B``. The penalty factor w has Eq. 33's form; its
+  six coefficients are fitted on the FEM's paths of two bodies (not inverted from a one-body
+  problem, so no choice of a reference point enters).
+- ``kappa (1 - t) log(1 - t)`` is what the stick zone ``c = a sqrt(1 - t)`` (Eq. 7) takes off
+  full slip: Eq. 26's term with the penalty term held at the contact's half-width a (the finite
+  body's share of the displacement is set by the resultant, not by how it is spread inside a
+  contact of fixed width). For two half-planes it is exact with ``kappa = 1`` (omega1 + omega2 =
+  2); for bodies of finite size ``kappa0 = 1 + sum_i (omega_i/2) (a/R_i) (k0 + k1 nu_i)``, the
+  finite-size correction of the stick zone's displacement, fitted. Printed Eq. 26, which takes
+  the penalty term at c, makes the curve's curvature, and so the energy per cycle, about twice
+  the FEM's.
+- Dundurs coupling. Two bodies of different elastic constants, or a disc on a rigid wall, have
+  Dundurs' constant ``beta != 0`` (:func:`coupling_beta`); under normal load with friction their
+  contact edges already slip (Spence's self-similar problem), the more so the larger
+  ``b = |beta|/mu``. The share of the contact slipped under normal load is taken as
+  ``phi = b^2/(b^2 + b0^2)`` (zero for beta = 0, one for a frictionless contact), and it moves
+  the curve of the first loading, ``B = B0 + phi (v0 + v1 |beta|)``, ``kappa = kappa0 + phi (q0 +
+  q1 |beta|)``, and with coefficients of their own the curve of the branches after the first
+  reversal: the FEM shows the first loading of such a contact softer than the loops that follow,
+  which are centred off the origin (the shear locked in under normal load is released by the
+  first cycle).
+
+(C1) is explicit in both directions: given delta, ``t = 1 - exp(B/kappa + W_{-1}((delta/(k s) -
+B)/kappa e^{-B/kappa}))`` with Lambert's W on its lower branch. Its slope at t is
+``dT/d(delta) = pi E*/(B - kappa - kappa log(1 - t))``: ``pi E*/(B - kappa)`` at the first
+touch, 0 at full slip.
+
+A DEM code applies the law in the frame of the line of centres
+(:mod:`calibration.laws.rigid_kinematics`); :class:`CalibratedModel` does the same on a load path
+of the two-body FEM. The coefficients come from ``hertz2d calibrate``
+(:func:`CalibratedCoefficients.from_file`).
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from calibration.laws import calibrated_kernel as kernel
+from calibration.laws.base import ALL_PATHS, ContactLaw, law_table
+from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
+from calibration.laws.hertz2d import normal_force, normal_stiffness
+from calibration.laws.pair import ContactPair
+from calibration.laws.rigid_kinematics import contact_frame
+from checks import InputError
+from fem.loadpath import LoadPath
+
+#: the smallest stick-zone weight relative to B: keeps e^(-B/kappa) above the smallest double
+KAPPA_FLOOR = 1.0 / 500.0
+#: the coefficients of the committed full run's ``hertz2d calibrate``, shipped with the library
+SHIPPED_COEFFICIENTS = Path(__file__).with_name("calibrated.json")
+
+
+@dataclass(frozen=True)
+class CalibratedCoefficients:
+    """The fitted constants of the calibrated law (see the module docstring for each)."""
+
+    #: w(x, nu) of Eq. 33's form: 1, x, nu, x^2, x nu, nu^2 with x = a/R_i
+    penalty: tuple[float, ...] = (0.22, 2.89, 0.18, -10.31, 1.75, 0.36)
+    #: (k0, k1) of kappa0 = 1 + sum_i (omega_i/2) x_i (k0 + k1 nu_i)
+    stick: tuple[float, ...] = (0.0, 0.0)
+    #: b0 of the pre-slipped share phi = b^2/(b^2 + b0^2), b = |beta|/mu
+    coupling_width: tuple[float, ...] = (1.0,)
+    #: (v0, v1, v2), (q0, q1, q2): the first loading's B and kappa move by
+    #: phi (c0 + c1 |beta|) + c2 beta^2
+    first_bracket: tuple[float, ...] = (0.0, 0.0, 0.0)
+    first_stick: tuple[float, ...] = (0.0, 0.0, 0.0)
+    #: the same for the branches after the first reversal
+    cyclic_bracket: tuple[float, ...] = (0.0, 0.0, 0.0)
+    cyclic_stick: tuple[float, ...] = (0.0, 0.0, 0.0)
+    label: str = "calibrated"
+
+    @classmethod
+    def groups(cls) -> dict[str, int]:
+        """Coefficient group -> its length, in the order of :meth:`vector`."""
+        default = cls()
+        return {f.name: len(getattr(default, f.name)) for f in fields(cls) if f.name != "label"}
+
+    def vector(self) -> np.ndarray:
+        return np.concatenate([getattr(self, name) for name in self.groups()]).astype(float)
+
+    @classmethod
+    def from_vector(cls, vector, label: str = "calibrated") -> "CalibratedCoefficients":
+        values, start = {}, 0
+        for name, length in cls.groups().items():
+            values[name] = tuple(float(v) for v in vector[start:start + length])
+            start += length
+        return cls(**values, label=label)
+
+    def as_dict(self) -> dict:
+        return {name: list(getattr(self, name)) for name in self.groups()}
+
+    @classmethod
+    def from_file(cls, path: str | Path, label: str | None = None) -> "CalibratedCoefficients":
+        """The coefficients of a ``coefficients.json`` written by ``hertz2d calibrate``."""
+        path = Path(path)
+        problem = f"coefficients={str(path)!r} is not a calibrated law's coefficients.json"
+        try:
+            entry = json.loads(path.read_text())["coefficients"]
+            values = {name: tuple(float(v) for v in entry[name])
+                      for name in cls.groups()}
+        except FileNotFoundError:
+            raise InputError(f"coefficients={str(path)!r} does not exist; run `hertz2d "
+                             "calibrate` first") from None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            raise InputError(f"{problem} ({type(error).__name__}: {error})") from None
+        for name, length in cls.groups().items():
+            if len(values[name]) != length or not all(map(math.isfinite, values[name])):
+                raise InputError(f"{problem}: {name} needs {length} finite numbers")
+        return cls(**values, label=label or "calibrated")
+
+
+def coupling_beta(pair: ContactPair) -> np.ndarray:
+    """|beta|, Dundurs' second constant of the physical contact (plane strain): the pair's own
+    (:attr:`ContactPair.dundurs_beta`), or for a disc on a rigid wall ``(1 - 2 nu)/(2 (1 - nu))``
+    (the wall's mirror image stands in for its compliance only)."""
+    if pair.wall:
+        return (1.0 - 2.0 * pair.nu1) / (2.0 * (1.0 - pair.nu1))
+    return np.abs(pair.dundurs_beta)
+
+
+@dataclass(frozen=True)
+class Curves:
+    """(C1)'s constants per contact: the first loading's (B, kappa) and the branches'."""
+
+    B_first: np.ndarray
+    kappa_first: np.ndarray
+    B_cyclic: np.ndarray
+    kappa_cyclic: np.ndarray
+
+
+def curve_constants(pair: ContactPair, a, coefficients: CalibratedCoefficients) -> Curves:
+    """(C1)'s constants at half-width ``a`` (a > 0), kappa kept in [B/500, 0.9 B] so that (C1)
+    stays monotone (B > kappa) and concave (kappa > 0)."""
+    a = np.asarray(a, float)
+    p, (k0, k1) = coefficients.penalty, coefficients.stick
+    bracket, kappa = 0.0, 1.0
+    for omega, R, nu in zip(pair.bracket_weights, (pair.R1, pair.R2), (pair.nu1, pair.nu2)):
+        x = a / R
+        w = p[0] + p[1] * x + p[2] * nu + p[3] * x * x + p[4] * x * nu + p[5] * nu * nu
+        bracket = bracket + omega * (half_space_bracket(R, a) + w * penalty_bracket(R, a, nu))
+        kappa = kappa + 0.5 * omega * x * (k0 + k1 * nu)
+    beta = coupling_beta(pair)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b = np.where(pair.mu > 0, beta / np.where(pair.mu > 0, pair.mu, 1.0), np.inf)
+        width = coefficients.coupling_width[0]
+        phi = np.where(np.isfinite(b), b * b / (b * b + width * width), 1.0)
+
+    def moved(base, change):
+        return base + phi * (change[0] + change[1] * beta) + change[2] * beta * beta
+
+    B_first = moved(bracket, coefficients.first_bracket)
+    B_cyclic = moved(bracket, coefficients.cyclic_bracket)
+    return Curves(B_first, _stick_weight(moved(kappa, coefficients.first_stick), B_first),
+                  B_cyclic, _stick_weight(moved(kappa, coefficients.cyclic_stick), B_cyclic))
+
+
+def _stick_weight(kappa, bracket):
+    return np.clip(kappa, KAPPA_FLOOR * bracket, 0.9 * bracket)
+
+
+def branch_displacement(t, B, kappa):
+    """(C1): delta/(k s) at the branch fraction t in [0, 1]."""
+    t = np.clip(np.asarray(t, float), 0.0, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_term = np.where(t < 1.0, (1.0 - t) * np.log1p(-np.minimum(t, 1.0 - 1e-300)), 0.0)
+    return t * B + kappa * log_term
+
+
+@dataclass
+class CalibratedState:
+    """The history of a batch of contacts (one row of :data:`~calibration.laws.calibrated_kernel.
+    HISTORY` doubles each) and the last update's outputs (arrays, one entry per contact)."""
+
+    history: np.ndarray
+    #: normal and tangential force (N/m), half-width (m), tangent stiffness dT/d(delta) per pair
+    #: displacement, the slip front's half-width, and where the contact slides
+    N: np.ndarray
+    T: np.ndarray
+    a: np.ndarray
+    kt: np.ndarray
+    front: np.ndarray
+    slipping: np.ndarray
+
+    @classmethod
+    def unloaded(cls, contacts: int = 1) -> "CalibratedState":
+        zero = np.zeros(contacts)
+        return cls(np.zeros((contacts, kernel.HISTORY)), zero, zero, zero, zero, zero,
+                   np.zeros(contacts, dtype=bool))
+
+
+def calibrated_update(pair: ContactPair, delta_n, d_delta_t, state: CalibratedState,
+                      coefficients: CalibratedCoefficients) -> CalibratedState:
+    """One step of the calibrated law for a batch of contacts.
+
+    ``delta_n`` the current overlap and ``d_delta_t`` this step's tangential increment, both of
+    the disc relative to the other body in the contact's frame (doubled internally for a wall);
+    ``state`` the previous step's (:meth:`CalibratedState.unloaded` for new contacts), whose
+    history is updated in place.
+    """
+    N, a = normal_force(pair, pair.pair_displacement(delta_n))
+    contacts = state.history.shape[0]
+    N, a, step = (np.broadcast_to(np.asarray(v, float), (contacts,)) for v in (
+        N, a, pair.pair_displacement(d_delta_t)))
+    found = curve_constants(pair, np.where(a > 0, a, 1.0), coefficients)
+    mu, modulus, B_first, kappa_first, B_cyclic, kappa_cyclic = (
+        np.broadcast_to(np.asarray(v, float), (contacts,)) for v in (
+            pair.mu, pair.modulus, found.B_first, found.kappa_first, found.B_cyclic,
+            found.kappa_cyclic))
+    outputs = np.zeros((4, contacts))
+    for i in range(contacts):
+        outputs[:, i] = kernel.tangential_step(state.history[i], N[i], a[i], step[i], mu[i],
+                                               modulus[i], B_first[i], kappa_first[i],
+                                               B_cyclic[i], kappa_cyclic[i])
+    return CalibratedState(state.history, N.copy(), outputs[0], a.copy(), outputs[1],
+                           outputs[2], outputs[3].astype(bool))
+
+
+class CalibratedModel(ContactLaw):
+    """The calibrated law on a load path of the two-body FEM, in the frame of the line of
+    centres as a DEM code applies it (:mod:`calibration.laws.rigid_kinematics`)."""
+
+    name = "calibrated"
+    paths = ALL_PATHS
+
+    def __init__(self, pair: ContactPair, coefficients: CalibratedCoefficients):
+        if any(np.ndim(v) for v in (pair.R1, pair.R2, pair.E1, pair.E2, pair.nu1, pair.nu2,
+                                    pair.mu)):
+            raise InputError("the calibrated law runs one contact along a path: give the pair "
+                             "scalar parameters")
+        self.pair, self.coefficients = pair, coefficients
+
+    @property
+    def label(self) -> str:
+        return self.coefficients.label
+
+    def _run(self, path: LoadPath) -> pd.DataFrame:
+        pair = self.pair
+        frame = contact_frame(path.delta_n, path.delta_t, float(pair.R1), float(pair.R2),
+                              pair.wall)
+        steps = len(path)
+        columns = {name: np.zeros(steps) for name in ("N", "T", "a", "kt", "c")}
+        slip = np.empty(steps, dtype=object)
+        state = CalibratedState.unloaded()
+        for k in range(steps):
+            state = calibrated_update(pair, frame.overlap[k], frame.increment[k], state,
+                                      self.coefficients)
+            for name, value in (("N", state.N), ("T", state.T), ("a", state.a),
+                                ("kt", state.kt), ("c", state.front)):
+                columns[name][k] = value[0]
+            slip[k] = ("open" if state.N[0] <= 0 else "full" if state.slipping[0] else
+                       "partial" if state.front[0] < state.a[0] else "stick")
+        Fx, Fz = frame.driving_forces(columns["N"], columns["T"])
+        return law_table(path, **columns, kn=normal_stiffness(pair, columns["a"]),
+                         slip=slip.astype(str), Fx=Fx, Fz=Fz)

@@ -1,0 +1,253 @@
+"""The calibrated law one contact at a time: plain functions of floats and small arrays (``math``,
+and numpy for one work array), so that numba compiles them unchanged (the DEM, the fit) and they
+run as ordinary Python without it (the law's tables). :mod:`calibration.laws.calibrated` explains the law; this module is
+its arithmetic.
+
+The tangential state is a superposition of Hertzian tractions (the accurate model with memory's
+representation, :mod:`calibration.laws.memory`): pieces ``(b_(j-1), b_j]`` of the contact's
+half-width, each with a traction density ``-1 <= phi_j <= 1`` (``|phi| <= 1`` is Coulomb's law), so
+that ``T = mu N sum_j phi_j (e_j - e_(j-1)) / a^2`` (``e = b^2``) and the pieces stand for the
+tangential displacement ``sum_j phi_j [D(e_j) - D(e_(j-1))]`` with
+
+    ``D(e) = s y (B - kappa log y)``,  ``y = e/a^2``,  ``s = mu N/(pi E*)``                    (C2)
+
+the displacement of a flat-punch traction of half-width b inside the contact of half-width a:
+(C1) of :mod:`calibration.laws.calibrated` is ``D(a^2) - D(c^2)``. A step (the new N and a, and a
+tangential increment d of the pair displacement):
+
+1. the pieces outside the new a are cut (a falling N releases their traction); a growing contact
+   gains an annulus piece that takes the increment first, sticking while ``|d| <= dD``;
+2. what the pieces must stand for is the previous displacement plus d; the rest moves a slip front
+   in from the edge (every piece it crosses takes ``phi = sigma``), solved for its position by
+   (C2)'s inverse, Lambert's W_{-1}: ``y(B - kappa log y) = v`` gives ``y = exp(B/kappa +
+   W_{-1}(-(v/kappa) e^{-B/kappa}))``. A front reaching the centre is full slip (one piece at
+   sigma, the rest of d rigid slip);
+3. neighbouring pieces of one density merge; beyond :data:`PIECES` the two closest (by density,
+   weighed by their size) merge into one of their mean density, which keeps T and nearly keeps
+   the displacement (memory bounded for a DEM code).
+
+Two curves. Until its first reversal a contact is on its first loading and (C2) takes the first
+loading's constants (B_v, kappa_v); from the first reversal on, the branches' (B_c, kappa_c)
+(they differ for a dissimilar pair, whose first loading starts from edges already slipped under
+the normal load; they are equal for bodies of one material). At the switch the displacement the
+pieces stand for is re-counted with the new constants: T is continuous and the loops that follow
+are centred where the first loading left them.
+
+The history of one contact is :data:`HISTORY` doubles: the number of pieces, the displacement
+they stand for, the branch (0 no tangential motion yet; +-1 the first loading, moving in that
+direction; +-2 after a reversal, the last motion's direction), then per piece e_j, log e_j and
+phi_j (all 0 for a new contact).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+#: the most traction pieces a contact keeps (one more for the length of a step)
+PIECES = 8
+#: doubles of history per contact: count, displacement, branch, then e, log e and phi per piece
+HISTORY = 3 + 3 * PIECES
+#: offsets of the per-piece arrays in the history
+EDGES, LOGS, DENSITIES = 3, 3 + PIECES, 3 + 2 * PIECES
+#: Halley iterations of W_{-1} (cubic convergence from the starting series: 3 suffice)
+HALLEY_STEPS = 4
+
+
+def lambert_w_lower(z: float) -> float:
+    """W_{-1}(z) for -1/e <= z < 0: the branch-point series (near -1/e) or the logarithmic
+    asymptote (near 0) as a start, then Halley's iteration on ``w e^w = z``."""
+    if z <= -1.0 / math.e:
+        return -1.0
+    if z > -0.25:
+        log_z = math.log(-z)
+        w = log_z - math.log(-log_z)
+    else:
+        p = -math.sqrt(2.0 * (1.0 + math.e * z))
+        w = -1.0 + p - p * p / 3.0 + 11.0 / 72.0 * p * p * p
+    for _ in range(HALLEY_STEPS):
+        exponential = math.exp(w)
+        f = w * exponential - z
+        if f == 0.0:
+            break
+        w1 = w + 1.0
+        w = w - f / (exponential * w1 - (w + 2.0) * f / (2.0 * w1))
+    return w
+
+
+def front_fraction(v: float, B: float, kappa: float) -> float:
+    """y in (0, 1] with ``y (B - kappa log y) = v`` (0 < v <= B; B > kappa > 0)."""
+    if v >= B:
+        return 1.0
+    if v <= 0.0:
+        return 0.0
+    ratio = B / kappa
+    return math.exp(ratio + lambert_w_lower(-(v / kappa) * math.exp(-ratio)))
+
+
+def _displacement(e: float, log_e: float, s: float, log_area: float, area: float, B: float,
+                  kappa: float) -> float:
+    """(C2): D(e) at half-width squared ``area`` (0 at e = 0)."""
+    if e <= 0.0:
+        return 0.0
+    return s * (e / area) * (B + kappa * (log_area - log_e))
+
+
+def _stands_for(history, count: int, s: float, log_area: float, area: float, B: float,
+                kappa: float) -> float:
+    """The displacement the pieces stand for, ``sum phi_j [D(e_j) - D(e_(j-1))]``."""
+    total, below = 0.0, 0.0
+    for j in range(count):
+        here = _displacement(history[EDGES + j], history[LOGS + j], s, log_area, area, B, kappa)
+        total += history[DENSITIES + j] * (here - below)
+        below = here
+    return total
+
+
+def _merge_closest(history, count: int) -> int:
+    """Merge the two neighbouring pieces whose densities differ least (weighed by the pair's
+    size) into one of their size-weighted mean density (T unchanged); the new count."""
+    best, best_cost = 0, math.inf
+    for j in range(count - 1):
+        low = history[EDGES + j - 1] if j > 0 else 0.0
+        cost = (abs(history[DENSITIES + j] - history[DENSITIES + j + 1])
+                * (history[EDGES + j + 1] - low))
+        if cost < best_cost:
+            best, best_cost = j, cost
+    low = history[EDGES + best - 1] if best > 0 else 0.0
+    inner, outer = history[EDGES + best] - low, history[EDGES + best + 1] - history[EDGES + best]
+    span = inner + outer
+    mean = ((history[DENSITIES + best] * inner + history[DENSITIES + best + 1] * outer) / span
+            if span > 0.0 else history[DENSITIES + best + 1])
+    history[DENSITIES + best] = mean
+    for j in range(best, count - 1):  # piece best takes best + 1's outer edge; the rest move down
+        history[EDGES + j] = history[EDGES + j + 1]
+        history[LOGS + j] = history[LOGS + j + 1]
+        if j > best:
+            history[DENSITIES + j] = history[DENSITIES + j + 1]
+    return count - 1
+
+
+def _merge_equal(history, count: int) -> int:
+    """Neighbouring pieces of one density become one; the new count."""
+    kept = 0
+    for j in range(count):
+        if kept > 0 and history[DENSITIES + kept - 1] == history[DENSITIES + j]:
+            history[EDGES + kept - 1] = history[EDGES + j]
+            history[LOGS + kept - 1] = history[LOGS + j]
+        else:
+            history[EDGES + kept] = history[EDGES + j]
+            history[LOGS + kept] = history[LOGS + j]
+            history[DENSITIES + kept] = history[DENSITIES + j]
+            kept += 1
+    return kept
+
+
+def _reset(history) -> None:
+    for j in range(HISTORY):
+        history[j] = 0.0
+
+
+def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: float,
+                    B_first: float, kappa_first: float, B_cyclic: float, kappa_cyclic: float):
+    """One step of one contact at normal force N and half-width a (this step's) with the pair
+    displacement increment d, the curve's constants of the first loading and of the branches;
+    ``history`` (:data:`HISTORY` doubles) is updated in place.
+
+    Returns ``(T, kt, front, full)``: the tangential force, the tangent stiffness dT/d(delta)
+    (the front's, (C1)'s slope; the first touch's ``pi E*/(B - kappa)`` when nothing slips; 0 in
+    full slip), the slip front's half-width (a when nothing slips, 0 in full slip) and whether the
+    contact slides.
+    """
+    if N <= 0.0 or a <= 0.0 or mu * N <= 0.0:
+        _reset(history)
+        return 0.0, 0.0, 0.0, False
+    area = a * a
+    log_area = 2.0 * math.log(a)
+    s = mu * N / (math.pi * modulus)
+    count = int(history[0])
+    branch = history[2]
+    first = abs(branch) < 1.5
+    B, kappa = (B_first, kappa_first) if first else (B_cyclic, kappa_cyclic)
+    # 1. a falling N cuts the pieces outside a; a growing contact gains an annulus
+    if count > 0 and history[EDGES + count - 1] > area:
+        j = 0
+        while history[EDGES + j] < area:
+            j += 1
+        history[EDGES + j], history[LOGS + j] = area, log_area
+        count = j + 1
+    annulus = count == 0 or history[EDGES + count - 1] < area
+    while count > PIECES - (2 if annulus else 1):  # room for the annulus and a front's split
+        count = _merge_closest(history, count)
+    span = 0.0
+    if annulus:
+        below = (_displacement(history[EDGES + count - 1], history[LOGS + count - 1], s,
+                               log_area, area, B, kappa) if count > 0 else 0.0)
+        history[EDGES + count], history[LOGS + count] = area, log_area
+        history[DENSITIES + count] = 0.0
+        count += 1
+        span = s * B - below
+    # 2. the displacement to stand for: the annulus first, then a front from the edge
+    needed = history[1] + d - _stands_for(history, count, s, log_area, area, B, kappa)
+    if annulus and span > 0.0:
+        share = min(1.0, max(-1.0, needed / span))
+        history[DENSITIES + count - 1] = share
+        needed -= share * span
+    front, full, kt = a, False, math.pi * modulus / (B - kappa)
+    if abs(needed) > 1e-13 * s * B:
+        sigma = 1.0 if needed > 0.0 else -1.0
+        if first and branch != 0.0 and sigma != branch:  # the first reversal: the branches' curve
+            first, B, kappa = False, B_cyclic, kappa_cyclic
+            kt = math.pi * modulus / (B - kappa)
+        branch = sigma * (1.0 if first else 2.0)
+        rest = abs(needed)
+        j = count - 1
+        while j >= 0:
+            upper = _displacement(history[EDGES + j], history[LOGS + j], s, log_area, area, B,
+                                  kappa)
+            lower = (_displacement(history[EDGES + j - 1], history[LOGS + j - 1], s, log_area,
+                                   area, B, kappa) if j > 0 else 0.0)
+            reach = abs(sigma - history[DENSITIES + j])
+            if rest >= reach * (upper - lower):
+                rest -= reach * (upper - lower)
+                history[DENSITIES + j] = sigma
+                j -= 1
+                continue
+            y = front_fraction((upper - rest / reach) / s, B, kappa)
+            history[EDGES + j] = y * area
+            history[LOGS + j] = math.log(y) + log_area
+            history[EDGES + j + 1], history[LOGS + j + 1] = area, log_area
+            history[DENSITIES + j + 1] = sigma
+            count = j + 2
+            front = a * math.sqrt(y)
+            kt = math.pi * modulus / (B - kappa - kappa * math.log(y))
+            break
+        if j < 0:  # the front reached the centre: full slip, the rest is rigid slip
+            count, full, front, kt = 1, True, 0.0, 0.0
+            history[EDGES], history[LOGS], history[DENSITIES] = area, log_area, sigma
+    count = _merge_equal(history, count)
+    history[0] = count
+    history[1] = _stands_for(history, count, s, log_area, area, B, kappa)
+    history[2] = branch
+    weighted, below = 0.0, 0.0
+    for j in range(count):
+        weighted += history[DENSITIES + j] * (history[EDGES + j] - below)
+        below = history[EDGES + j]
+    return mu * N * weighted / area, kt, front, full
+
+
+
+def run_batch(N, a, increment, mu, modulus, B_first, kappa_first, B_cyclic, kappa_cyclic, T):
+    """Every contact (row) of a batch along its steps (columns) from the unloaded state:
+    :func:`tangential_step` with the row's constants (``mu``, ``modulus`` per row; ``N``, ``a``,
+    ``increment`` and the curves' constants per row and step), the tangential forces written
+    into ``T``."""
+    history = np.zeros(HISTORY)
+    for row in range(N.shape[0]):
+        for j in range(HISTORY):
+            history[j] = 0.0
+        for k in range(N.shape[1]):
+            T[row, k] = tangential_step(history, N[row, k], a[row, k], increment[row, k],
+                                        mu[row], modulus[row], B_first[row, k],
+                                        kappa_first[row, k], B_cyclic[row, k],
+                                        kappa_cyclic[row, k])[0]
