@@ -20,7 +20,6 @@ import pandas as pd
 
 from calibration.calibrate.fit import ALL_GROUPS, BASE_GROUPS, fit
 from calibration.calibrate.targets import law_targets, met
-from calibration.calibrate.training import batches
 from calibration.fitted import CALIBRATED_FILE
 from calibration.laws.calibrated import CalibratedCoefficients
 from calibration.runs.atomic import check_writable, write_csv, write_json
@@ -80,7 +79,7 @@ def calibrate(spec_path: str | Path | None = None, heldout_path: str | Path | No
     training = read(spec_path, quick)
     heldout = read(heldout_path, shipped="quick-heldout.toml" if quick else "heldout.toml")
     paths, failed = training_paths(training, executor, progress)
-    result = fit(batches(paths), BASE_GROUPS if quick else ALL_GROUPS)
+    result = fit(paths, BASE_GROUPS if quick else ALL_GROUPS)
     write_json(coefficients_file(result.coefficients, training, len(paths), result.summary()),
                results / CALIBRATED_FILE)
     judged = run_map(spec=heldout, executor=executor, results=results, progress=progress,

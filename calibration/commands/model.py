@@ -13,7 +13,7 @@ from pathlib import Path
 from calibration.runs.atomic import check_writable, write_csv
 from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
                                            load_path_from_args, path_name, path_summary)
-from calibration.fitted import penalty_from_flag
+from calibration.fitted import calibrated_coefficients, penalty_from_flag
 from calibration.laws import FORMS, LAWS, ContactPair, energy_per_cycle, make_law
 from calibration.laws.catalogue import PENALISED
 from calibration.laws.penalty_factor import EQ33
@@ -27,8 +27,10 @@ def register(subparsers, parents):
         description="Evaluate a contact law along a two-disc load path: the paper's simplified "
                     "(Table 1) or accurate (Eqs. 22-27) model, either with memory for reversing "
                     "loads and varying N (simplified-hysteretic, accurate-memory), Appendix C's "
-                    "slide, a linear spring, or the 3D Hertz-Mindlin / Mindlin-Deresiewicz laws "
-                    "applied to discs.")
+                    "slide, the calibrated law (fitted on the two-body FEM by hertz2d "
+                    "calibrate: <results>/calibrated/coefficients.json, else the coefficients "
+                    "shipped with hertz2d), a linear spring, or the 3D Hertz-Mindlin / "
+                    "Mindlin-Deresiewicz laws applied to discs.")
     add_load_path_arguments(parser)
     parser.add_argument("--law", default="simplified",
                         help="; ".join(f"{name} ({', '.join(law.paths)} paths)"
@@ -59,7 +61,9 @@ def build_law(args):
         pair = ContactPair(args.R, args.R2, args.E, args.E2, args.nu, args.nu2, args.mu,
                            form=args.form)
     penalty = penalty_from_flag(args.penalty, args.results) if args.law in PENALISED else EQ33
-    return make_law(args.law, pair, penalty, kn=args.kn, kt=args.kt)
+    coefficients = (calibrated_coefficients(args.results)[0] if args.law == "calibrated"
+                    else None)
+    return make_law(args.law, pair, penalty, kn=args.kn, kt=args.kt, coefficients=coefficients)
 
 
 def run(args) -> dict:

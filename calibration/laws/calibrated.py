@@ -31,13 +31,13 @@ contact). Term by term, and what each stands for:
 - Dundurs coupling. Two bodies of different elastic constants, or a disc on a rigid wall, have
   Dundurs' constant ``beta != 0`` (:func:`coupling_beta`); under normal load with friction their
   contact edges already slip (Spence's self-similar problem), the more so the larger
-  ``b = |beta|/mu``. The share of the contact slipped under normal load is taken as
-  ``phi = b^2/(b^2 + b0^2)`` (zero for beta = 0, one for a frictionless contact), and it moves
-  the curve of the first loading, ``B = B0 + phi (v0 + v1 |beta|)``, ``kappa = kappa0 + phi (q0 +
-  q1 |beta|)``, and with coefficients of their own the curve of the branches after the first
-  reversal: the FEM shows the first loading of such a contact softer than the loops that follow,
-  which are centred off the origin (the shear locked in under normal load is released by the
-  first cycle).
+  ``b = |beta|/mu``. Two shares of it, ``phi_k = b^2/(b^2 + b_k^2)`` (zero for beta = 0, one for
+  a frictionless contact; b1 < b2 fitted: the edges slip first, the rest of the contact at larger
+  b), move the curve of the first loading, ``B = B0 + phi_1 (v0 + v1 |beta|) + phi_2 (v2 + v3
+  |beta|)`` and kappa likewise, and with coefficients of their own the curve of the branches
+  after the first reversal: the FEM shows the first loading of such a contact with another
+  curvature than the loops that follow, which are centred off the origin (the shear locked in
+  under normal load is released by the first cycle).
 
 (C1) is explicit in both directions: given delta, ``t = 1 - exp(B/kappa + W_{-1}((delta/(k s) -
 B)/kappa e^{-B/kappa}))`` with Lambert's W on its lower branch. Its slope at t is
@@ -82,15 +82,15 @@ class CalibratedCoefficients:
     penalty: tuple[float, ...] = (0.22, 2.89, 0.18, -10.31, 1.75, 0.36)
     #: (k0, k1) of kappa0 = 1 + sum_i (omega_i/2) x_i (k0 + k1 nu_i)
     stick: tuple[float, ...] = (0.0, 0.0)
-    #: b0 of the pre-slipped share phi = b^2/(b^2 + b0^2), b = |beta|/mu
-    coupling_width: tuple[float, ...] = (1.0,)
-    #: (v0, v1, v2), (q0, q1, q2): the first loading's B and kappa move by
-    #: phi (c0 + c1 |beta|) + c2 beta^2
-    first_bracket: tuple[float, ...] = (0.0, 0.0, 0.0)
-    first_stick: tuple[float, ...] = (0.0, 0.0, 0.0)
+    #: (b1, b2): the widths of the shares phi_k = b^2/(b^2 + b_k^2), b = |beta|/mu
+    coupling_width: tuple[float, ...] = (0.5, 3.0)
+    #: (v0, v1, v2, v3), (q0, q1, q2, q3): the first loading's B and kappa move by
+    #: phi_1 (c0 + c1 |beta|) + phi_2 (c2 + c3 |beta|)
+    first_bracket: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
+    first_stick: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
     #: the same for the branches after the first reversal
-    cyclic_bracket: tuple[float, ...] = (0.0, 0.0, 0.0)
-    cyclic_stick: tuple[float, ...] = (0.0, 0.0, 0.0)
+    cyclic_bracket: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
+    cyclic_stick: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
     label: str = "calibrated"
 
     @classmethod
@@ -169,8 +169,11 @@ def curve_constants(pair: ContactPair, a, coefficients: CalibratedCoefficients) 
         width = coefficients.coupling_width[0]
         phi = np.where(np.isfinite(b), b * b / (b * b + width * width), 1.0)
 
+    wall = 1.0 if pair.wall else 0.0
+
     def moved(base, change):
-        return base + phi * (change[0] + change[1] * beta) + change[2] * beta * beta
+        return (base + phi * (change[0] + change[1] * beta) + change[2] * beta * beta
+                + change[3] * wall)
 
     B_first = moved(bracket, coefficients.first_bracket)
     B_cyclic = moved(bracket, coefficients.cyclic_bracket)
