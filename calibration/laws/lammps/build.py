@@ -129,7 +129,8 @@ def build_header(law: dict, law_bytes: bytes) -> str:
         "#ifndef HERTZ2D_PLUGIN_BUILD_H", "#define HERTZ2D_PLUGIN_BUILD_H",
         f"#define HERTZ2D_LAW_DIGEST 0x{law_digest(law_bytes):016x}ULL",
         f"#define HERTZ2D_LAW_LABEL {_c_string(law['penalty']['label'] + ', ' + law['form'])}",
-        f"#define HERTZ2D_LAMMPS_VERSION {LAMMPS_VERSION}",
+        "#ifndef HERTZ2D_LAMMPS_VERSION  /* -D overrides it: tests of the plugin's check */",
+        f"#define HERTZ2D_LAMMPS_VERSION {LAMMPS_VERSION}", "#endif",
         f"#define HERTZ2D_LAMMPS_VERSION_STRING {_c_string(LAMMPS_VERSION_NAME)}",
         "#endif", ""])
 

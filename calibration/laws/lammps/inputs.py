@@ -84,3 +84,16 @@ def disc_lines(plugin_folder, law_file: str, system: DiscSystem, data, boundary:
     lines += [f"timestep {number(s.dt)}", f"neighbor {number(s.skin)} bin",
               "neigh_modify delay 0 every 1 check yes"]
     return lines
+
+
+def plugin_lines(plugin_folder, law_file: str) -> list[str]:
+    """The LAMMPS lines that use the plugin of ``plugin_folder``, with the values to fill in as
+    UPPER-CASE names (what ``hertz2d export-law --lammps`` prints)."""
+    folder = Path(plugin_folder).resolve()
+    return ["# units si, dimension 2, atom_style sphere, comm_modify vel yes, and after the discs:",
+            "#   set group all density/disc RHO and fix ID all nve/sphere disc",
+            f"plugin load {folder / 'hertz2dplugin.so'}",
+            f"pair_style hertz2d {folder / law_file} damping ZETA",
+            "pair_coeff * * E NU MU",
+            "fix walls all wall/hertz2d MU ylo Y0 xhi X1 yhi Y1 xlo X0    # optional",
+            "fix local all damping/hertz2d ALPHA    # optional, after gravity and the walls"]

@@ -91,12 +91,14 @@ void FixWallHertz2d::init()
   modulus = static_cast<double *>(pair->extract("modulus", dim));
   poisson = static_cast<double *>(pair->extract("poisson", dim));
   ratio = *static_cast<double *>(pair->extract("damping", dim));
-  if (!store) {
-    store_id = utils::strdup(std::string(id) + "_HERTZ2D_STORE");
-    store = dynamic_cast<FixHertz2dStore *>(
-        modify->add_fix(fmt::format("{} {} HERTZ2D/STORE {}", store_id, group->names[igroup],
-                                    (int) SIDES)));
-  }
+}
+
+/* The contacts' store, created with the fix so that a restart file's histories find it. */
+void FixWallHertz2d::post_constructor()
+{
+  store_id = utils::strdup(std::string(id) + "_HERTZ2D_STORE");
+  store = dynamic_cast<FixHertz2dStore *>(modify->add_fix(
+      fmt::format("{} {} HERTZ2D/STORE {}", store_id, group->names[igroup], (int) SIDES)));
 }
 
 double FixWallHertz2d::length(int side) const

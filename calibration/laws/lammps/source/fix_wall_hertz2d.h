@@ -34,6 +34,7 @@ class FixWallHertz2d : public Fix {
   FixWallHertz2d(class LAMMPS *, int, char **);
   ~FixWallHertz2d() override;
   int setmask() override;
+  void post_constructor() override;
   void init() override;
   void setup(int) override;
   void post_integrate() override;

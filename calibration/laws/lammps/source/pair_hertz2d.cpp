@@ -58,6 +58,7 @@ PairHertz2d::PairHertz2d(LAMMPS *lmp) :
     friction(nullptr), has_material(nullptr), largest_radius(nullptr), store(nullptr)
 {
   single_enable = 0;
+  restartinfo = 0;    // a restart file keeps the histories (the store), not the pair's settings
   no_virial_fdotr_compute = 1;
   finitecutflag = 1;
 }
