@@ -52,16 +52,18 @@ def _read_dump(path: Path) -> np.ndarray:
 
 def run_box(plugin_folder, law_file: str, folder, centres, radii, system: DiscSystem,
             width: float, height: float, phases: list[int], ranks: int = 1,
-            extra: tuple[str, ...] = (), margin: float = 0.1) -> list[Phase]:
+            extra: tuple[str, ...] = (), margin: float = 0.1, processors: str = ""
+            ) -> list[Phase]:
     """Run the discs in the box (module docstring) for ``phases`` steps each; ``extra`` input
-    lines go before the first run."""
+    lines go before the first run, ``processors`` (e.g. ``2 1 1``) sets the ranks' grid."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     write_data(folder / "discs.data", centres, radii, system.density,
                (-margin, width + margin, -margin, height + margin))
     walls = DiscSystem(**{**system.__dict__, "walls": (("ylo", 0.0), ("xhi", width),
                                                         ("yhi", height), ("xlo", 0.0))})
-    lines = disc_lines(plugin_folder, law_file, walls, folder / "discs.data") + list(extra)
+    lines = ([f"processors {processors}"] if processors else []) + disc_lines(
+        plugin_folder, law_file, walls, folder / "discs.data") + list(extra)
     lines.append("thermo 0")
     for k, steps in enumerate(phases):
         lines += [f"run {steps}"] + _phase_lines(k, folder)
