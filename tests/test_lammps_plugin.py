@@ -246,7 +246,7 @@ def test_bad_export_is_one_line_and_exit_2(plugin, tmp_path, capsys, monkeypatch
     target = str(tmp_path / "out")
     cases = [(["--from", str(tmp_path / "broken.json")], "is not JSON"),
              (["--from", str(tmp_path / "unknown.json")], "formulas['normal-force']"),
-             (["--law", "calibrated"], "law='calibrated'")]
+             (["--law", "accurate"], "law='accurate'")]
     for flags, message in cases:
         assert main(["export-law", "--lammps", target, *flags]) == 2
         assert message in capsys.readouterr().err
