@@ -6,8 +6,9 @@ session by the command line. Single impacts (normal and oblique, on a wall and b
 undamped, with dashpots and with local damping) equal hertz2d's DEM at the same dt to 1e-6
 relative and the closed forms to the discretisation error; an undamped frictionless impact keeps
 the kinetic energy as hertz2d's does; the pair takes a dissimilar pair's materials as the Python
-law does; the history survives a restart file; bad input is one line and exit 2 from hertz2d,
-an ``ERROR:`` line (never a crash) from LAMMPS. The long runs (a settled bed, 2 MPI ranks, the
+law does; the history survives a restart file (also the calibrated law's, whose other checks are
+in tests/test_lammps_calibrated.py); bad input is one line and exit 2 from hertz2d, an ``ERROR:``
+line (never a crash) from LAMMPS. The long runs (a settled bed, 2 MPI ranks, the
 biaxial test) are in tests/test_lammps_runs.py.
 """
 import json
@@ -197,10 +198,13 @@ def test_dissimilar_discs_take_the_python_law(plugin, tmp_path):
     assert normal == pytest.approx(expected, rel=1e-12)
 
 
-def test_history_survives_a_restart_file(plugin, tmp_path):
+@pytest.mark.parametrize("law", ["plugin", "calibrated_plugin"])
+def test_history_survives_a_restart_file(request, law, tmp_path):
     """A disc hitting the floor while another hits it obliquely, split by write_restart /
     read_restart, ends as the same run split in one process (both re-evaluate forces at the
-    split): the wall's and the pair's tangential histories came back."""
+    split): the wall's and the pair's tangential histories came back, the simplified law's
+    2 doubles per contact and the calibrated law's 27."""
+    plugin = request.getfixturevalue(law)
     above = (2 * RADIUS * math.cos(1.0), RADIUS + 2 * RADIUS * math.sin(1.0))
     write_data(tmp_path / "discs.data", [(0.0, RADIUS), above], [RADIUS, RADIUS], DENSITY,
                (-1, 1, -1, 1), [(0.5, -1.0, 0.0), (-1.0, -0.5, 0.0)])
