@@ -101,6 +101,7 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
         "calibrated": calibrated_coefficients(results)[1],
         "thresholds": [percent(t) for t in THRESHOLDS], "judged_by_amplitude": list(REVERSING),
         "studies": {name: study.axes for name, study in spec.studies.items()},
+        "samples": {name: asdict(sample) for name, sample in spec.samples.items()},
         "settings": asdict(spec.settings),
         "regions": region, "convergence": checks.to_dict("records"),
         "fem_seconds": fem_seconds(cases), "failures": failures, "provenance": provenance()}
