@@ -49,3 +49,16 @@ def test_a_path_file_round_trips(tmp_path):
 def test_the_whole_path_is_bounded():
     with pytest.raises(InputError, match="must be <= 1000000"):
         LoadPath.build("cycle", 0.02, 0.004, steps=MAX_STEPS // 4, cycles=2)
+
+
+def test_a_coupled_cycle_moves_the_approach_in_phase_with_delta_t():
+    path = LoadPath.build("coupled-cycle", 0.02, 0.004, steps=4, normal_steps=2, cycles=2,
+                          normal_swing=0.25)
+    tangential = path.stage != "normal"
+    np.testing.assert_allclose(path.delta_n[tangential],
+                               0.02 * (1 + 0.25 * path.delta_t[tangential] / 0.004))
+    assert path.delta_n.max() == pytest.approx(0.025) and path.delta_n[tangential].min() == (
+        pytest.approx(0.015))
+    assert list(dict.fromkeys(path.stage)) == ["normal", "tangential", "unloading", "reloading"]
+    with pytest.raises(InputError, match="normal_swing=1.0 must be < 1"):
+        LoadPath.build("coupled-cycle", 0.02, 0.004, steps=4, normal_swing=1.0)

@@ -31,18 +31,25 @@ support = "symmetric"
 level = 0
 
 [paths]
-kinds = ["hold-normal"]
 normal_steps = 2
 steps = 6
-hold_normal_travel = 1.5
-proportional_ratio = 1.0
-cycle_amplitude = 0.6
 cycle_steps = 3
+cycles = 1
+normal_swing = 0.2
+
+[paths.loads]
+hold-normal = [1.5]
 """
+#: every kind, several sizes of some
+LOADS = BASE.replace("hold-normal = [1.5]", """hold-normal = [1.5]
+proportional = [0.5, 2.0]
+cycle = [0.6]
+coupled-cycle = [0.4]""")
 #: two hold-normal paths (mu 0.3 and 0.5), one cycle, and the cycle one level finer
-TINY = BASE + """
+TINY = BASE.replace("hold-normal = [1.5]", "hold-normal = [1.5]\ncycle = [0.6]") + """
 [studies.friction]
 mu = [0.3, 0.5]
+paths = ["hold-normal"]
 
 [studies.cycle]
 mu = [0.3]
@@ -107,7 +114,7 @@ BAD_SPECS = {
     'E2_over_E1 = ["stiff"]': "E2_over_E1='stiff' is not a finite number",
     "radius = [1.0]": "unknown radius",
     "mu = []": "mu is an empty list",
-    'paths = ["unload"]\nmu = [0.3]': "'unload' is not one of hold-normal, proportional, cycle",
+    'paths = ["unload"]\nmu = [0.3]': "'unload' is not one of hold-normal",
     "nu = [0.2]\nnu1 = [0.3]": "gives nu (both bodies) and nu1 or nu2",
 }
 
@@ -125,12 +132,15 @@ def test_bad_axis_values_exit_2_naming_the_value(tmp_path, capsys, study, messag
 @pytest.mark.parametrize("edit, message", [
     (("level = 0", "level = 9"), "level=9"),
     (("steps = 6", "steps = 0"), "steps=0 must be >= 1"),
-    (("proportional_ratio = 1.0", "proportional_ratio = 40.0"), "would not touch"),
-    (("kinds = [\"hold-normal\"]", "kinds = [\"hold-normal\"]\nextra = 1"), "unknown extra"),
+    (("proportional = [0.5, 2.0]", "proportional = [80.0]"), "would not touch"),
+    (("cycles = 1", "cycles = 1\nextra = 1"), "unknown extra"),
+    (("normal_swing = 0.2", "normal_swing = 1.0"), "normal_swing=1.0 must be in [0, 1)"),
+    (("cycle = [0.6]", "cycle = [-0.6]"), "cycle=-0.6 must be > 0"),
+    (("cycle = [0.6]", "cycles = [0.6]"), "unknown cycles"),
 ])
 def test_bad_base_and_path_values_exit_2(tmp_path, capsys, edit, message):
     spec = tmp_path / "bad.toml"
-    spec.write_text(BASE.replace(*edit) + '[studies.s]\nmu = [0.3]\npaths = ["proportional"]\n')
+    spec.write_text(LOADS.replace(*edit) + '[studies.s]\nmu = [0.3]\npaths = ["proportional"]\n')
     assert main(["map", "--spec", str(spec), "--results", str(tmp_path / "r")]) == 2
     assert message in capsys.readouterr().err
 
@@ -148,7 +158,7 @@ def cycle_table(scale_first: float = 1.0, offset: float = 0.0) -> pd.DataFrame:
                          -peak + 2 * np.tanh((1 + up) / 2)])
     fx[6:] += offset
     return pd.DataFrame({"step": np.arange(1, 23), "delta_n": 0.01, "delta_t": delta_t,
-                         "Fx": fx, "N": 5.0, "c": 0.5, "stage": stage})
+                         "Fx": fx, "Fz": 5.0, "N": 5.0, "c": 0.5, "stage": stage})
 
 
 def test_the_metric_is_relative_to_each_value_and_to_the_amplitude_on_a_cycles_branches():
@@ -188,7 +198,8 @@ def test_regions_list_the_axis_values_where_a_law_holds():
         for quantity in ("normal force", "tangential force")])
     force = force_errors(errors)
     assert list(force.force_error) == [0.03, 0.07, 0.2, 0.04]  # the larger of N and Fx
-    spec = MapSpec("s", 0, PathSettings(1, 1, 1.0, 1.0, 1.0, 1), {"friction": study}, [])
+    spec = MapSpec("s", 0, PathSettings(1, 1, 1, 1, 0.2, (("hold-normal", (1.5,)),)),
+                   {"friction": study}, [])
     (law,) = regions(force, spec)
     within = {k: v["by_path"]["hold-normal"]["studies"]["friction"]["values"]["mu"]
               for k, v in law["within"].items()}
@@ -261,3 +272,83 @@ def test_a_tiny_map_runs_end_to_end_records_a_failure_and_reruns_only_it(
     again = pd.read_csv(folder / "errors.csv")
     kept = again[again.case.isin([0, 2])].reset_index(drop=True)
     pd.testing.assert_frame_equal(kept, errors.reset_index(drop=True))
+
+
+SAMPLE = LOADS + """
+[samples.random]
+cases = 12
+seed = 5
+wall_fraction = 0.25
+R2_over_R1 = [1.0, 10.0]
+E2_over_E1 = [1.0, 10.0]
+nu1 = [0.0, 0.45]
+nu2 = [0.0, 0.45]
+mu = [0.1, 1.0]
+a_over_R = [0.01, 0.2]
+
+[samples.random.loads]
+hold-normal = [1.5, 1.5]
+cycle = [0.25, 1.0]
+"""
+
+
+THREE_KINDS = SAMPLE.replace("[samples.random.loads]", 'paths = ["hold-normal", "cycle", '
+                             '"proportional"]\n\n[samples.random.loads]').replace(
+    "cycle = [0.25, 1.0]", "cycle = [0.25, 1.0]\nproportional = [0.25, 2.0]")
+
+
+def test_a_sample_is_a_seeded_latin_hypercube_over_its_ranges():
+    spec = expand(parsed(THREE_KINDS))
+    again = expand(parsed(THREE_KINDS))
+    assert [r.case for r in spec.runs] == [r.case for r in again.runs]  # reproducible
+    contacts = {(c.counterpart, c.R2_over_R1, c.E2_over_E1, c.nu1, c.nu2, c.mu, c.a_over_R)
+                for c in spec.case_studies}
+    assert len(contacts) == 12 and len(spec.default_runs) == 12 * 3
+    cases = [c for c in spec.case_studies if c.path == "hold-normal"]
+    walls = [c for c in cases if c.wall]
+    assert len(walls) == 3 and all(c.nu2 is None for c in walls)  # a quarter of 12 strata
+    # one case per stratum of each axis: mu in [0.1, 1] cut in 12 equal strata, every stratum hit
+    strata = sorted(int((c.mu - 0.1) / 0.9 * 12) for c in cases)
+    assert strata == list(range(12))
+    logs = sorted(int(np.log(c.a_over_R / 0.01) / np.log(20) * 12) for c in cases)
+    assert logs == list(range(12))  # a/R uniform in its logarithm
+    cycles = [c.load for c in spec.case_studies if c.path == "cycle"]
+    assert all(0.25 <= v <= 1.0 for v in cycles) and len(set(cycles)) == 12
+    other = expand(parsed(THREE_KINDS.replace("seed = 5", "seed = 6")))
+    assert {c.mu for c in other.case_studies}.isdisjoint({c.mu for c in spec.case_studies})
+
+
+@pytest.mark.parametrize("edit, message", [
+    (("wall_fraction = 0.25", "wall_fraction = 1.5"), "wall_fraction=1.5 must be in [0, 1]"),
+    (("mu = [0.1, 1.0]", "mu = [1.0, 0.1]"), "mu=[1.0, 0.1] is not a range [low, high]"),
+    (("nu1 = [0.0, 0.45]", "nu1 = [0.0, 0.5]"), "nu1=0.5 is outside [0, 0.5)"),
+    (("cases = 12", "cases = 0"), "cases=0 must be >= 1"),
+    (("cycle = [0.25, 1.0]", ""), "gives no range for cycle"),
+    (("seed = 5", ""), "missing seed"),
+])
+def test_bad_sample_values_exit_2(tmp_path, capsys, edit, message):
+    spec = tmp_path / "bad.toml"
+    spec.write_text(SAMPLE.replace(*edit).replace("[samples.random.loads]",
+                                                  'paths = ["hold-normal", "cycle"]\n\n'
+                                                  "[samples.random.loads]"))
+    assert main(["map", "--spec", str(spec), "--results", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and message in err, err
+
+
+def test_loads_set_the_paths_sizes_and_share_one_mesh_per_contact():
+    spec = expand(parsed(LOADS + "[studies.s]\nmu = [0.3]\n"))
+    runs = {(r.case.path, r.case.load): r for r in spec.default_runs}
+    assert set(runs) == {("hold-normal", 1.5), ("proportional", 0.5), ("proportional", 2.0),
+                         ("cycle", 0.6), ("coupled-cycle", 0.4)}
+    case = runs["cycle", 0.6].case
+    delta_n, onset = case.approach()
+    paths = {key: run.fem_path() for key, run in runs.items()}
+    assert paths["hold-normal", 1.5].delta_t == pytest.approx(1.5 * onset)
+    assert paths["cycle", 0.6].delta_t == pytest.approx(0.6 * onset)
+    assert paths["proportional", 2.0].delta_t == pytest.approx(2 * case.slip_ratio() * delta_n)
+    coupled = paths["coupled-cycle", 0.4]
+    assert coupled.normal_swing == 0.2 and coupled.path().delta_n.max() == pytest.approx(
+        1.2 * delta_n)
+    assert len({p.bodies_key() for p in paths.values()}) == 1  # one mesh for the contact
+    assert all(p.meshed_for == pytest.approx(1.2 * delta_n) for p in paths.values())

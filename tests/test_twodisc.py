@@ -255,3 +255,21 @@ def test_the_default_mesh_meets_the_issue_targets_and_is_converged(support):
         for column in ("Fx", "Fz"):
             assert coarse[column].iloc[-1] == pytest.approx(fine[column].iloc[-1], rel=0.01)
         assert max(fine["gap_residual"].max(), coarse["gap_residual"].max()) < 1e-9
+
+
+def test_a_contact_forming_while_it_moves_tangentially_is_resolved_in_time(monkeypatch):
+    """The first step of a proportional path: in one increment the whole contact forms with the
+    tangential displacement applied (a Cattaneo state, stiffer than the sticking contact that
+    grows with both displacements); :data:`FORMATION_INCREMENTS` increments are within 0.2 % of
+    four times as many, while one increment is several per cent off."""
+    path = LoadPath.build("proportional", 0.01, 0.002, 5)
+    model = TwoBody(Disc(R, E, NU), Disc(R, E, NU), MU, "symmetric", 0.01, (0.0, 0.002), 1)
+
+    def first_steps(increments):
+        monkeypatch.setattr(twodisc, "FORMATION_INCREMENTS", increments)
+        return model.run(path, progress=False).table.Fx.to_numpy()[:3]
+    resolved = first_steps(twodisc.FORMATION_INCREMENTS)
+    finer = first_steps(4 * twodisc.FORMATION_INCREMENTS)
+    single = first_steps(1)
+    np.testing.assert_allclose(resolved, finer, rtol=2e-3)
+    assert single[0] / finer[0] - 1 > 0.02

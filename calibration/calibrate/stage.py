@@ -9,7 +9,10 @@
 3. The held-out contacts (``heldout.toml``: a Latin hypercube never used to fit or choose
    anything; ``quick-heldout.toml``) run through the map (:func:`run_map`) with every law of the
    catalogue, the calibrated one with the coefficients just fitted: the map's files in
-   ``<results>/calibrated/heldout/``, the targets per law in ``targets.csv`` and ``summary.json``.
+   ``<results>/calibrated/heldout/``, the targets per law in ``targets.csv`` and ``summary.json``,
+   the calibrated law's held-out paths by Dundurs coupling in ``by_coupling.csv``, the figure
+   ``heldout.png``, and the FEM's first against last cycle of every training cycle path in
+   ``cycles.csv`` (:mod:`calibration.calibrate.judgement`).
 """
 from __future__ import annotations
 
@@ -18,11 +21,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from calibration.calibrate.figures import heldout_errors
 from calibration.calibrate.fit import ALL_GROUPS, BASE_GROUPS, fit
+from calibration.calibrate.judgement import by_coupling, cycle_energies
 from calibration.calibrate.targets import law_targets, met
 from calibration.fitted import CALIBRATED_FILE
 from calibration.laws.calibrated import CalibratedCoefficients
-from calibration.runs.atomic import check_writable, write_csv, write_json
+from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
 from calibration.validation.map.runs import run_paths
@@ -34,6 +39,8 @@ from checks import InputError
 TRAINING_SUPPORT = "symmetric"
 #: the held-out map's folder under the results root
 HELDOUT = Path("calibrated") / "heldout"
+#: the laws drawn beside the calibrated one: the best of the paper's laws with memory
+COMPARED = ("accurate with memory, refit (confined disc)",)
 #: format of ``coefficients.json``
 FORMAT = "hertz2d-calibrated"
 FORMAT_VERSION = 1
@@ -82,11 +89,17 @@ def calibrate(spec_path: str | Path | None = None, heldout_path: str | Path | No
     result = fit(paths, BASE_GROUPS if quick else ALL_GROUPS)
     write_json(coefficients_file(result.coefficients, training, len(paths), result.summary()),
                results / CALIBRATED_FILE)
+    write_csv(cycle_energies(paths), out / "cycles.csv")
     judged = run_map(spec=heldout, executor=executor, results=results, progress=progress,
                      out_name=str(HELDOUT))
     errors = pd.read_csv(results / HELDOUT / "errors.csv")
     targets = law_targets(errors) if len(errors) else pd.DataFrame()
     write_csv(targets, out / "targets.csv")
+    label = result.coefficients.label
+    if len(errors):
+        write_csv(by_coupling(errors, label), out / "by_coupling.csv")
+        drawn = [law for law in (label, *COMPARED) if law in set(errors.law)]
+        save_figure(heldout_errors(errors, drawn), out / "heldout.png")
     mine = targets[targets.law == result.coefficients.label] if len(targets) else targets
     summary = {"training_paths": len(paths), "training_failures": failed,
                "heldout_paths": judged["paths"], "heldout_failures": judged["failures"],

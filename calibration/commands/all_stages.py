@@ -1,8 +1,10 @@
 """``hertz2d all``: the whole pipeline end to end, each stage reusing what earlier runs finished.
 
-meshes -> half-round FEM sweep -> Eq. 33 refit -> two-disc FEM + every contact law -> the validity
-map (every law over a space of contacts) -> the DEM biaxial test with every law (skipped without
-numba, the optional ``dem`` extra) -> report, everything under one results root. Finished FEM
+meshes -> half-round FEM sweep -> Eq. 33 refit -> two-disc FEM + every contact law -> the
+calibrated law fitted on the two-body FEM and judged on held-out contacts (its fit needs numba,
+the optional ``dem`` extra; without it the stage is skipped and the law keeps the coefficients
+shipped with hertz2d) -> the validity map (every law over a space of contacts) -> the DEM biaxial
+test with every law (also skipped without numba) -> report, everything under one results root. Finished FEM
 cases are kept in the case store, so an interrupted ``all`` resumes where it stopped.
 ``<results>/run.json`` records what the run was
 (command, versions, quick or full, what ran the FEM tasks, stage times); the report names it.
@@ -15,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+from calibration.calibrate.stage import calibrate
 from calibration.commands.executorargs import add_executor_arguments, executor_from
 from calibration.penalty import stage as penalty
 from calibration.report import build_report
@@ -24,13 +27,13 @@ from calibration.validation.map.stage import run_map
 from calibration.validation.stage import validate
 
 #: the stages, for the progress lines ``[k/STAGES]``
-STAGES = 6
+STAGES = 7
 
 
 def register(subparsers, parents):
     parser = subparsers.add_parser(
         "all", parents=parents,
-        help="the whole pipeline: sweep -> fit -> validate -> map -> report",
+        help="the whole pipeline: sweep -> fit -> validate -> calibrate -> map -> DEM -> report",
         description="Meshes, FEM, calibration, validation and report in one command. --quick "
                     "uses coarser meshes and grids (under a minute on 2 cores); without it every "
                     "figure is made at the converged mesh levels.")
@@ -39,11 +42,25 @@ def register(subparsers, parents):
     parser.set_defaults(run=run)
 
 
-def _biaxial(quick: bool, executor, results: Path) -> dict | None:
-    """The DEM stage, or None (with a warning) when numba is not installed."""
+def _needs_numba(stage: str) -> bool:
+    """Whether numba is there; if not, one warning that ``stage`` is skipped."""
     if importlib.util.find_spec("numba") is None:
         logging.getLogger("hertz2d").warning(
-            "the DEM biaxial stage is skipped: it needs numba (pip install 'hertz2d[dem]')")
+            f"the {stage} stage is skipped: it needs numba (pip install 'hertz2d[dem]')")
+        return False
+    return True
+
+
+def _calibrate(quick: bool, executor, results: Path) -> dict | None:
+    """The calibrated law's fit and held-out judgement, or None without numba."""
+    if not _needs_numba("calibrate"):
+        return None
+    return calibrate(quick=quick, executor=executor, results=results)
+
+
+def _biaxial(quick: bool, executor, results: Path) -> dict | None:
+    """The DEM stage, or None (with a warning) when numba is not installed."""
+    if not _needs_numba("DEM biaxial"):
         return None
     from calibration.biaxial.stage import biaxial
     return biaxial(quick=quick, executor=executor, results=results)
@@ -78,19 +95,22 @@ def _pipeline(args, results: Path, executor) -> dict:
     validation = stage(3, "validate", "two-disc frictional contact FEM and every contact law on "
                        "the same paths", lambda: validate(quick=args.quick, executor=executor,
                                                           results=results))
-    validity_map = stage(4, "map", "the validity map: every contact law against the two-body FEM "
+    calibrated = stage(4, "calibrate", "the calibrated law: fitted on the two-body FEM, judged on "
+                       "held-out contacts", lambda: _calibrate(args.quick, executor, results))
+    validity_map = stage(5, "map", "the validity map: every contact law against the two-body FEM "
                          "over a space of contacts", lambda: run_map(
                              quick=args.quick, executor=executor, results=results))
-    biaxial = stage(5, "biaxial", "DEM: the biaxial test (Section 4.3) with every law",
+    biaxial = stage(6, "biaxial", "DEM: the biaxial test (Section 4.3) with every law",
                     lambda: _biaxial(args.quick, executor, results))
     write_json({**provenance(), "quick": args.quick, "executor": executor.description,
                 "stage_seconds": clock,
                 "seconds": round(time.perf_counter() - start, 1)}, Path(results) / "run.json")
-    report = stage(6, "report", "report", lambda: build_report(results))
+    report = stage(7, "report", "report", lambda: build_report(results))
     return {"out": report["out"], "markdown": report["markdown"], "grid": sweep["out"],
             "fit": fit["out"], "errors": validation["out"],
             "failed_cases": sweep["failed"] + sweep.get("confined", {}).get("failed", 0),
             "failed_paths": validation["failures"], "map": validity_map["out"],
             "failed_map_paths": validity_map["failures"],
+            "calibrated": calibrated and calibrated["out"],
             "biaxial": biaxial and biaxial["out"],
             "seconds": round(time.perf_counter() - start, 1)}

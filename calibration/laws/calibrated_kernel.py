@@ -55,16 +55,21 @@ HALLEY_STEPS = 4
 
 
 def lambert_w_lower(z: float) -> float:
-    """W_{-1}(z) for -1/e <= z < 0: the branch-point series (near -1/e) or the logarithmic
-    asymptote (near 0) as a start, then Halley's iteration on ``w e^w = z``."""
+    """W_{-1}(z) for -1/e <= z < 0: the branch-point series in ``p = -sqrt(2 (1 + e z))`` (near
+    -1/e; its terms to p^6) or the logarithmic asymptote (near 0) as a start, then Halley's
+    iteration on ``w e^w = z``. Near -1/e, W is ill-conditioned (dW/dz ~ 1/p): the result is as
+    good as z's rounding allows there, 1e-16/|p| absolute, and 1e-15 relative elsewhere."""
     if z <= -1.0 / math.e:
         return -1.0
     if z > -0.25:
         log_z = math.log(-z)
-        w = log_z - math.log(-log_z)
+        w = log_z - math.log(-log_z) + math.log(-log_z) / log_z
     else:
         p = -math.sqrt(2.0 * (1.0 + math.e * z))
-        w = -1.0 + p - p * p / 3.0 + 11.0 / 72.0 * p * p * p
+        w = -1.0 + p * (1.0 + p * (-1.0 / 3.0 + p * (11.0 / 72.0 + p * (
+            -43.0 / 540.0 + p * (769.0 / 17280.0 + p * (-221.0 / 8505.0))))))
+        if p > -1e-3:  # the series is exact to rounding; Halley's steps would only add noise
+            return w
     for _ in range(HALLEY_STEPS):
         exponential = math.exp(w)
         f = w * exponential - z

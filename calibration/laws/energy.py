@@ -60,8 +60,9 @@ def last_cycle(table: pd.DataFrame) -> pd.DataFrame:
     return table.iloc[start - 1:end + 1]
 
 
-def energy_per_cycle(table: pd.DataFrame) -> float:
-    """The energy dissipated in the last full cycle (J/m): the loop areas of Fx against delta_t
-    and of Fz against delta_n by the trapezoid rule."""
+def energy_per_cycle(table: pd.DataFrame, force: str = "Fx", normal: str = "Fz") -> float:
+    """The energy dissipated in the last full cycle (J/m): the loop areas of ``force`` against
+    delta_t and of ``normal`` against delta_n by the trapezoid rule (the driving forces by
+    default; ``"T", "N"`` for the contact frame's)."""
     cycle = last_cycle(table)
-    return loop_work(cycle["delta_t"], cycle["Fx"]) + loop_work(cycle["delta_n"], cycle["Fz"])
+    return loop_work(cycle["delta_t"], cycle[force]) + loop_work(cycle["delta_n"], cycle[normal])

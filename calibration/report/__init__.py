@@ -12,8 +12,8 @@ import pandas as pd
 
 from calibration.runs.atomic import check_writable, write_text
 from calibration.runs.provenance import provenance
-from calibration.report import (dem_sections, domain_sections, map_sections, penalty_sections,
-                                 validation_sections)
+from calibration.report import (calibrated_sections, dem_sections, domain_sections,
+                                 map_sections, penalty_sections, validation_sections)
 from calibration.report.document import Section
 from calibration.report.render import to_html, to_markdown
 from calibration.report.stage_files import load_stage
@@ -101,6 +101,9 @@ def build_report(results: str | Path = "results") -> dict:
                 domain_sections.domain_section(validation),
                 map_sections.map_section(load_stage(map_sections.MapResults, results,
                                                     "map/summary.json")),
+                calibrated_sections.calibrated_section(load_stage(
+                    calibrated_sections.CalibratedResults, results,
+                    "calibrated/summary.json")),
                 dem_sections.biaxial_section(results),
                 _disagreements(penalty_sections.disagreements(penalty)
                                + validation_sections.disagreements(validation))]

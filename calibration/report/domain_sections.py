@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 
 from calibration.report.document import Section
-from calibration.report.validation_sections import ValidationResults, stick_criterion_mu
+from calibration.report.validation_sections import (ValidationResults, stick_criterion_mu,
+                                                    sticking_case2)
 
 TABLES = ("normal", "stick", "beta", "beta_trend", "masing", "energy", "energy_laws",
           "energy_sensitivity", "wall_slide", "unload_normal", "case2_mu", "timing")
@@ -183,7 +184,7 @@ def domain_section(v: ValidationResults) -> Section | None:
     beta = d["beta"]
     section.table(beta.round(4), "Dundurs' beta and the shear it causes during normal loading "
                   "with mu = 0.3 (end of the normal stage), against the coupled half-plane model "
-                  "and Goodman's closed form.")
+                  "and the 2D analogue of Goodman's approximation (Goodman, 1962, treats spheres).")
     section.figure(d.folder / "domain_beta_shear.png",
                    "Shear traction after normal loading (mu = 0.3): zero for equal discs up to "
                    "the spurious shear of nodes that enter the contact within a step; a stick "
@@ -259,17 +260,20 @@ def domain_section(v: ValidationResults) -> Section | None:
         f"at every step.")
     section.figure(d.folder / "domain_unload_normal.png", "Normal unloading at fixed delta_t.")
     case2 = d["case2_mu"]
-    mu, kt = stick_criterion_mu(case2)
-    section.table(case2.round(4), "Case 2 (delta_n and delta_t raised together, default support) "
-                  "over the friction coefficient: steps in full slip and with any slipping node, "
-                  "and the linear spring regressed on it (Fx on delta_t, Fz on delta_n).")
+    default = case2.support.iloc[0]
+    mine = case2[case2.support == default]
+    mu, _, kt = stick_criterion_mu(case2, default)
+    section.table(case2.round(4), "Case 2 (delta_n and delta_t raised together) over the "
+                  "friction coefficient, on both supports of the flats: steps in full slip and "
+                  "with any slipping node, and the linear spring regressed on it (Fx on delta_t, "
+                  "Fz on delta_n).")
     section.paragraph(
-        f"Case 2 slides in every step up to mu = "
-        f"{case2[case2['steps in full slip'] == case2.steps].mu.max():g}; from mu = {mu:g} no "
+        f"Case 2 on {default} flats slides in every step up to mu = "
+        f"{mine[mine['steps in full slip'] == mine.steps].mu.max():g}; from mu = {mu:g} no "
         f"step is in full slip and the regressed kt is {kt:.3g} N/m per m, the paper's 1.5e9 "
         f"within {_pct(abs(kt / 1.5e9 - 1))}. Its kt/kn there, "
-        f"{case2[case2.mu == mu]['kt / kn'].iloc[0]:.2f}, is the ratio T/N of a contact that "
-        f"sticks (the disagreements section gives the criterion).")
+        f"{mine[mine.mu == mu]['kt / kn'].iloc[0]:.2f}, is the ratio T/N of a contact that "
+        f"sticks (the disagreements section gives the criterion). {sticking_case2(case2)}")
     section.figure(d.folder / "domain_case2_mu.png",
                    "Case 2 over mu: its regime and the regressed kt against the paper's.")
     timing = d["timing"]

@@ -62,6 +62,23 @@ def _loads(settings: dict) -> str:
                      for kind, values in settings["loads"])
 
 
+def _what_paths_test(m: MapResults) -> str:
+    """Which paths test the tangential law: those with partial-slip steps; a path in full slip
+    from its first loaded step tests the normal law only (Fx = mu N there for every 2D law)."""
+    cases = m.default_cases
+    if "full_slip_share" not in cases:
+        return "(This map predates the slip shares of its paths: rerun hertz2d map.)"
+    parts = []
+    for kind, rows in cases.groupby("path"):
+        sliding = int((rows.full_slip_share == 1).sum())
+        parts.append(f"{kind}: {sliding} of {len(rows)} paths slide from the first loaded step, "
+                     f"the mean share of partial-slip steps is {rows.partial_slip_share.mean():.2f}")
+    return ("What the paths test (cases.csv: the shares of each path's steps in partial and full "
+            "slip, from the FEM's stick zone). A path in full slip from its first loaded step "
+            "has Fx = mu N throughout: it tests the normal law only, and every 2D law has the "
+            "same tangential error there. " + "; ".join(parts) + ".")
+
+
 def _metric() -> str:
     return ("Errors are the validation's relative errors, per step of the path: against the "
             "FEM's value at that step on a monotonic stage, against the FEM's amplitude on a "
@@ -130,6 +147,7 @@ def map_section(m: MapResults | None) -> Section | None:
         "spring is not scale-free, so these numbers are what a user who copies them gets on "
         "other sizes and moduli, not the best a spring can do.")
     section.paragraph(_headline(m))
+    section.paragraph(_what_paths_test(m))
     section.figure(m.folder / "summary.png",
                    "(a) The fraction of each law's cases (all its load paths) whose force error "
                    "stays under 5 % and 10 %; (b) the median over the cases of each quantity's "

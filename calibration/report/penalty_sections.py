@@ -210,17 +210,21 @@ def confined_conclusion(confined: dict) -> str:
         f"{100 * (symmetric['kt_ratio'][0] - 1):+.1f} to "
         f"{100 * (symmetric['kt_ratio'][1] - 1):+.1f} % and "
         f"{100 * (clamped['kt_ratio'][0] - 1):+.0f} to "
-        f"{100 * (clamped['kt_ratio'][1] - 1):+.0f} % respectively). A DEM packing should "
-        f"therefore use the confined w, `--penalty confined`, which is the symmetric half-round's "
-        f"w to within {max(map(abs, symmetric['w_difference'])):.2f}, not the clamped base's "
-        f"(the paper's Eq. 33), which makes every contact too soft tangentially; K = 3 against 4 "
-        f"(kt/kn {min(k3, k4):.2f}-{max(k3, k4):.2f}, +/-{100 * spread:.0f} %) is the accuracy "
-        f"a per-contact law with one w can claim. These w measure the flat's centre relative to "
-        f"the centre node and the disc's mean rotation, as Eqs. 17 and 20 do; relative to the "
-        f"disc's mean axes (the position and rotation whose rates carry its momentum, which a "
-        f"DEM integrates) every w is lower, by {shift:.2f} on average for K = 3-4, which would "
-        f"raise kt/kn here to {mean_axes:.2f}: the clamped base's w is too large under either "
-        f"definition, while how close the confined w is to the symmetric one depends on it.")
+        f"{100 * (clamped['kt_ratio'][1] - 1):+.0f} % respectively). Of the one-body "
+        f"inversions the confined w, `--penalty confined`, is the closest to a disc in a "
+        f"packing (the symmetric half-round's w to within "
+        f"{max(map(abs, symmetric['w_difference'])):.2f}), and the clamped base's (the paper's "
+        f"Eq. 33) makes every contact too soft tangentially; K = 3 against 4 (kt/kn "
+        f"{min(k3, k4):.2f}-{max(k3, k4):.2f}, +/-{100 * spread:.0f} %) is the accuracy a "
+        f"per-contact law with one w can claim. But every such w rests on a convention: these "
+        f"measure the flat's centre relative to the centre node and the disc's mean rotation, "
+        f"as Eqs. 17 and 20 do; relative to the disc's mean axes (the position and rotation "
+        f"whose rates carry its momentum, which a DEM integrates) every w is lower, by "
+        f"{shift:.2f} on average for K = 3-4, which would raise kt/kn here to {mean_axes:.2f}. "
+        f"The calibrated law (section "
+        f"'A law calibrated on the contact FEM') fits w on the two-body FEM's forces against "
+        f"the prescribed displacements, where no reference point is chosen: that, not the "
+        f"confined w, is what a DEM packing should use.")
 
 
 def confined_section(p: PenaltyResults) -> Section | None:

@@ -51,6 +51,7 @@ so a rerun computes only what is missing.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from dataclasses import asdict, dataclass, replace
@@ -73,7 +74,7 @@ from calibration.validation.reference_forms import (approach, dundurs_beta, half
                                                     normal_force, normal_loading_stick_ratio)
 from calibration.validation.verification import onset_of_full_slip
 from fem.loadpath import LoadPath
-from fem.supports import DEFAULT_SUPPORT
+from fem.supports import DEFAULT_SUPPORT, SUPPORTS
 from fem.twodisc import Disc, RigidFlat, TwoBody
 from meshes.digest import code_digest
 from meshes.twodisc import DEFAULT_LEVEL
@@ -233,9 +234,9 @@ def _unload_normal_case(settings: DomainSettings, onset: float) -> PathCase:
                     dn, 0.3 * onset, settings.normal_steps, settings.normal_steps)
 
 
-def _case2(settings: DomainSettings, mu: float) -> PathCase:
+def _case2(settings: DomainSettings, mu: float, support: str = DEFAULT_SUPPORT) -> PathCase:
     _, _, dn, dt = PAIRS["equal discs"]
-    return PathCase("equal discs", mu, DEFAULT_SUPPORT, settings.level, "proportional", dn, dt,
+    return PathCase("equal discs", mu, support, settings.level, "proportional", dn, dt,
                     settings.steps, settings.normal_steps)
 
 
@@ -247,7 +248,7 @@ def first_cases(settings: DomainSettings) -> list[PathCase]:
             + [_hold_normal("wall", settings, settings.level, delta_n=d, delta_t=d)
                for d in settings.wall_approaches]
             + [_hold_normal("equal discs", settings, settings.level, support=DEFAULT_SUPPORT)]
-            + [_case2(settings, mu) for mu in settings.mus])
+            + [_case2(settings, mu, support) for mu in settings.mus for support in SUPPORTS])
 
 
 def cycle_cases(settings: DomainSettings, onset: float) -> list[PathCase]:
@@ -460,12 +461,13 @@ PAPER_KN, PAPER_KT = 2.7e9, 1.5e9
 
 
 def case2_mu_table(runs: Runs, settings: DomainSettings) -> pd.DataFrame:
+    """Case 2 over mu on both supports of the flats, and the spring regressed on each."""
     rows = []
-    for mu in settings.mus:
-        table = runs.table(_case2(settings, mu))
+    for support, mu in itertools.product(SUPPORTS, settings.mus):
+        table = runs.table(_case2(settings, mu, support))
         spring = linear_spring_from(table, mu)
         final = table.iloc[-1]
-        rows.append({"mu": mu, "steps": len(table), "steps in full slip": int((table.c == 0).sum()),
+        rows.append({"support": support, "mu": mu, "steps": len(table), "steps in full slip": int((table.c == 0).sum()),
                      "steps with slip": int((table.slip_nodes > 0).sum()),
                      "final T / (mu N)": final["T"] / (mu * final.N),
                      "final c / a": final.c / final.a,

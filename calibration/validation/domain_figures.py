@@ -108,15 +108,18 @@ def beta_shear(profiles: dict[str, pd.DataFrame], beta: pd.DataFrame) -> plt.Fig
 
 
 def case2_over_mu(table: pd.DataFrame, paper_kt: float = 1.5e9) -> plt.Figure:
-    """Case 2 over mu: steps in full slip, and the regressed kt against the paper's 1.5e9."""
+    """Case 2 over mu, per support of the flats: steps in full slip, and the regressed kt
+    against the paper's 1.5e9."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
-    left.plot(table.mu, table["steps in full slip"] / table.steps, marker="o",
-              label="steps in full slip")
-    left.plot(table.mu, table["steps with slip"] / table.steps, marker="s", mfc="none",
-              label="steps with any slipping node")
+    for support, rows in table.groupby("support", sort=False):
+        left.plot(rows.mu, rows["steps in full slip"] / rows.steps, marker="o",
+                  label=f"steps in full slip, {support} flats")
+        left.plot(rows.mu, rows["steps with slip"] / rows.steps, marker="s", mfc="none",
+                  label=f"steps with any slipping node, {support}")
+        right.plot(rows.mu, rows["kt (N/m)"], marker="o",
+                   label=f"kt regressed on the FEM, {support} flats")
     left.set(xlabel="mu", ylabel="fraction of case 2's steps", title="Case 2: regime")
     left.legend(fontsize=8)
-    right.plot(table.mu, table["kt (N/m)"], marker="o", label="kt regressed on the FEM")
     right.axhline(paper_kt, color="tab:red", ls="--", label="paper's kt = 1.5e9 N/m")
     right.set(xlabel="mu", ylabel="kt (N/m per m)", title="Case 2: linear spring's kt")
     right.legend(fontsize=8)

@@ -173,9 +173,9 @@ def energy_by_law(runs: Runs, settings: DomainSettings, onset: float,
 
     for fraction, case in zip(settings.amplitudes, cycle_cases(settings, onset)):
         fem = runs.table(case)
-        for force in ("Fx", "T"):
+        for force, normal in (("Fx", "Fz"), ("T", "N")):
             add(f"FEM ({force})", "FEM's amplitude", case.delta_t, onset,
-                energy_per_cycle(fem, force=force))
+                energy_per_cycle(fem, force, normal))
     for label in laws.laws:
         slip = laws.full_slip(label)
         for fraction, case in zip(settings.amplitudes, cycle_cases(settings, onset)):

@@ -62,7 +62,6 @@ from calibration.laws import (EQ33, ContactPair, full_slip_displacement, normal_
 from calibration.runs import spec_file
 from calibration.validation.map.runs import FemPath
 from checks import InputError, count, poisson
-from fem.loadpath import NORMAL_SWING
 from fem.supports import SUPPORTS
 from fem.twodisc import Disc, RigidFlat
 from meshes.twodisc import LEVEL_LIMIT, MAX_LEVEL

@@ -1,7 +1,8 @@
 """The validity-map stage: spec -> every law on every path -> the FEM paths -> errors, regions.
 
 Outputs in ``<results>/map/``: ``cases.csv`` (one row per FEM path: the case's axes, the check
-variant, the prescribed path, the FEM's contact half-width and peak normal force, ``status``
+variant, the prescribed path, the FEM's contact half-width and peak normal force, the shares of
+its loaded steps in partial and in full slip, ``status``
 ``ok`` or ``failed`` with the reason in ``error``, seconds, ``reused``), ``errors.csv`` (one row
 per case x variant x law x quantity, :mod:`calibration.validation.map.errors`), ``summary.json``
 (the spec's size, the laws, each law's region within 5 % and 10 %, the convergence checks, the
@@ -32,7 +33,8 @@ from calibration.validation.map.spec import DEFAULT_VARIANT, MapRun, MapSpec, re
 #: columns of ``cases.csv``
 CASE_COLUMNS = ("case", "variant", "studies", "counterpart", "R2_over_R1", "E2_over_E1", "nu1",
                 "nu2", "mu", "a_over_R", "support", "path", "load", "R1", "E1", "level", "steps",
-                "delta_n", "delta_t", "a_fem_over_R", "N_fem", "status", "error", "seconds",
+                "delta_n", "delta_t", "a_fem_over_R", "N_fem", "partial_slip_share", "full_slip_share",
+                "status", "error", "seconds",
                 "setup_seconds", "step_seconds", "reused")
 
 
@@ -51,9 +53,21 @@ def _case_row(run: MapRun, case_id: int, spec: MapSpec, fem_path, row: dict) -> 
             "delta_t": fem_path.delta_t,
             "a_fem_over_R": float(table.a.max()) / run.case.R1 if len(table) else np.nan,
             "N_fem": float(table.N.max()) if len(table) else np.nan,
+            **_slip_shares(table),
             "status": "ok" if ok else "failed", "error": "" if ok else row["failure"],
             "seconds": seconds["total"], "setup_seconds": seconds.get("set-up"),
             "step_seconds": seconds.get("per step"), "reused": row["reused"]}
+
+
+def _slip_shares(table: pd.DataFrame) -> dict:
+    """The shares of a path's steps after the normal stage on which the FEM's contact slips
+    partly (a stick zone inside slipping edges, 0 < c < a: the steps that test a law's partial
+    slip) and fully (c = 0: there Fx is Coulomb's mu N, and only the normal law is tested)."""
+    loaded = table[table.stage != "normal"] if len(table) else table
+    if loaded.empty:
+        return {"partial_slip_share": np.nan, "full_slip_share": np.nan}
+    return {"partial_slip_share": float(((loaded.c > 0) & (loaded.c < loaded.a)).mean()),
+            "full_slip_share": float((loaded.c <= 0).mean())}
 
 
 def fem_seconds(cases: pd.DataFrame) -> dict:
@@ -101,6 +115,7 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
         "calibrated": calibrated_coefficients(results)[1],
         "thresholds": [percent(t) for t in THRESHOLDS], "judged_by_amplitude": list(REVERSING),
         "studies": {name: study.axes for name, study in spec.studies.items()},
+        "samples": {name: asdict(sample) for name, sample in spec.samples.items()},
         "settings": asdict(spec.settings),
         "regions": region, "convergence": checks.to_dict("records"),
         "fem_seconds": fem_seconds(cases), "failures": failures, "provenance": provenance()}

@@ -1,0 +1,71 @@
+"""Where the calibrated law holds and where it does not: its errors by the Dundurs coupling of the
+contact and by load path, from a map's error table, and the FEM's first and second cycles.
+
+:func:`coupling_of` adds to a map table the contact's ``|beta|`` (:func:`calibration.laws.
+calibrated.coupling_beta`) and ``|beta|/mu``; :func:`by_coupling` counts a law's paths within the
+force threshold per band of ``|beta|``; :func:`cycle_energies` measures the FEM's energy in the
+first and in the last cycle of every cycle path, the evidence that a dissimilar pair's first
+cycle also releases the shear locked in under normal load (so the energy per cycle is judged on
+the last).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from calibration.laws import ContactPair
+from calibration.laws.calibrated import coupling_beta
+from calibration.laws.energy import loop_work
+from calibration.validation.map.regions import force_errors
+
+#: bands of |beta| the report counts paths in
+BETA_BANDS = (0.0, 1e-9, 0.1, 0.2, 0.3, 0.5)
+
+
+def _beta(row) -> float:
+    if row.counterpart == "wall":
+        pair = ContactPair.disc_on_wall(row.R1, row.E1, row.nu1, row.mu)
+    else:
+        pair = ContactPair(row.R1, row.R1 * row.R2_over_R1, row.E1, row.E1 * row.E2_over_E1,
+                           row.nu1, row.nu2, row.mu)
+    return float(coupling_beta(pair))
+
+
+def coupling_of(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` (a map's cases or errors) with ``beta`` (|beta|) and ``beta_over_mu``."""
+    beta = table.apply(_beta, axis=1)
+    return table.assign(beta=beta, beta_over_mu=beta / table.mu)
+
+
+def by_coupling(errors: pd.DataFrame, law: str, threshold: float = 0.05) -> pd.DataFrame:
+    """Per band of |beta| and per load path: a law's paths and the share within ``threshold``."""
+    force = coupling_of(force_errors(errors[errors.law == law]))
+    labels = ["0 (one material)"] + [f"{low:g}-{high:g}" for low, high in
+                                     zip(BETA_BANDS[1:-1], BETA_BANDS[2:])]
+    force["|beta|"] = pd.cut(force.beta, BETA_BANDS, labels=labels, include_lowest=True)
+    rows = []
+    for (band, path), mine in force.groupby(["|beta|", "path"], observed=True):
+        rows.append({"|beta|": band, "path": path, "paths": len(mine),
+                     f"force < {100 * threshold:g} %": float((mine.force_error < threshold).mean()),
+                     "median force error": float(mine.force_error.median())})
+    return pd.DataFrame(rows)
+
+
+def cycle_energies(paths: list) -> pd.DataFrame:
+    """Per cycle path ``(run, FEM table)`` with two or more cycles: the FEM's energy in the first
+    and in the last cycle (loop areas of Fx on delta_t and Fz on delta_n), and the contact's
+    |beta| and |beta|/mu."""
+    rows = []
+    for run, table in paths:
+        stage = table.stage.to_numpy()
+        before = np.concatenate([[""], stage[:-1]])
+        starts = np.flatnonzero((stage == "unloading") & (before != "unloading"))
+        if len(starts) < 2:
+            continue
+        works = []
+        for start, end in zip(starts, [*starts[1:], len(stage)]):
+            cycle = table.iloc[start - 1:end]
+            works.append(loop_work(cycle.delta_t, cycle.Fx) + loop_work(cycle.delta_n, cycle.Fz))
+        rows.append({**run.case.row(), "first cycle (J/m)": works[0],
+                     "last cycle (J/m)": works[-1], "last / first": works[-1] / works[0]})
+    return coupling_of(pd.DataFrame(rows)) if rows else pd.DataFrame()

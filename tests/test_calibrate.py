@@ -1,0 +1,102 @@
+"""``hertz2d calibrate``: the fit recovers known coefficients from paths made by the law itself,
+and the stage runs end to end (training FEM, fit, coefficients.json, held-out map, targets)."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from calibration.calibrate.fit import BASE_GROUPS, fit
+from calibration.cli import main
+from calibration.laws.calibrated import CalibratedCoefficients, CalibratedModel
+from calibration.validation.map.spec import expand
+from calibration.runs.spec_file import tomllib
+
+pytest.importorskip("numba")  # the fit runs the law compiled
+
+SPEC = """
+[base]
+counterpart = "disc"
+R1 = 0.5
+E1 = 10e9
+nu1 = 0.25
+R2_over_R1 = 1.0
+E2_over_E1 = 1.0
+nu2 = 0.25
+mu = 0.3
+a_over_R = 0.05
+support = "symmetric"
+level = 0
+
+[paths]
+normal_steps = 3
+steps = 12
+cycle_steps = 6
+cycles = 2
+normal_swing = 0.2
+
+[paths.loads]
+hold-normal = [1.5]
+cycle = [0.5]
+coupled-cycle = [0.5]
+
+[studies.size]
+a_over_R = [0.01, 0.05, 0.15]
+nu = [0.0, 0.25, 0.45]
+
+[studies.wall]
+counterpart = ["wall"]
+nu1 = [0.5e-1]
+"""
+
+
+def test_the_fit_recovers_the_coefficients_of_paths_the_law_made():
+    """Tables made by the law with known w and kappa (paths of bodies of one material and a
+    wall at nu ~ 0.5, beta small): the fit, started from Eq. 33 and kappa = 1, finds them."""
+    truth = CalibratedCoefficients(penalty=(0.1, 1.2, 0.1, -4.0, 1.5, 0.4), stick=(-0.4, 1.1))
+    spec = expand(tomllib.loads(SPEC.replace("nu1 = [0.5e-1]", "nu1 = [0.45]")))
+    paths = []
+    for run in spec.default_runs:
+        if run.case.wall:
+            continue  # beta != 0 there: the base groups' fit leaves those out
+        table = CalibratedModel(run.case.pair(), truth).run(run.fem_path().path())
+        paths.append((run, table))
+    found = fit(paths, BASE_GROUPS)
+    assert found.rms < 1e-8
+    np.testing.assert_allclose(found.coefficients.penalty, truth.penalty, atol=2e-4)
+    np.testing.assert_allclose(found.coefficients.stick, truth.stick, atol=2e-3)
+
+
+def test_calibrate_runs_end_to_end_and_the_model_uses_what_it_wrote(tmp_path, capsys):
+    fit_json = {"default_support": "clamped", "coefficients": [0.22, 2.89, 0.18, -10.31, 1.75,
+                                                                0.36]}
+    (tmp_path / "penalty").mkdir()
+    (tmp_path / "penalty" / "fit.json").write_text(json.dumps(fit_json))
+    spec = tmp_path / "training.toml"
+    spec.write_text(SPEC)
+    argv = ["calibrate", "--spec", str(spec), "--quick", "--results", str(tmp_path), "--jobs",
+            "1", "--json"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["training_paths"] == 3 * 9 + 3 and summary["fit"]["groups"] == list(
+        BASE_GROUPS)
+    written = json.loads((tmp_path / "calibrated" / "coefficients.json").read_text())
+    assert written["format"] == "hertz2d-calibrated" and written["training"]["paths"] == 30
+    targets = pd.read_csv(tmp_path / "calibrated" / "targets.csv")
+    assert "calibrated" in set(targets.law) and summary["heldout_paths"] > 0
+    assert (tmp_path / "calibrated" / "heldout" / "errors.csv").exists()
+    out = tmp_path / "model.csv"
+    assert main(["model", "--law", "calibrated", "--path", "cycle", "--delta-n", "0.005",
+                 "--delta-t", "0.0005", "--steps", "5", "--results", str(tmp_path), "--out",
+                 str(out), "--json"]) == 0
+    model = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert model["energy_per_cycle"] > 0 and model["law"] == "calibrated"
+
+
+def test_a_broken_coefficients_file_is_one_line_and_exit_2(tmp_path, capsys):
+    (tmp_path / "calibrated").mkdir()
+    (tmp_path / "calibrated" / "coefficients.json").write_text("{not json")
+    assert main(["model", "--law", "calibrated", "--path", "hold-normal", "--results",
+                 str(tmp_path), "--out", str(tmp_path / "m.csv")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "coefficients.json" in err and "is not a calibrated" in err

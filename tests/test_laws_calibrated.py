@@ -1,0 +1,265 @@
+"""The calibrated law against its closed forms: the virgin curve (C1), Masing's rule and its energy,
+the memory rule, the secant of a sticking proportional load, Coulomb's bound, the switch to the
+branches' curve, the bounded memory, and its kernels (Lambert's W, the compiled batch) against
+independent evaluations."""
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.integrate import quad
+from scipy.optimize import brentq
+
+from calibration.laws import ContactPair, energy_per_cycle
+from calibration.laws import calibrated_kernel as kernel
+from calibration.laws.calibrated import (CalibratedCoefficients, CalibratedModel,
+                                         CalibratedState, branch_displacement, calibrated_update,
+                                         coupling_beta, curve_constants)
+from calibration.laws.hertz2d import normal_force
+from calibration.laws.rigid_kinematics import contact_frame
+from checks import InputError
+from fem.loadpath import LoadPath
+
+#: a set of coefficients with every term switched on (not a fit: the tests are about the law)
+COEFFICIENTS = CalibratedCoefficients(
+    penalty=(0.08, 0.85, 0.12, -3.8, 1.8, 0.48), stick=(-0.3, 1.0), coupling_width=(0.9, 7.6),
+    first_bracket=(-0.35, 7.7, -1.3, -0.06), first_stick=(-0.8, 6.4, 3.6, -0.2),
+    cyclic_bracket=(0.16, 0.67, -5.6, 0.14), cyclic_stick=(0.11, 0.03, -2.7, 0.02))
+EQUAL = ContactPair.discs(0.5, 10e9, 0.25, 0.3)
+DISSIMILAR = ContactPair(0.3, 0.7, 10e9, 70e9, 0.2, 0.35, 0.4)
+DELTA_N = 0.01
+
+
+def walk(pair, overlaps, increments, coefficients=COEFFICIENTS, seated=True):
+    """The law's T, N along prescribed pair overlaps and increments (one contact); ``seated``:
+    the contact is first loaded normally at the first overlap (a step with no tangential
+    increment, not in the returned arrays), so that a constant overlap is a constant N."""
+    state, T, N = CalibratedState.unloaded(), [], []
+    if seated:
+        state = calibrated_update(pair, np.ravel(overlaps)[0], 0.0, state, coefficients)
+    for overlap, increment in zip(np.broadcast_to(overlaps, np.shape(increments)), increments):
+        state = calibrated_update(pair, overlap, increment, state, coefficients)
+        T.append(state.T[0])
+        N.append(state.N[0])
+    return np.array(T), np.array(N), state
+
+
+def constants(pair, coefficients=COEFFICIENTS):
+    N, a = (float(v) for v in normal_force(pair, DELTA_N))
+    found = curve_constants(pair, a, coefficients)
+    s = float(pair.mu) * N / (math.pi * float(pair.modulus))
+    return N, s, found
+
+
+@pytest.mark.parametrize("pair", [EQUAL, DISSIMILAR], ids=["equal", "dissimilar"])
+def test_first_loading_is_the_closed_form_c1(pair):
+    N, s, found = constants(pair)
+    steps = np.full(60, 1.3 * s * float(found.B_first) / 60)  # to beyond full slip
+    T, _, _ = walk(pair, DELTA_N, steps)
+    B, kappa = float(found.B_first), float(found.kappa_first)
+    for delta, force in zip(np.cumsum(steps), T):
+        u = delta / s
+        expected = 1.0 if u >= B else brentq(
+            lambda t: branch_displacement(t, B, kappa) - u, 0.0, 1.0 - 1e-16, xtol=1e-15)
+        assert force / (float(pair.mu) * N) == pytest.approx(expected, rel=1e-10, abs=1e-12)
+
+
+def cycle_of(pair, fraction, n=400):
+    """One cycle of amplitude ``fraction`` of the first loading's full slip at constant N: the
+    increments, the displacements, the forces and the constants."""
+    N, s, found = constants(pair)
+    A = fraction * s * float(found.B_first)
+    increments = np.r_[np.full(n, A / n), np.full(2 * n, -A / n), np.full(2 * n, A / n)]
+    T, _, _ = walk(pair, DELTA_N, increments)
+    return np.cumsum(increments), T, A, N, s, found
+
+
+def branch_force(pair, N, s, B, kappa):
+    """What a Masing branch has taken off its start after a travel x: 2 mu N t(x/(2 s))."""
+    def force(x):
+        return 2 * float(pair.mu) * N * brentq(
+            lambda t: branch_displacement(t, B, kappa) - x / (2 * s), 0.0, 1.0 - 1e-16,
+            xtol=1e-15)
+    return force
+
+
+def test_one_material_follows_masing_and_the_loop_has_its_energy():
+    """Bodies of one material (beta = 0): after the reversal at +A, T = T_A - 2 f((A - delta)/2)
+    with f the first loading's curve, the loop closes at +A, and its area is
+    ``2 integral_0^(2A) g - 2A g(2A)``, g the branch's force taken off (Masing)."""
+    delta, T, A, N, s, found = cycle_of(EQUAL, 0.4)
+    n = 400
+    masing = branch_force(EQUAL, N, s, float(found.B_cyclic), float(found.kappa_cyclic))
+    T_A = T[n - 1]
+    for k in range(n, 5 * n, 53):
+        turning = A if k < 3 * n else -A
+        start = T_A if k < 3 * n else T[3 * n - 1]
+        expected = start - np.sign(turning) * masing(abs(turning - delta[k]))
+        assert T[k] == pytest.approx(expected, rel=1e-9, abs=1e-9 * T_A)
+    assert T[-1] == pytest.approx(T_A, rel=1e-9) and T[3 * n - 1] == pytest.approx(-T_A, rel=1e-9)
+    expected = 2 * quad(masing, 0.0, 2 * A, epsabs=1e-12)[0] - 2 * A * masing(2 * A)
+    table = pd.DataFrame({"delta_t": np.r_[0, delta], "Fx": np.r_[0, T],
+                          "delta_n": np.zeros(len(delta) + 1), "Fz": np.zeros(len(delta) + 1),
+                          "stage": ["normal"] + ["tangential"] * n + ["unloading"] * 2 * n
+                          + ["reloading"] * 2 * n})
+    assert energy_per_cycle(table) == pytest.approx(expected, rel=1e-4)
+
+
+def test_a_dissimilar_pair_unloads_on_the_branches_curve():
+    """beta != 0: from the first reversal the branch follows the branches' curve (B_c, kappa_c),
+    not the first loading's, until its front meets the first loading's (where |T| nears T_A)."""
+    delta, T, A, N, s, found = cycle_of(DISSIMILAR, 0.4)
+    n = 400
+    assert float(found.B_cyclic) != pytest.approx(float(found.B_first), rel=1e-3)
+    masing = branch_force(DISSIMILAR, N, s, float(found.B_cyclic), float(found.kappa_cyclic))
+    T_A = T[n - 1]
+    checked = 0
+    for k in range(n, 3 * n, 29):
+        if T[k] > -0.9 * T_A:
+            assert T[k] == pytest.approx(T_A - masing(A - delta[k]), rel=1e-9, abs=1e-9 * T_A)
+            checked += 1
+    assert checked > 20
+
+
+def test_a_closed_inner_loop_returns_to_the_outer_branch():
+    """Memory: an inner loop inside the unloading branch closes, and the branch goes on as if it
+    had not been there (constant N, bodies of one material)."""
+    _, s, found = constants(EQUAL)
+    A, n = 0.5 * s * float(found.B_first), 200
+    plain = np.r_[np.full(n, A / n), np.full(2 * n, -A / n)]
+    inner = np.r_[np.full(n, A / n), np.full(n // 2, -A / n), np.full(n // 4, A / n),
+                  np.full(n // 4, -A / n), np.full(3 * n // 2, -A / n)]
+    T_plain, _, _ = walk(EQUAL, DELTA_N, plain)
+    T_inner, _, _ = walk(EQUAL, DELTA_N, inner)
+    assert T_inner[-1] == pytest.approx(T_plain[-1], rel=1e-9)
+
+
+def test_a_sticking_proportional_load_follows_the_secant_of_eq31():
+    """delta_n and delta rising together below the slip ratio: every annulus sticks, and
+    T = pi E* delta / B(a) (the Hertzian traction's compliance), Mindlin and Deresiewicz's
+    proportional loading."""
+    pair = EQUAL
+    steps = 200
+    overlaps = DELTA_N * np.arange(1, steps + 1) / steps
+    N_end, a_end = (float(v) for v in normal_force(pair, DELTA_N))
+    B_end = float(curve_constants(pair, a_end, COEFFICIENTS).B_first)
+    ratio = 0.3 * float(pair.mu) * N_end / DELTA_N / (math.pi * float(pair.modulus) / B_end)
+    T, N, _ = walk(pair, overlaps, np.full(steps, ratio * DELTA_N / steps), seated=False)
+    a = normal_force(pair, overlaps)[1]
+    B = curve_constants(pair, a, COEFFICIENTS).B_first
+    secant = math.pi * float(pair.modulus) * ratio * overlaps / B
+    assert np.all(np.abs(T) < float(pair.mu) * N)
+    # within 0.5 %: the finite bodies' compliance (the penalty term, at the current a) changes as
+    # the contact grows, so the annuli laid earlier stand for a little more displacement than
+    # when they were laid, and the newest annulus takes a little less
+    np.testing.assert_allclose(T[steps // 10:], secant[steps // 10:], rtol=5e-3)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_histories_respect_coulomb_and_bounded_memory(seed):
+    rng = np.random.default_rng(seed)
+    pair = DISSIMILAR if seed % 2 else ContactPair.disc_on_wall(0.5, 10e9, 0.1, 0.2)
+    overlaps = DELTA_N * (0.6 + 0.4 * np.abs(np.sin(np.cumsum(rng.normal(0, 0.3, 600)))))
+    overlaps[250:260] = -1e-4  # an opening: the memory goes
+    increments = rng.normal(0, 2e-5, 600)
+    T, N, state = walk(pair, overlaps, increments)
+    assert np.all(np.abs(T) <= float(pair.mu) * N * (1 + 1e-12) + 1e-9)
+    assert np.all(T[250:260] == 0.0)
+    assert 0 <= state.history[0][0] <= kernel.PIECES
+
+
+def test_the_first_reversal_keeps_the_force_continuous():
+    """At the switch to the branches' curve the displacement is re-counted, not the force."""
+    _, s, found = constants(DISSIMILAR)
+    A = 0.3 * s * float(found.B_first)
+    T, _, _ = walk(DISSIMILAR, DELTA_N, np.r_[np.full(100, A / 100), np.full(2, -A * 1e-6)])
+    assert T[-1] == pytest.approx(T[99], rel=1e-4)
+
+
+def test_beta_and_the_curves():
+    assert float(coupling_beta(EQUAL)) == 0.0
+    wall = ContactPair.disc_on_wall(0.5, 10e9, 0.25, 0.3)
+    assert float(coupling_beta(wall)) == pytest.approx(1.0 / 3.0)
+    assert float(coupling_beta(DISSIMILAR)) == pytest.approx(abs(float(DISSIMILAR.dundurs_beta)))
+    a = float(normal_force(EQUAL, DELTA_N)[1])
+    found = curve_constants(EQUAL, a, COEFFICIENTS)  # beta = 0: one curve (Masing)
+    assert found.B_first == found.B_cyclic and found.kappa_first == found.kappa_cyclic
+
+
+def test_lambert_w_lower_branch_against_arbitrary_precision():
+    """1e-14 relative over the whole branch, against mpmath at 40 digits, but at the branch point
+    itself, where W is ill-conditioned (dW/dz ~ 1/p, p = sqrt(2 (1 + e z))): there as close as
+    z's rounding allows (the law never goes there: B/kappa >= 10/9). scipy's lambertw is no
+    reference near -1/e (it returns -1.00000001 for z = -1/e + 1.5e-9, where W is -1.00009)."""
+    mpmath = pytest.importorskip("mpmath")
+    mpmath.mp.dps = 40
+    z = np.r_[-np.geomspace(10 / 9 * math.exp(-10 / 9), 1e-300, 300),
+              -1 / math.e + np.geomspace(1e-15, 1e-2, 60)]
+    exact = np.array([float(mpmath.lambertw(mpmath.mpf(v), -1)) for v in z])
+    ours = np.array([kernel.lambert_w_lower(v) for v in z])
+    p = np.sqrt(np.maximum(2 * (1 + math.e * z), 0.0))
+    assert np.all(np.abs(ours - exact) <= 1e-14 * np.abs(exact) + 4e-16 / np.maximum(p, 1e-300))
+    branch_point = z < -1 / math.e + 1e-3
+    np.testing.assert_allclose(ours[~branch_point], exact[~branch_point], rtol=1e-14)
+
+
+def test_compiled_batch_equals_the_python_law():
+    pytest.importorskip("numba")
+    from calibration.calibrate.objective import compiled_kernel
+    rng = np.random.default_rng(3)
+    rows, steps = 5, 120
+    N = 1e6 * (1 + 0.5 * np.abs(np.sin(np.cumsum(rng.normal(0, 0.2, (rows, steps)), axis=1))))
+    a = 1e-3 * np.sqrt(N / 1e6)
+    d = rng.normal(0, 3e-6, (rows, steps))
+    mu, modulus = np.full(rows, 0.3), np.full(rows, 5e9)
+    B, kappa = np.full((rows, steps), 9.0), np.full((rows, steps), 0.9)
+    B2, kappa2 = B + 0.4, kappa - 0.2
+    compiled, plain = np.zeros((rows, steps)), np.zeros((rows, steps))
+    compiled_kernel().run_batch(N, a, d, mu, modulus, B, kappa, B2, kappa2, compiled)
+    kernel.run_batch(N, a, d, mu, modulus, B, kappa, B2, kappa2, plain)
+    np.testing.assert_allclose(compiled, plain, rtol=1e-12, atol=1e-6)
+
+
+def test_model_runs_in_the_frame_of_the_line_of_centres():
+    """A wall: no turning frame, Fx = T; two discs: Fx = T cos a - N sin a, |F| = |(N, T)|."""
+    wall = CalibratedModel(ContactPair.disc_on_wall(0.5, 10e9, 0.25, 0.3), COEFFICIENTS)
+    path = LoadPath.build("hold-normal", 0.005, 0.004, 10)
+    table = wall.run(path)
+    np.testing.assert_array_equal(table.Fx, table["T"])
+    discs = CalibratedModel(EQUAL, COEFFICIENTS).run(LoadPath.build("hold-normal", 0.02, 0.03, 10))
+    np.testing.assert_allclose(np.hypot(discs.Fx, discs.Fz), np.hypot(discs.N, discs["T"]),
+                               rtol=1e-12)
+    frame = contact_frame(path.delta_n, path.delta_t, 0.5, 0.5, False)
+    assert np.all(frame.overlap <= path.delta_n + 1e-15) and np.all(np.diff(frame.angle[9:]) > 0)
+
+
+def test_coefficients_round_trip_and_bad_files(tmp_path):
+    again = CalibratedCoefficients.from_vector(COEFFICIENTS.vector())
+    assert again.as_dict() == COEFFICIENTS.as_dict()
+    good = tmp_path / "coefficients.json"
+    good.write_text(json.dumps({"coefficients": COEFFICIENTS.as_dict()}))
+    assert CalibratedCoefficients.from_file(good).as_dict() == COEFFICIENTS.as_dict()
+    with pytest.raises(InputError, match="does not exist"):
+        CalibratedCoefficients.from_file(tmp_path / "none.json")
+    garbage = tmp_path / "garbage.json"
+    garbage.write_bytes(b"\xff\xfe{")
+    with pytest.raises(InputError, match="is not a calibrated law's"):
+        CalibratedCoefficients.from_file(garbage)
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps({"coefficients": {**COEFFICIENTS.as_dict(), "stick": [1.0]}}))
+    with pytest.raises(InputError, match="stick needs 2 finite numbers"):
+        CalibratedCoefficients.from_file(short)
+
+
+def test_the_energy_per_cycle_counts_the_normal_force_s_work():
+    """A cycle where the tangential loop encloses nothing but the normal force does work over a
+    closed loop of the approach: the dissipation is that loop's area."""
+    angle = np.linspace(0.0, 2 * np.pi, 201)
+    table = pd.DataFrame({"delta_t": np.r_[0.0, np.sin(angle)], "Fx": np.r_[0.0, np.sin(angle)],
+                          "delta_n": np.r_[1.0, 1.0 + 0.1 * np.cos(angle)],
+                          "Fz": np.r_[0.0, 5.0 - 2.0 * np.sin(angle)],
+                          "stage": ["normal"] + ["tangential"] + ["unloading"] * 100
+                          + ["reloading"] * 100})
+    # closed integral of Fz d(delta_n) = closed integral of (5 - 2 sin) (-0.1 sin) = 0.2 pi
+    assert energy_per_cycle(table) == pytest.approx(0.2 * np.pi, rel=1e-3)
