@@ -12,7 +12,8 @@ contact (27 for the calibrated law), so these tests check that the whole history
 - impacts (normal and oblique, on a wall and between discs): the plugin's trajectory against a
   velocity-Verlet integration in Python of the same contact with ``calibrated_update`` (the
   step of LAMMPS's ``fix nve/sphere disc``), at equal dt, to 1e-6;
-- the restart of a calibrated history is in tests/test_lammps_plugin.py.
+- the restart of a calibrated history is in tests/test_lammps_plugin.py, 2 MPI ranks against 1
+  in tests/test_lammps_runs.py (slow).
 
 Needs the ``lammps`` extra and a C++ compiler (skips with the reason otherwise).
 """
@@ -249,3 +250,25 @@ def test_impact_trajectory_equals_a_python_integration(calibrated_plugin, angle,
     assert ours[-1, 4] - (0.0 if wall else ours[-1, 9]) > 0.5 * SPEED * math.cos(
         math.radians(angle))
     assert angle == 0.0 or abs(ours[-1, 5]) > 1.0
+
+
+# -- two laws in one process ---------------------------------------------------------------------
+
+def test_one_process_switches_between_the_laws_plugins(plugin, calibrated_plugin, tmp_path):
+    """LAMMPS keeps a plugin's styles for the process's later instances and ignores another
+    plugin's styles of the same names: open_lammps unloads them, and each plugin (built with
+    hidden symbols) runs its own classes. Each instance accepts only its own law.json (the
+    pair style checks the digest the plugin was built with)."""
+    write_data(tmp_path / "discs.data", [(0.0, 0.0), (0.0, 2 * R - 1e-5)], [R, R], DENSITY,
+               (-1, 1, -1, 1))
+    for folder in (calibrated_plugin, plugin, calibrated_plugin):
+        lmp = runtime.open_lammps(folder)
+        try:
+            for line in ["units si", "dimension 2", "atom_style sphere", "boundary f f p",
+                         "comm_modify vel yes", f"read_data {tmp_path / 'discs.data'}",
+                         f"set group all density/disc {number(DENSITY)}",
+                         f"pair_style hertz2d {folder / 'law.json'}",
+                         f"pair_coeff * * {number(E)} {number(NU)} {number(MU)}", "run 0"]:
+                lmp.command(line)
+        finally:
+            lmp.close()

