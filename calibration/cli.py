@@ -2,7 +2,8 @@
 
 Each sub-command is a module of :mod:`calibration.commands` (listed in
 :data:`calibration.commands.COMMANDS`). This module owns the contract every command keeps (the
-README's "Command line" section): outputs under ``--results DIR``, progress on stderr, a JSON
+README's "Command line" section): outputs under ``--results DIR`` (never quick output over a full
+run, :mod:`calibration.runs.run_record`), progress on stderr, a JSON
 summary as the last stdout line with ``--json``, exit 0 on success, exit 2 with one line naming
 the bad value on bad input (no traceback), exit 130 on Ctrl-C with finished work kept. Warnings
 (a corrupt cache moved aside, say) are one ``hertz2d: warning:`` line each on stderr.
@@ -18,6 +19,7 @@ import matplotlib
 
 from calibration.commands import COMMANDS
 from calibration.runs.atomic import json_default
+from calibration.runs.run_record import check_quick_output
 from checks import InputError
 
 #: where every command writes unless told otherwise (the committed full run)
@@ -90,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser().parse_args(attach_negative_values(list(argv)))
     try:
+        if getattr(args, "quick", False):
+            check_quick_output(args.results)
         summary = args.run(args)
     except InputError as error:
         print(f"hertz2d {args.command}: error: {error}", file=sys.stderr)
