@@ -12,7 +12,7 @@ that message, and every other command works.
 from __future__ import annotations
 
 from calibration.commands.executorargs import add_executor_arguments, executor_from
-from calibration.fitted import penalty_from_flag
+from calibration.fitted import NO_FIT, penalty_from_flag
 from checks import InputError, one_of, poisson, positive
 
 LAWS = ("simplified", "linear", "hertz-mindlin")
@@ -31,8 +31,9 @@ def add_law_arguments(parser) -> None:
     parser.add_argument("--law", default="simplified", help=f"one of {', '.join(LAWS)} "
                                                             "(simplified: the paper's Table 1)")
     parser.add_argument("--penalty", default="eq33",
-                        help="penalty factor of the simplified law: eq33, refit (from "
-                             "<results>/penalty/fit.json) or a constant w in [0, 1] (eq33)")
+                        help="penalty factor of the simplified law: eq33, refit or confined "
+                             "(from <results>/penalty/fit.json, else the fit shipped with "
+                             "hertz2d) or a constant w in [0, 1] (eq33)")
     parser.add_argument("--kn", type=float, default=2.7e9,
                         help="linear spring's normal stiffness of a disc pair, N/m per m (2.7e9)")
     parser.add_argument("--kt", type=float, default=1.5e9,
@@ -46,17 +47,18 @@ def add_law_arguments(parser) -> None:
 
 
 def law_from_args(args):
-    """The engine's law from the flags (one line naming a bad value)."""
+    """The engine's law from the flags (one line naming a bad value), and the fitted file its
+    penalty factor came from (or None)."""
     dem = _engine()
     one_of("law", args.law, LAWS)
     positive("R", args.R), positive("rho", args.rho), positive("dt", args.dt)
     if args.law == "linear":
-        return dem.Law.linear(args.kn, args.kt, args.mu)
+        return dem.Law.linear(args.kn, args.kt, args.mu), None
     positive("E", args.E), poisson("nu", args.nu)
     if args.law == "hertz-mindlin":
-        return dem.Law.hertz_mindlin(args.E, args.nu, args.mu)
-    return dem.Law.simplified(args.E, args.nu, args.mu, penalty_from_flag(args.penalty,
-                                                                          args.results))
+        return dem.Law.hertz_mindlin(args.E, args.nu, args.mu), None
+    penalty, fit = penalty_from_flag(args.penalty, args.results)
+    return dem.Law.simplified(args.E, args.nu, args.mu, penalty), fit
 
 
 def register_impact(subparsers, parents) -> None:
@@ -84,10 +86,11 @@ def run_impact(args) -> dict:
     dem = _engine()
     from dem.impact import impact_summary
 
-    law = law_from_args(args)
+    law, fit = law_from_args(args)
     damping = dem.Damping(ratio=args.damping, local=args.local_damping)
-    return impact_summary(law, speed=args.speed, angle=args.angle, wall=args.wall,
-                          radius=args.R, density=args.rho, dt=args.dt, damping=damping)
+    return {**impact_summary(law, speed=args.speed, angle=args.angle, wall=args.wall,
+                             radius=args.R, density=args.rho, dt=args.dt, damping=damping),
+            **(fit.keys() if fit else NO_FIT)}
 
 
 def register_biaxial(subparsers, parents) -> None:

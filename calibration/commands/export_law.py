@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from calibration.fitted import penalty_from_flag
+from calibration.fitted import NO_FIT, penalty_from_flag
 from calibration.laws.c_header import c_header
 from calibration.laws.law_file import EQ33_SUPPORT, law_description
 from calibration.laws.pair import FORMS
@@ -34,7 +34,8 @@ def register(subparsers, parents):
                     "dependency-free C99 header hertz2d_law.h and test_vectors.csv made by the "
                     "Python law.")
     parser.add_argument("--penalty", default="eq33",
-                        help="penalty factor: eq33, refit (from <results>/penalty/fit.json) or "
+                        help="penalty factor: eq33, refit or confined (from "
+                             "<results>/penalty/fit.json, else the fit shipped with hertz2d) or "
                              "a constant w in [0, 1] (eq33)")
     parser.add_argument("--form", default="per-body",
                         help="how a dissimilar pair's compliances combine: per-body (Eq. 22 and "
@@ -45,26 +46,24 @@ def register(subparsers, parents):
     parser.set_defaults(run=run)
 
 
-def _base_support_and_source(flag: str, penalty, results) -> tuple[str, dict | None]:
+def _base_support_and_source(flag: str, penalty, fitted) -> tuple[str, dict | None]:
     """What the penalty's coefficients were fitted with, and the file they came from."""
     if isinstance(penalty, ConstantPenalty):
         return "constant", None
     if penalty == EQ33:
         return EQ33_SUPPORT, None
-    if flag == "refit":  # penalty_from_flag has read and checked this file
-        path = Path(results) / "penalty" / "fit.json"
-        fit = json.loads(path.read_text())
-        return str(fit.get("default_support", "not recorded")), {
-            "fit": str(path), "r2": fit.get("r2"), "cases": fit.get("cases"),
-            "grid": fit.get("grid")}
-    return penalty.label, None
+    # refit or confined: penalty_from_flag has read and checked this file
+    fit = json.loads(fitted.path.read_text())
+    support = str(fit.get("default_support", "not recorded")) if flag == "refit" else flag
+    return support, {"fit": str(fitted.path), "fit_source": fitted.source, "r2": fit.get("r2"),
+                     "cases": fit.get("cases"), "grid": fit.get("grid")}
 
 
 def run(args) -> dict:
     form = one_of("form", args.form, FORMS)
-    penalty = penalty_from_flag(args.penalty, args.results)
+    penalty, fitted = penalty_from_flag(args.penalty, args.results)
     out = check_writable("out", args.out or Path(args.results) / "law", directory=True)
-    support, source = _base_support_and_source(args.penalty, penalty, args.results)
+    support, source = _base_support_and_source(args.penalty, penalty, fitted)
     law = law_description(penalty, support, source, form)
     header, vectors = c_header(law), reference_vectors(penalty, form=form)
     write_json(law, out / LAW_FILE)
@@ -73,4 +72,4 @@ def run(args) -> dict:
         vectors.to_csv(tmp, index=False, float_format=FLOAT_FORMAT)
     return {"out": str(out), "files": [LAW_FILE, HEADER_FILE, VECTORS_FILE],
             "penalty": penalty.label, "coefficients": law["penalty"]["coefficients"],
-            "form": form}
+            "form": form, **(fitted.keys() if fitted else NO_FIT)}

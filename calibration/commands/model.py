@@ -13,7 +13,7 @@ from pathlib import Path
 from calibration.runs.atomic import check_writable, write_csv
 from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
                                            load_path_from_args, path_name, path_summary)
-from calibration.fitted import penalty_from_flag
+from calibration.fitted import NO_FIT, penalty_from_flag
 from calibration.laws import FORMS, LAWS, ContactPair, energy_per_cycle, make_law
 from calibration.laws.catalogue import PENALISED
 from calibration.laws.penalty_factor import EQ33
@@ -39,9 +39,9 @@ def register(subparsers, parents):
                              "support, as the FEM) or composite (E* of Eqs. 23-31) (per-body)")
     parser.add_argument("--penalty", default="eq33",
                         help="penalty factor of the paper's laws: eq33, refit (the default "
-                             "support's, from <results>/penalty/fit.json), confined (the refit "
-                             "for a disc held by its contacts in a packing, from the same file) "
-                             "or a constant w in [0, 1] (eq33)")
+                             "support's, from <results>/penalty/fit.json, else the fit shipped "
+                             "with hertz2d), confined (the refit for a disc held by its contacts "
+                             "in a packing, from the same file) or a constant w in [0, 1] (eq33)")
     parser.add_argument("--kn", type=float, default=2.7e9,
                         help="linear spring normal stiffness, N/m per m (2.7e9, the paper's)")
     parser.add_argument("--kt", type=float, default=1.5e9,
@@ -50,6 +50,7 @@ def register(subparsers, parents):
 
 
 def build_law(args):
+    """The law the flags ask for, and the fitted file its penalty factor came from (or None)."""
     check_disc_arguments(args)
     one_of("law", args.law, tuple(LAWS))
     one_of("form", args.form, FORMS)
@@ -58,12 +59,13 @@ def build_law(args):
     else:
         pair = ContactPair(args.R, args.R2, args.E, args.E2, args.nu, args.nu2, args.mu,
                            form=args.form)
-    penalty = penalty_from_flag(args.penalty, args.results) if args.law in PENALISED else EQ33
-    return make_law(args.law, pair, penalty, kn=args.kn, kt=args.kt)
+    penalty, fit = (penalty_from_flag(args.penalty, args.results) if args.law in PENALISED
+                    else (EQ33, None))
+    return make_law(args.law, pair, penalty, kn=args.kn, kt=args.kt), fit
 
 
 def run(args) -> dict:
-    law = build_law(args)
+    law, fit = build_law(args)
     path = load_path_from_args(args)
     out = check_writable("out", args.out or Path(args.results) / "model" /
                          f"{path_name(args)}-{args.law}.csv")
@@ -73,4 +75,5 @@ def run(args) -> dict:
     write_csv(table, out)
     energy = energy_per_cycle(table) if path.kind == "cycle" else None
     return {"law": law.label, **path_summary(table), "energy_per_cycle": energy,
-            "steps": len(table), "seconds": round(seconds, 4), "out": str(out)}
+            "steps": len(table), "seconds": round(seconds, 4), "out": str(out),
+            **(fit.keys() if fit else NO_FIT)}

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from calibration.fitted import fitted_file
 from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
@@ -74,7 +75,8 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
     results = Path(results)
     out = check_writable("results", folder(results), directory=True)
     spec = read(spec_path, quick)
-    laws = map_laws(results / "penalty" / "fit.json")
+    fit = fitted_file(results)
+    laws = map_laws(fit.path)
     tables = law_tables(spec, laws, executor, progress)
     fem_paths = {run: run.fem_path() for run in spec.runs}
     rows = run_paths(list(fem_paths.values()), executor, progress=progress)
@@ -98,7 +100,8 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
         "studies": {name: study.axes for name, study in spec.studies.items()},
         "settings": asdict(spec.settings),
         "regions": region, "convergence": checks.to_dict("records"),
-        "fem_seconds": fem_seconds(cases), "failures": failures, "provenance": provenance()}
+        "fem_seconds": fem_seconds(cases), "failures": failures, **fit.keys(),
+        "provenance": provenance()}
     write_csv(cases, out / "cases.csv")
     write_csv(errors, out / "errors.csv")
     if len(errors):
@@ -111,4 +114,5 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
     write_json(summary, out / "summary.json")
     return {"paths": summary["paths"], "check_paths": summary["check_paths"],
             "failed": summary["failed"], "reused": summary["reused"], "laws": summary["laws"],
-            "out": str(out / "errors.csv"), "failures": failures, "seconds": summary["seconds"]}
+            "out": str(out / "errors.csv"), "failures": failures, "seconds": summary["seconds"],
+            **fit.keys()}
