@@ -2,15 +2,17 @@
 
 Each sub-command is a module of :mod:`calibration.commands` (listed in
 :data:`calibration.commands.COMMANDS`). This module owns the contract every command keeps (the
-README's "Command line" section): outputs under ``--results DIR`` (never quick output over a full
-run, :mod:`calibration.runs.run_record`), progress on stderr, a JSON
-summary as the last stdout line with ``--json``, exit 0 on success, exit 2 with one line naming
-the bad value on bad input (no traceback), exit 130 on Ctrl-C with finished work kept. Warnings
-(a corrupt cache moved aside, say) are one ``hertz2d: warning:`` line each on stderr.
+README's "Command line" section): outputs under ``--results DIR`` (never quick output over a
+full run, :mod:`calibration.runs.run_record`), progress on stderr, a JSON summary as the last
+stdout line with ``--json``, exit 0 on success, exit 2 with one line naming the bad value on bad
+input (no traceback), exit 1 with one line naming the file and the errno when a file cannot be
+written (disk full, permission), exit 130 on Ctrl-C with finished work kept. Warnings (a corrupt
+cache moved aside, say) are one ``hertz2d: warning:`` line each on stderr.
 """
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
 import sys
@@ -81,6 +83,14 @@ def _warnings_to_stderr() -> None:
         log.propagate = False
 
 
+def describe_os_error(error: OSError) -> str:
+    """``PATH: No space left on device (errno 28, ENOSPC)``: the file, the reason, the errno."""
+    where = f"{error.filename}: " if error.filename else ""
+    code = (f" (errno {error.errno}, {errno.errorcode.get(error.errno, '?')})"
+            if error.errno else "")
+    return f"{where}{error.strerror or error}{code}"
+
+
 def _print_summary(summary: dict) -> None:
     for key, value in summary.items():
         print(f"{key}: {value}")
@@ -98,12 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as error:
         print(f"hertz2d {args.command}: error: {error}", file=sys.stderr)
         return 2
-    except OSError as error:
-        if error.filename is None:
-            raise
-        print(f"hertz2d {args.command}: error: {error.filename}: {error.strerror}",
-              file=sys.stderr)
-        return 2
+    except OSError as error:  # a file that cannot be written or read: not bad input
+        print(f"hertz2d {args.command}: error: {describe_os_error(error)}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"hertz2d {args.command}: interrupted; finished work is kept", file=sys.stderr)
         return 130

@@ -33,7 +33,8 @@ from calibration.biaxial.comparison import QUANTITIES, differences, spread
 from calibration.biaxial.laws import BiaxialLaw, selection
 from calibration.biaxial.runs import BiaxialCase, FinishedRun, biaxial_runs
 from calibration.fitted import NO_FIT
-from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
+from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
+                                     writes_together)
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
 from dem.biaxial import BiaxialSettings, settings_dict, shear_strains
@@ -66,6 +67,7 @@ def folder(results) -> Path:
     return Path(results) / "dem" / "biaxial"
 
 
+@writes_together
 def biaxial(law: str | None = None, penalty: str | None = None, quick: bool = False,
             seeds: int | None = None, executor: Executor = Inline(),
             results: str | Path = "results", progress: bool = True) -> dict:

@@ -19,7 +19,8 @@ from calibration.laws.law_file import EQ33_SUPPORT, law_description
 from calibration.laws.pair import FORMS
 from calibration.laws.penalty_factor import EQ33, ConstantPenalty
 from calibration.laws.reference_vectors import FLOAT_FORMAT, reference_vectors
-from calibration.runs.atomic import atomic_path, check_writable, write_json, write_text
+from calibration.runs.atomic import (atomic_path, check_writable, write_json, write_text,
+                                     writes_together)
 from checks import one_of
 
 LAW_FILE, HEADER_FILE, VECTORS_FILE = "law.json", "hertz2d_law.h", "test_vectors.csv"
@@ -59,6 +60,7 @@ def _base_support_and_source(flag: str, penalty, fitted) -> tuple[str, dict | No
                      "cases": fit.get("cases"), "grid": fit.get("grid")}
 
 
+@writes_together
 def run(args) -> dict:
     form = one_of("form", args.form, FORMS)
     penalty, fitted = penalty_from_flag(args.penalty, args.results)

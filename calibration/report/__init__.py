@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration.runs.atomic import check_writable, write_text
+from calibration.runs.atomic import check_writable, write_text, writes_together
 from calibration.runs.provenance import provenance
 from calibration.report import (dem_sections, domain_sections, map_sections, penalty_sections,
                                  validation_sections)
@@ -87,6 +87,7 @@ def _provenance(results: Path, penalty, validation) -> dict:
     return meta
 
 
+@writes_together
 def build_report(results: str | Path = "results") -> dict:
     """Write ``report.html`` and ``report.md`` into ``results``; return their paths."""
     results = check_writable("results", results, directory=True)

@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from calibration.fitted import fitted_file
-from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
+from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
+                                     writes_together)
 from calibration.runs.executors import Executor, Inline
 from calibration.laws import ContactPair, PolynomialPenalty, normal_force, tangential_stiffness
 from calibration.runs.provenance import provenance
@@ -54,6 +55,7 @@ def _profiles(runs: list[FemRun]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+@writes_together
 def validate(quick: bool = False, executor: Executor = Inline(),
              results: str | Path = "results", progress: bool = True) -> dict:
     """Run the stage, the FEM on ``executor``; return a summary (the laws validated and where

@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from calibration.fitted import fitted_file
-from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
+from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
+                                     writes_together)
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
 from calibration.validation.map import figures
@@ -66,6 +67,7 @@ def fem_seconds(cases: pd.DataFrame) -> dict:
             for kind, rows in done.groupby("path")}
 
 
+@writes_together
 def run_map(spec_path: str | Path | None = None, quick: bool = False,
             executor: Executor = Inline(), results: str | Path = "results",
             progress: bool = True) -> dict:
