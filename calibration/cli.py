@@ -23,6 +23,7 @@ from calibration.commands import COMMANDS
 from calibration.runs.atomic import json_default
 from calibration.runs.run_record import check_quick_output
 from checks import InputError
+from meshes.cache import cache_root
 
 #: where every command writes unless told otherwise (the committed full run)
 DEFAULT_RESULTS = "results"
@@ -102,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser().parse_args(attach_negative_values(list(argv)))
     try:
+        if not args.results.strip():  # Path("") would be the current folder
+            raise InputError("results='' is empty: give a folder name")
+        cache_root()  # a $HERTZ2D_CACHE that cannot be a folder: named before any work
         if getattr(args, "quick", False):
             check_quick_output(args.results)
         summary = args.run(args)

@@ -31,13 +31,12 @@ from pathlib import Path
 
 from calibration.laws import ConstantPenalty, PolynomialPenalty
 from calibration.laws.law_file import read_law
+from calibration.laws.linear import PAPER_KN, PAPER_KT
 from calibration.laws.penalty_factor import EQ33
 from calibration.fitted import FittedFile, fitted_file, penalty_from_flag
 from dem.laws import PENALTY, Law
 from checks import InputError, one_of
 
-#: the paper's linear spring (Section 4.3)
-PAPER_KN, PAPER_KT = 2.7e9, 1.5e9
 #: ``--law`` values: every law (the comparison), or one
 CHOICES = ("all", "simplified", "linear", "linear-fem", "hertz-mindlin")
 

@@ -64,7 +64,8 @@ def _base_support_and_source(flag: str, penalty, fitted) -> tuple[str, dict | No
 def run(args) -> dict:
     form = one_of("form", args.form, FORMS)
     penalty, fitted = penalty_from_flag(args.penalty, args.results)
-    out = check_writable("out", args.out or Path(args.results) / "law", directory=True)
+    out = check_writable("out", Path(args.results) / "law" if args.out is None else args.out,
+                         directory=True)
     support, source = _base_support_and_source(args.penalty, penalty, fitted)
     law = law_description(penalty, support, source, form)
     header, vectors = c_header(law), reference_vectors(penalty, form=form)

@@ -51,8 +51,8 @@ def run(args) -> dict:
     upper = Disc(args.R, args.E, args.nu)
     lower = RigidFlat() if args.counterpart == "wall" else Disc(args.R2, args.E2, args.nu2)
     path = load_path_from_args(args)
-    out = check_writable("out", args.out or Path(args.results) / "twodisc" /
-                         f"{path_name(args)}-{args.support}.csv")
+    out = check_writable("out", args.out if args.out is not None else
+                         Path(args.results) / "twodisc" / f"{path_name(args)}-{args.support}.csv")
     check_writable("out", out.with_suffix(".json"))
     if args.profiles is not None:
         check_writable("profiles", args.profiles)

@@ -33,8 +33,11 @@ def check_writable(name: str, path, directory: bool = False) -> Path:
 
     ``path`` is a file to write, or with ``directory=True`` a folder to write into; folders that
     do not exist yet must be creatable. The nearest existing folder is probed by creating and
-    removing a file in it, which also catches read-only file systems and runs as root.
+    removing a file in it, which also catches read-only file systems and runs as root. An empty
+    name is refused (``Path("")`` would be the current folder).
     """
+    if not str(path).strip():
+        raise InputError(f"{name}={str(path)!r} is empty: give a file or folder name")
     path = Path(path)
     if path.exists() and path.is_dir() != directory:
         kind = "a folder" if path.is_dir() else "a file"
@@ -47,8 +50,8 @@ def check_writable(name: str, path, directory: bool = False) -> Path:
     try:
         fd, probe = tempfile.mkstemp(prefix=".write-check-", dir=existing)
     except OSError as error:
-        raise InputError(f"{name}={str(path)!r} cannot be written ({existing}: "
-                         f"{error.strerror})") from None
+        raise InputError(f"{name}={str(path)!r} cannot be written: no file can be created in "
+                         f"{str(existing)!r} ({error.strerror})") from None
     os.close(fd)
     os.remove(probe)
     return path

@@ -10,6 +10,7 @@ FEM's seconds per path by kind, the failures, provenance), the heatmaps ``<study
 """
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -28,7 +29,8 @@ from calibration.validation.map.errors import (ENERGY, QUANTITIES, REVERSING, er
 from calibration.validation.map.regions import (THRESHOLDS, convergence, force_errors, percent,
                                                 regions)
 from calibration.validation.map.runs import run_paths
-from calibration.validation.map.spec import DEFAULT_VARIANT, MapRun, MapSpec, read
+from calibration.validation.map.spec import (DEFAULT_VARIANT, MAX_CPU_HOURS, MapRun, MapSpec,
+                                             read)
 
 #: columns of ``cases.csv``
 CASE_COLUMNS = ("case", "variant", "studies", "counterpart", "R2_over_R1", "E2_over_E1", "nu1",
@@ -70,13 +72,17 @@ def fem_seconds(cases: pd.DataFrame) -> dict:
 @writes_together
 def run_map(spec_path: str | Path | None = None, quick: bool = False,
             executor: Executor = Inline(), results: str | Path = "results",
-            progress: bool = True) -> dict:
-    """Run the map of a spec (the shipped default or quick one unless given), the FEM on
-    ``executor``, reusing stored paths; write ``<results>/map/``; return a summary."""
+            progress: bool = True, max_cpu_hours: float = MAX_CPU_HOURS) -> dict:
+    """Run the map of a spec (the shipped default or quick one unless given; refused when its
+    estimated CPU time exceeds ``max_cpu_hours``), the FEM on ``executor``, reusing stored
+    paths; write ``<results>/map/``; return a summary."""
     start = time.perf_counter()
     results = Path(results)
     out = check_writable("results", folder(results), directory=True)
-    spec = read(spec_path, quick)
+    spec = read(spec_path, quick, max_cpu_hours)
+    if progress:
+        print(f"map: {len(spec.runs)} FEM paths, about {spec.estimated_seconds / 60:.2g} CPU "
+              "minutes (an estimate, before reuse)", file=sys.stderr, flush=True)
     fit = fitted_file(results)
     laws = map_laws(fit.path)
     tables = law_tables(spec, laws, executor, progress)
