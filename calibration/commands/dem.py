@@ -119,8 +119,8 @@ def register_biaxial(subparsers, parents) -> None:
     parser.add_argument("--seeds", type=int, default=None,
                         help="packings per law (5; 2 with --quick)")
     parser.add_argument("--quick", action="store_true",
-                        help="48 discs in a 0.5 x 0.75 m box, 1 s settling, 0.2 s isotropic, "
-                             "1 s shear: seconds per law")
+                        help="48 discs in a 0.5 x 0.75 m box, 0.6 s settling, 0.15 s "
+                             "isotropic, 0.6 s shear: seconds per law")
     add_executor_arguments(parser)
     parser.set_defaults(run=run_biaxial, command="dem biaxial")
 
