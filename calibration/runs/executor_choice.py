@@ -25,9 +25,10 @@ def open_executor(jobs: int | None = None, scheduler: str | None = None) -> Exec
 
     ``scheduler`` (``tcp://HOST:PORT``) sends the tasks to the dask.distributed cluster it names;
     with neither argument, ``$HERTZ2D_SCHEDULER`` does when it is set; otherwise ``jobs`` local
-    processes (default :data:`DEFAULT_JOBS`; 1 runs the tasks in this process). An explicit
-    ``jobs`` therefore overrides the environment variable. A bad ``jobs``, or a scheduler that
-    does not answer within a few seconds, raises :class:`InputError` naming it.
+    processes (default :data:`DEFAULT_JOBS`, at most :data:`MAX_JOBS_PER_CPU` per CPU; 1 runs
+    the tasks in this process). An explicit ``jobs`` therefore overrides the environment
+    variable. A bad ``jobs``, or a scheduler that does not answer within a few seconds, raises
+    :class:`InputError` naming it.
     """
     if jobs is not None and scheduler is not None:
         raise InputError(f"jobs={jobs!r} and scheduler={scheduler!r} exclude each other; give one")
