@@ -6,7 +6,7 @@ root first, where this run's stages write it, and when the root has none, in the
 with hertz2d: package data under ``calibration/data/`` holding the committed full run's file of
 the same name, so that an installed hertz2d uses the refitted laws in any folder.
 :func:`fitted_file` is the one place that decides; every command that uses a fitted file reports
-which copy it used (``--json`` keys ``fit`` and ``fit_source``, :meth:`FittedFile.keys`).
+which copy it used (``--json`` keys ``fit`` and ``fit_source``, :func:`fit_keys`).
 
 The law library (:mod:`calibration.laws.penalty_factor`) knows how to read a fit; this module
 knows where the pipeline keeps it, so that a stage (the DEM biaxial test) and the commands choose
@@ -35,13 +35,10 @@ class FittedFile:
     path: Path
     source: str
 
-    def keys(self) -> dict:
-        """The ``--json`` keys that say which file a command used."""
-        return {"fit": str(self.path), "fit_source": self.source}
 
-
-#: the ``--json`` keys of a command that used no fitted file
-NO_FIT = {"fit": None, "fit_source": None}
+def fit_keys(fit: FittedFile | None) -> dict:
+    """The ``--json`` keys that say which fitted file a command used (both null for none)."""
+    return {"fit": str(fit.path) if fit else None, "fit_source": fit.source if fit else None}
 
 
 def fitted_file(results: str | Path, name: str = PENALTY_FIT) -> FittedFile:

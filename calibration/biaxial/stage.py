@@ -32,7 +32,7 @@ from calibration.biaxial import figures
 from calibration.biaxial.comparison import QUANTITIES, differences, spread
 from calibration.biaxial.laws import BiaxialLaw, selection
 from calibration.biaxial.runs import BiaxialCase, FinishedRun, biaxial_runs
-from calibration.fitted import NO_FIT
+from calibration.fitted import fit_keys
 from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
                                      writes_together)
 from calibration.runs.executors import Executor, Inline
@@ -116,7 +116,7 @@ def biaxial(law: str | None = None, penalty: str | None = None, quick: bool = Fa
         write_json(summary, out / "summary.json")
     return {"laws": {entry.key: entry.label for entry in laws},
             "law_source": {entry.key: entry.source for entry in laws},
-            **next((entry.fit.keys() for entry in laws if entry.fit), NO_FIT),
+            **fit_keys(next((entry.fit for entry in laws if entry.fit), None)),
             **{quantity: _json_spread(spreads, quantity) for quantity in QUANTITIES},
             "energy_balance_error": summary["energy_balance_error"],
             "damping": PAPER.label, "seeds": seeds, "steps": settings.total_steps,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from calibration.commands.executorargs import add_executor_arguments, executor_from
 from calibration.commands.lawargs import refuse_flags_of_other_laws
-from calibration.fitted import NO_FIT, penalty_from_flag
+from calibration.fitted import fit_keys, penalty_from_flag
 from calibration.laws.linear import PAPER_KN, PAPER_KT
 from checks import InputError, one_of, poisson, positive
 
@@ -95,7 +95,7 @@ def run_impact(args) -> dict:
     damping = dem.Damping(ratio=args.damping, local=args.local_damping)
     return {**impact_summary(law, speed=args.speed, angle=args.angle, wall=args.wall,
                              radius=args.R, density=args.rho, dt=args.dt, damping=damping),
-            **(fit.keys() if fit else NO_FIT)}
+            **fit_keys(fit)}
 
 
 def register_biaxial(subparsers, parents) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from calibration.fitted import NO_FIT, penalty_from_flag
+from calibration.fitted import fit_keys, penalty_from_flag
 from calibration.laws.c_header import c_header
 from calibration.laws.law_file import EQ33_SUPPORT, law_description
 from calibration.laws.pair import FORMS
@@ -75,4 +75,4 @@ def run(args) -> dict:
         vectors.to_csv(tmp, index=False, float_format=FLOAT_FORMAT)
     return {"out": str(out), "files": [LAW_FILE, HEADER_FILE, VECTORS_FILE],
             "penalty": penalty.label, "coefficients": law["penalty"]["coefficients"],
-            "form": form, **(fitted.keys() if fitted else NO_FIT)}
+            "form": form, **fit_keys(fitted)}

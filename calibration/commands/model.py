@@ -14,7 +14,7 @@ from calibration.runs.atomic import check_writable, write_csv
 from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
                                            load_path_from_args, path_name, path_summary)
 from calibration.commands.lawargs import refuse_flags_of_other_laws
-from calibration.fitted import NO_FIT, penalty_from_flag
+from calibration.fitted import fit_keys, penalty_from_flag
 from calibration.laws import FORMS, LAWS, ContactPair, energy_per_cycle, make_law
 from calibration.laws.catalogue import PENALISED
 from calibration.laws.linear import PAPER_KN, PAPER_KT
@@ -82,4 +82,4 @@ def run(args) -> dict:
     energy = energy_per_cycle(table) if path.kind == "cycle" else None
     return {"law": law.label, **path_summary(table), "energy_per_cycle": energy,
             "steps": len(table), "seconds": round(seconds, 4), "out": str(out),
-            **(fit.keys() if fit else NO_FIT)}
+            **fit_keys(fit)}

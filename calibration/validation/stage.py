@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from calibration.fitted import fitted_file
+from calibration.fitted import fit_keys, fitted_file
 from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
                                      writes_together)
 from calibration.runs.executors import Executor, Inline
@@ -110,7 +110,7 @@ def validate(quick: bool = False, executor: Executor = Inline(),
                                 for r in domain["timing"].itertuples() if r.failure}},
         "failures": {f"{r.case}, {r.support}, level {r.level}": r.failure
                      for r in runs if r.failure},
-        **fit.keys(), "provenance": provenance(),
+        **fit_keys(fit), "provenance": provenance(),
         "seconds": round(time.perf_counter() - start, 1)}
     write_csv(curves, out / "curves.csv")
     write_csv(_profiles(finest), out / "profiles.csv")
@@ -133,4 +133,4 @@ def validate(quick: bool = False, executor: Executor = Inline(),
     save_figure(figures.all_laws_figure(curves, settings), out / "laws_case1.png")
     return {"laws": list(label.values()), "out": str(out / "errors.csv"),
             "failures": {**summary["failures"], **summary["domain"]["failures"]},
-            "seconds": summary["seconds"], **fit.keys()}
+            "seconds": summary["seconds"], **fit_keys(fit)}

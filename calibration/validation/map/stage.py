@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from calibration.fitted import fitted_file
+from calibration.fitted import fit_keys, fitted_file
 from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
                                      writes_together)
 from calibration.runs.executors import Executor, Inline
@@ -108,7 +108,7 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
         "studies": {name: study.axes for name, study in spec.studies.items()},
         "settings": asdict(spec.settings),
         "regions": region, "convergence": checks.to_dict("records"),
-        "fem_seconds": fem_seconds(cases), "failures": failures, **fit.keys(),
+        "fem_seconds": fem_seconds(cases), "failures": failures, **fit_keys(fit),
         "provenance": provenance()}
     write_csv(cases, out / "cases.csv")
     write_csv(errors, out / "errors.csv")
@@ -123,4 +123,4 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
     return {"paths": summary["paths"], "check_paths": summary["check_paths"],
             "failed": summary["failed"], "reused": summary["reused"], "laws": summary["laws"],
             "out": str(out / "errors.csv"), "failures": failures, "seconds": summary["seconds"],
-            **fit.keys()}
+            **fit_keys(fit)}
