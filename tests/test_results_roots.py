@@ -59,9 +59,14 @@ def _summary(capsys) -> dict:
     return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
 
 
-def test_the_shipped_fit_is_the_committed_full_runs_byte_for_byte():
+def test_every_shipped_fit_is_the_committed_full_runs_byte_for_byte():
+    """After a new full run, copy its fitted files to calibration/data/ (same names)."""
     from calibration.fitted import PENALTY_FIT, SHIPPED
-    assert (SHIPPED / PENALTY_FIT).read_bytes() == (PROJECT / "results" / PENALTY_FIT).read_bytes()
+    shipped = [path for path in SHIPPED.rglob("*") if path.is_file()]
+    assert SHIPPED / PENALTY_FIT in shipped
+    for path in shipped:
+        name = path.relative_to(SHIPPED)
+        assert path.read_bytes() == (PROJECT / "results" / name).read_bytes(), name
 
 
 def test_the_shipped_fits_are_package_data():
