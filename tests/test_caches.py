@@ -88,6 +88,21 @@ def test_a_row_that_is_not_utf8_is_recomputed_and_the_others_kept(tmp_path, capl
     assert again.reused.all()  # the recomputed row replaced the broken one
 
 
+def test_a_store_another_program_keeps_locked_is_an_error_not_moved_aside(tmp_path,
+                                                                          monkeypatch):
+    path = tmp_path / "cases.sqlite"
+    CaseStore("test", path).put([((1,), {"value": 1})])
+    connect = sqlite3.connect
+    with connect(path) as db:
+        db.execute("BEGIN EXCLUSIVE")
+        monkeypatch.setattr(sqlite3, "connect", lambda p, timeout: connect(p, timeout=0.1))
+        with pytest.raises(OSError, match="database is locked"):
+            CaseStore("test", path)
+    monkeypatch.undo()
+    assert list(tmp_path.iterdir()) == [path]  # not taken for corrupt
+    assert CaseStore("test", path).get([(1,)]) == {(1,): {"value": 1}}
+
+
 def test_a_store_that_cannot_be_written_is_an_os_error_naming_it(tmp_path, monkeypatch):
     store = CaseStore("test", tmp_path / "cases.sqlite")
     connect = sqlite3.connect

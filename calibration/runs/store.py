@@ -40,6 +40,8 @@ class CaseStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._open()
+        except sqlite3.OperationalError as error:  # locked, busy, cannot open: not corrupt
+            raise OSError(errno.EIO, f"case store: {error}", str(self.path)) from None
         except sqlite3.DatabaseError as error:
             moved = self._move_aside()
             log.warning(f"case store {self.path} is unreadable ({error}); moved to {moved.name}, "
