@@ -227,6 +227,7 @@ CASES = [
     (["model", "--path-file", "{path_header_only}"], "path-header-only.csv' has 0 rows"),
     (["export-law", "--out", "/proc/x"], "no file can be created in '/proc'"),
     (["export-law", "--out", ""], "out='' is empty"),
+    (["export-law", "--from", "{file}", "--penalty", "0.5"], "--penalty do not apply with --from"),
     ([*MODEL, "--out", ""], "out='' is empty"),
     ([*TWODISC, "--out", ""], "out='' is empty"),
     (["halfround", "--results", ""], "results='' is empty"),
