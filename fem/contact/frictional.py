@@ -49,12 +49,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from fem.contact.body import CondensedBody, RigidWindow
 from fem.contact.boxqp import solve_box_lcp
 from fem.contact.coulomb import solve_coulomb
 from fem.contact.surface import Projection, interpolate, project, segment_and_xi
+from fem.threads import one_blas_thread
 
 #: relative change of the multipliers at which an increment has converged
 TOLERANCE = 1e-9
@@ -256,7 +256,7 @@ class NodeToSegmentContact:
         slave_f, master_f = state.slave_forces, state.master_forces
         mixer = _Anderson(MIXING_DEPTH)
         fallbacks, change, sets = 0, np.inf, None
-        with threadpool_limits(1):
+        with one_blas_thread():
             for iteration in range(1, MAX_ITERATIONS + 1):
                 slave_x, master_x = self._positions(rigid, slave_f, master_f)
                 projection = project(slave_x, master_x)

@@ -23,13 +23,13 @@ import time
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from calibration.runs.cached import cached_results
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import versions
 from calibration.runs.store import CaseStore
 from fem.loadpath import LoadPath
+from fem.threads import one_blas_thread
 from fem.twodisc import MAX_STEPS, STEPS_LIMIT, Disc, RigidFlat, TwoBody, check_touching
 from checks import InputError, count
 from meshes.digest import code_digest
@@ -105,7 +105,7 @@ def run_group(paths: tuple[FemPath, ...]) -> list[dict]:
     """
     first, start = paths[0], time.perf_counter()
     try:
-        with threadpool_limits(1):
+        with one_blas_thread():
             model = TwoBody(first.upper, first.lower, first.mu, first.support, first.delta_n,
                             first.window, first.level)
     except Exception as error:  # recorded per path; the map goes on
@@ -118,7 +118,7 @@ def run_group(paths: tuple[FemPath, ...]) -> list[dict]:
         try:
             path = fem_path.path()
             count("path steps", len(path), maximum=MAX_STEPS, why=STEPS_LIMIT)
-            with threadpool_limits(1):
+            with one_blas_thread():
                 result = model.run(path, progress=False)
         except Exception as error:  # recorded per path; the map goes on
             rows.append(_failed(f"{type(error).__name__}: {error}",
