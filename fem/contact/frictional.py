@@ -178,6 +178,25 @@ class _ForceMap:
         return self._rotate_rows(self._rotate_rows(slave).T)
 
 
+def extrapolated_forces(previous: ContactState, state: ContactState, rigid: tuple[float, float]
+                        ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The window forces at ``rigid`` extrapolated linearly from the two converged states before
+    it, or None where the prescribed translation turns (a new stage, a reversal).
+
+    A start for :meth:`NodeToSegmentContact.increment`: the first geometry of an increment
+    then lags the converged one by the forces' second difference instead of their first, which
+    saves about one fixed-point iteration in nine on the map's paths.
+    """
+    before = np.subtract(state.rigid, previous.rigid)
+    now = np.subtract(rigid, state.rigid)
+    along = float(before @ now)
+    if along <= 0.0 or abs(before[0] * now[1] - before[1] * now[0]) > 1e-9 * along:
+        return None
+    ratio = along / float(before @ before)
+    return (state.slave_forces + ratio * (state.slave_forces - previous.slave_forces),
+            state.master_forces + ratio * (state.master_forces - previous.master_forces))
+
+
 class NodeToSegmentContact:
     """Frictional contact of a slave (upper) condensed body and a master (lower) condensed body or
     rigid wall."""
@@ -246,14 +265,18 @@ class NodeToSegmentContact:
 
     # -- an increment -------------------------------------------------------------------------
 
-    def increment(self, state: ContactState, rigid: tuple[float, float]) -> Increment:
+    def increment(self, state: ContactState, rigid: tuple[float, float],
+                  start: tuple[np.ndarray, np.ndarray] | None = None) -> Increment:
         """Solve the increment from ``state`` to the flat translation ``rigid``.
 
+        ``start``: the window forces (slave, master) whose geometry the fixed point begins with,
+        by default the state's (:func:`extrapolated_forces` gives a closer one); where it
+        begins changes how many iterations it takes, not what it converges to.
         Raises :class:`ContactNotConverged` (the caller may subdivide the increment) or
         :class:`ContactOutsideWindow`.
         """
         multipliers = state.multipliers
-        slave_f, master_f = state.slave_forces, state.master_forces
+        slave_f, master_f = (state.slave_forces, state.master_forces) if start is None else start
         mixer = _Anderson(MIXING_DEPTH)
         fallbacks, change, sets = 0, np.inf, None
         with one_blas_thread():
