@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.linalg.lapack import dgesv
 
 #: active-set iterations before giving up
 MAX_ITERATIONS = 30
@@ -56,8 +57,9 @@ def solve_coulomb(M: np.ndarray, b: np.ndarray, mu: float, allowed: np.ndarray,
     ``start`` (n, 2) warm-starts the sets.
     """
     n = len(allowed)
-    diagonal = np.diag(M)
-    scale = COMPLEMENTARITY * np.tile(allowed, 2) / np.where(diagonal > 0, diagonal, 1.0)
+    diagonal = M.diagonal()
+    scale = (COMPLEMENTARITY * np.concatenate((allowed, allowed))
+             / np.where(diagonal > 0, diagonal, 1.0))
     x = np.where(allowed[:, None], start, 0.0).T.ravel()
     seen, previous = set(), None
     for iteration in range(MAX_ITERATIONS + 1):
@@ -84,11 +86,8 @@ def solve_coulomb(M: np.ndarray, b: np.ndarray, mu: float, allowed: np.ndarray,
             drag = mu * sign[c_nodes]
             system = np.concatenate([rows[:, c_nodes] + rows[:, n + c_nodes] * drag,
                                      rows[:, n + s_nodes]], axis=1)
-            try:
-                z = np.linalg.solve(system, -b[equations])
-            except np.linalg.LinAlgError:
-                return None
-            if not np.isfinite(z).all():
+            _, _, z, info = dgesv(system, -b[equations], overwrite_a=True, overwrite_b=True)
+            if info != 0 or not np.isfinite(z).all():  # singular, or not finite
                 return None
             z_n = z[:len(c_nodes)]
             x[c_nodes] = z_n

@@ -53,7 +53,7 @@ import numpy as np
 from fem.contact.body import CondensedBody, RigidWindow
 from fem.contact.boxqp import solve_box_lcp
 from fem.contact.coulomb import solve_coulomb
-from fem.contact.surface import Projection, interpolate, project, segment_and_xi
+from fem.contact.surface import Projection, interpolate, project
 from fem.threads import one_blas_thread
 
 #: relative change of the multipliers at which an increment has converged
@@ -136,7 +136,7 @@ class _ForceMap:
     def __init__(self, projection: Projection, n_master: int):
         self.frame = np.where(projection.inside[:, None, None],
                               np.stack([projection.normal, projection.tangent], axis=2), 0.0)
-        self.k, xi = segment_and_xi(projection.zeta, n_master - 1)
+        self.k, xi = projection.segment, projection.xi
         self.weights = np.column_stack([xi - 1.0, -xi])
         self.n_master = n_master
 
@@ -150,7 +150,8 @@ class _ForceMap:
 
     def transpose(self, slave: np.ndarray, master: np.ndarray) -> np.ndarray:
         """``G^T`` of window vectors (n_slave, 2), (n_master, 2): [normal block; tangent block]."""
-        gathered = slave + sum(self.weights[:, r:r + 1] * master[self.k + r] for r in (0, 1))
+        gathered = slave + (self.weights[:, :1] * master[self.k]
+                            + self.weights[:, 1:] * master[self.k + 1])
         return np.einsum("jap,ja->pj", self.frame, gathered).ravel()
 
     def _rotate_rows(self, matrix: np.ndarray) -> np.ndarray:
@@ -235,8 +236,7 @@ class NodeToSegmentContact:
         n = self.n_slave
         A = G.congruence(*self._S)
         b = G.transpose(self._X[0] + np.asarray(rigid), self._X[1])
-        shift = (interpolate(master_positions, projection.zeta)
-                 - interpolate(master_positions, old_zeta))
+        shift = projection.point - interpolate(master_positions, old_zeta)
         b[n:] += np.einsum("ij,ij->i", projection.tangent, shift)
         v_s, v_m = self._relief
         relief = G.transpose(v_s, -v_m)  # the master carries minus the slave's x-resultant
@@ -330,7 +330,7 @@ class NodeToSegmentContact:
         active = np.flatnonzero(multipliers[:, 0] > 0)
         if active.size == 0:
             return
-        k, _ = segment_and_xi(projection.zeta[active], self.n_master - 1)
+        k = projection.segment[active]
         if (active[0] == 0 or active[-1] == self.n_slave - 1 or k.min() == 0
                 or k.max() == self.n_master - 2):
             raise ContactOutsideWindow("the contact zone reached the end of a refined contact "

@@ -62,6 +62,10 @@ class Projection:
     normal: np.ndarray
     tangent: np.ndarray
     inside: np.ndarray
+    #: ``zeta`` split by :func:`segment_and_xi`, and the point on the master it names
+    segment: np.ndarray
+    xi: np.ndarray
+    point: np.ndarray
 
 
 def segment_and_xi(zeta: np.ndarray, segments: int):
@@ -123,4 +127,5 @@ def project(slave: np.ndarray, master: np.ndarray, reach: int = 2) -> Projection
     normal /= _lengths(normal)
     foot = (1.0 - along)[:, None] * master[at] + along[:, None] * master[at + 1]
     gap = np.einsum("ij,ij->i", slave - foot, normal)
-    return Projection(zeta, np.where(inside, gap, np.inf), normal, tangent_of(normal), inside)
+    return Projection(zeta, np.where(inside, gap, np.inf), normal, tangent_of(normal), inside,
+                      at, along, foot)
