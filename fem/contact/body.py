@@ -47,6 +47,7 @@ from scipy.sparse.linalg import splu
 
 from fem.elasticity import StiffnessParts, lame, vector_basis
 from fem.supports import SUPPORTS, fixed_dofs, relief_load
+from fem.threads import one_blas_thread
 from checks import one_of
 from meshes.halfround import node_at
 
@@ -66,8 +67,10 @@ def fill_reducing_order(matrix: sp.csc_matrix, node: np.ndarray, last: np.ndarra
     at_end = np.zeros(matrix.shape[0], dtype=bool)
     at_end[last] = True
     rest = np.flatnonzero(~at_end)
-    nodes = np.unique(node[rest])
-    compressed = np.full(node.max() + 1, -1)
+    ordered = np.zeros(node.max() + 1, dtype=bool)
+    ordered[node[rest]] = True
+    nodes = np.flatnonzero(ordered)
+    compressed = np.full(len(ordered), -1)
     compressed[nodes] = np.arange(len(nodes))
     entries = matrix.tocoo()
     kept = ~at_end[entries.row] & ~at_end[entries.col]
@@ -91,8 +94,10 @@ class _OrderedFactor:
         if not (np.array_equal(self.lu.perm_r, np.arange(matrix.shape[0]))
                 and np.array_equal(self.lu.perm_c, np.arange(matrix.shape[0]))):
             raise RuntimeError("SuperLU pivoted a stiffness matrix: it is not positive definite")
+        # the trailing columns of the triangular factors (CSC) hold the trailing blocks: all of
+        # L's rows there are trailing, U's are cut to them
         n = len(last)
-        self.trailing = (self.lu.L.tocsr()[-n:, -n:] @ self.lu.U.tocsr()[-n:, -n:]).toarray()
+        self.trailing = (self.lu.L[:, -n:][-n:] @ self.lu.U[:, -n:][-n:]).toarray()
 
     def solve(self, rhs: np.ndarray) -> np.ndarray:
         x = np.empty_like(rhs)
@@ -130,7 +135,9 @@ class CondensedBody:
         flat_y = mesh.p[1, mesh.facets[0, mesh.boundaries["flat"][0]]]
         self.flat_centre = node_at(mesh, 0.0, flat_y)
         self.fixed = fixed_dofs(self.basis, "flat", self.flat_centre, support)
-        self.free = np.setdiff1d(np.arange(self.basis.N), self.fixed)
+        held = np.zeros(self.basis.N, dtype=bool)
+        held[self.fixed] = True
+        self.free = np.flatnonzero(~held)
         self.relief_load = relief_load(self.basis, support)
         self._factor: _OrderedFactor | None = None
         self._operators: WindowOperators | None = None
@@ -158,7 +165,8 @@ class CondensedBody:
             node[self.basis.nodal_dofs] = np.arange(self.nodes)
             self._factor = _OrderedFactor(self.stiffness[self.free][:, self.free].tocsc(),
                                           node[self.free], window)
-            compliance = np.linalg.inv(self._factor.trailing)
+            with one_blas_thread():  # design note 3 in fem.contact
+                compliance = np.linalg.inv(self._factor.trailing)
             relief = self._factor.solve(self.relief_load[self.free])[window]
             self._operators = WindowOperators(0.5 * (compliance + compliance.T), relief)
         return self._operators
