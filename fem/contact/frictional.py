@@ -139,6 +139,10 @@ class _ForceMap:
         self.k, xi = projection.segment, projection.xi
         self.weights = np.column_stack([xi - 1.0, -xi])
         self.n_master = n_master
+        # per slave node j the 2 x 2 block frame[j]^T and the 1 x 2 weights of its master
+        # nodes, for the batched products of the congruence (half the time of broadcasting)
+        self._frame_t = np.ascontiguousarray(self.frame.transpose(0, 2, 1))
+        self._master_nodes = np.column_stack([self.k, self.k + 1])
 
     def forces(self, multipliers: np.ndarray):
         """Window forces (n_slave, 2), (n_master, 2) of multipliers (n_slave, 2)."""
@@ -158,17 +162,13 @@ class _ForceMap:
         """``F^T M``: slave window rows (j, axis) -> multiplier rows (p, j), F = blockdiag(frame)."""
         rows = np.ascontiguousarray(matrix).reshape(len(self.k), 2, -1)
         out = np.empty((2, len(self.k), rows.shape[2]))
-        for p in (0, 1):
-            np.multiply(self.frame[:, 0, p, None], rows[:, 0], out=out[p])
-            out[p] += self.frame[:, 1, p, None] * rows[:, 1]
+        np.matmul(self._frame_t, rows, out=out.transpose(1, 0, 2))
         return out.reshape(2 * len(self.k), -1)
 
     def _interpolate_rows(self, matrix: np.ndarray) -> np.ndarray:
         """``W M``: master window rows -> rows at the slave nodes' contact points (weighted)."""
-        rows = np.ascontiguousarray(matrix).reshape(self.n_master, 2, -1)
-        mixed = np.take(rows, self.k, axis=0)
-        mixed *= self.weights[:, 0, None, None]
-        mixed += self.weights[:, 1, None, None] * np.take(rows, self.k + 1, axis=0)
+        rows = np.ascontiguousarray(matrix).reshape(self.n_master, -1)
+        mixed = self.weights[:, None, :] @ rows[self._master_nodes]
         return mixed.reshape(2 * len(self.k), -1)
 
     def congruence(self, slave: np.ndarray, master: np.ndarray | None) -> np.ndarray:
