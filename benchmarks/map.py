@@ -13,14 +13,19 @@
    ``--repeat`` runs, each from a cold mesh cache. A second table splits each case's set-up into
    meshing, assembly and factorisation (wall seconds).
 2. with a reference (``--reference`` a file that ``--save`` wrote, or ``--before REV``, which
-   first runs this script on the package of git revision REV in a temporary worktree): the
-   before/after costs of table 1 and their ratio, and the largest relative difference of the
-   per-step forces (Fx, Fz, N, T, each relative to its path's largest magnitude) over the
-   paths of table 1, every path of the quick map and the paths of every ``--sample``-th case of
-   the spec (its convergence checks included).
+   first runs this script, with the same options, on the package of git revision REV in a
+   temporary worktree): the before/after costs of table 1 and their ratio, and the largest
+   relative difference of the per-step forces (Fx, Fz, N, T, each relative to its path's
+   largest magnitude) over the paths of table 1, every path of the quick map and the paths of
+   every ``--sample``-th case of the spec (its convergence checks included); with ``--run``
+   also the whole map's before/after.
 3. with ``--run``: the whole map (``hertz2d map``) from an empty case store and mesh cache on
-   ``--jobs`` local processes, its wall time, then the same map again (every path reused). It
-   needs a fit for the laws' penalty factors (``--fit``, default the committed run's).
+   ``--jobs`` local processes, its wall time, then the same map again (every path reused), and
+   the FEM seconds per path the map records. It needs a fit for the laws' penalty factors
+   (``--fit``, default the committed run's).
+
+One command for the before/after on a quiet machine:
+``python benchmarks/map.py --before REV [--run]`` with REV the revision before the change.
 
 Wall times depend on the machine's load, printed with each table.
 """
@@ -251,7 +256,9 @@ def measure_before(rev: str, argv: list[str]) -> dict:
                        check=True, capture_output=True)
 
 
-def whole_map(spec_path, jobs: int, fit: Path) -> None:
+def whole_map(spec_path, jobs: int, fit: Path) -> dict:
+    """Table 3: the whole map twice (empty store, then all reused); its wall times and the FEM
+    seconds per path kind that the map records (``map/summary.json``)."""
     from calibration.runs.executor_choice import open_executor
     from calibration.validation.map.stage import run_map
 
@@ -259,16 +266,35 @@ def whole_map(spec_path, jobs: int, fit: Path) -> None:
     (results / "penalty").mkdir()
     shutil.copy(fit, results / "penalty" / "fit.json")
     cold_cache()
+    measured = {"load": load(), "jobs": jobs}
     print(f"\n3. The whole map on {jobs} local processes, empty case store and mesh cache; "
-          f"{load()}")
+          f"{measured['load']}")
     for attempt in ("empty store", "rerun (all reused)"):
         wall, cpu = time.perf_counter(), time.process_time()
         with open_executor(jobs) as executor:
             summary = run_map(spec_path, executor=executor, results=results, progress=False)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        measured[attempt] = wall
         print(f"{attempt:>20}: {summary['paths']} paths + {summary['check_paths']} checks, "
               f"{summary['failed']} failed, {summary['reused']} reused: {wall:.1f} s wall, "
               f"{cpu:.1f} s CPU in this process; {load()}")
+    measured["fem"] = json.loads((results / "map" / "summary.json").read_text())["fem_seconds"]
+    print(f"{'FEM per path kind':>20}: " + "; ".join(
+        f"{kind} {row['seconds_per_path']:.3f} s a path ({row['setup_seconds']:.3f} s set-up, "
+        f"{1e3 * row['seconds_per_step']:.2f} ms a step)" for kind, row in measured["fem"].items())
+        + " (wall, as the map records them)")
+    return measured
+
+
+def print_map_comparison(before: dict, after: dict) -> None:
+    print(f"\n   the whole map before ({before['load']}) and after ({after['load']}), wall s")
+    print(f"{'':>20} {'before':>8} {'after':>8} {'ratio':>6}")
+    for attempt in ("empty store", "rerun (all reused)"):
+        b, a = before[attempt], after[attempt]
+        print(f"{attempt:>20} {b:>8.1f} {a:>8.1f} {a / b:>6.2f}")
+    for kind, row in after["fem"].items():
+        b, a = before["fem"][kind]["seconds_per_path"], row["seconds_per_path"]
+        print(f"{kind + ' path':>20} {b:>8.3f} {a:>8.3f} {a / b:>6.2f}")
 
 
 def main() -> None:
@@ -295,6 +321,8 @@ def main() -> None:
         shared = ["--repeat", str(args.repeat), "--sample", str(args.sample)]
         if args.spec:
             shared += ["--spec", str(Path(args.spec).resolve())]
+        if args.run:
+            shared += ["--run", "--jobs", str(args.jobs), "--fit", str(Path(args.fit).resolve())]
         before = measure_before(args.before, shared)
     elif args.reference:
         before = json.loads(Path(args.reference).read_text())
@@ -302,16 +330,18 @@ def main() -> None:
     spec = read(args.spec)
     measured, forces = costs(spec, args.repeat)
     print_costs(measured, spec, args.repeat)
+    after = {"revision": revision(Path(__import__("fem").__file__).parents[1]),
+             "load": load(), "costs": measured, "forces": forces}
     if args.save or before is not None:
         forces.update(sample_forces(spec, args.sample))
-        after = {"revision": revision(Path(__import__("fem").__file__).parents[1]),
-                 "load": load(), "costs": measured, "forces": forces}
-        if args.save:
-            Path(args.save).write_text(json.dumps(after))
-        if before is not None:
-            print_comparison(before, after)
     if args.run:
-        whole_map(args.spec, args.jobs, Path(args.fit))
+        after["map"] = whole_map(args.spec, args.jobs, Path(args.fit))
+    if args.save:
+        Path(args.save).write_text(json.dumps(after))
+    if before is not None:
+        print_comparison(before, after)
+        if "map" in before and "map" in after:
+            print_map_comparison(before["map"], after["map"])
 
 
 if __name__ == "__main__":
