@@ -51,7 +51,7 @@ from tqdm import tqdm
 
 from fem.contact.body import CondensedBody, RigidWindow
 from fem.contact.frictional import (ContactNotConverged, ContactOutsideWindow, ContactState,
-                                    Increment, NodeToSegmentContact, extrapolated_forces)
+                                    Increment, NodeToSegmentContact)
 from fem.contact.measure import arc_coordinate, measure, tractions
 from fem.elasticity import lame
 from fem.loadpath import STEP_COLUMNS, LoadPath
@@ -176,15 +176,13 @@ class TwoBody:
 
     # -- stepping -----------------------------------------------------------------------------
 
-    def _advance(self, state: ContactState, rigid: tuple[float, float], cuts: int = 0,
-                 start: tuple[np.ndarray, np.ndarray] | None = None):
+    def _advance(self, state: ContactState, rigid: tuple[float, float], cuts: int = 0):
         """The increment to ``rigid``, bisected while the contact iteration does not converge.
 
-        ``start``: the forces the first attempt's geometry begins with (default the state's).
         Returns the final increment and the number of sub-increments it took.
         """
         try:
-            return self.contact.increment(state, rigid, start), 1
+            return self.contact.increment(state, rigid), 1
         except ContactNotConverged:
             if cuts >= MAX_CUTS:
                 raise
@@ -197,7 +195,7 @@ class TwoBody:
             progress: bool = True) -> TwoDiscResult:
         """Run ``path`` from the unloaded state; one table row per step that converged."""
         check_touching(self.upper_body, self.lower_body, path)
-        state = previous = self.contact.initial_state()
+        state = self.contact.initial_state()
         rows, profile_frames, seconds, failure = [], [], [], None
         if vtu is not None:
             Path(vtu).mkdir(parents=True, exist_ok=True)
@@ -207,8 +205,7 @@ class TwoBody:
             rigid = (float(path.delta_t[k]), -float(path.delta_n[k]))
             clock = time.perf_counter()
             try:
-                increment, pieces = self._advance(
-                    state, rigid, start=extrapolated_forces(previous, state, rigid))
+                increment, pieces = self._advance(state, rigid)
             except ContactNotConverged as error:
                 failure = (f"step {k + 1} (delta_n={path.delta_n[k]:.6g}, "
                            f"delta_t={path.delta_t[k]:.6g}) did not converge with its increment "
@@ -217,7 +214,7 @@ class TwoBody:
             except ContactOutsideWindow as error:
                 failure = f"step {k + 1}: {error}; {k} steps kept"
                 break
-            previous, state = state, increment.state
+            state = increment.state
             Fx, Fz = _driving_force(state)
             seconds.append(time.perf_counter() - clock)
             m = measure(increment, self.s, self.mu)

@@ -85,6 +85,32 @@ class ContactState:
     #: (n_slave, 2) and (n_master, 2) window forces of the multipliers
     slave_forces: np.ndarray
     master_forces: np.ndarray
+    #: the rigid translation and window forces of the state this increment started from (None
+    #: for the initial state): the next increment's first geometry is extrapolated from the two
+    #: (:meth:`start_forces`)
+    preceding: tuple[tuple[float, float], np.ndarray, np.ndarray] | None = None
+
+    def start_forces(self, rigid: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+        """The window forces whose geometry the increment to ``rigid`` begins with.
+
+        Extrapolated linearly from the preceding state and this one while the prescribed
+        translation keeps its direction (the first geometry then lags the converged one by the
+        forces' second difference instead of their first, about one fixed-point iteration in
+        nine fewer on the map's paths); this state's own where it turns (a new stage, a
+        reversal) or has no predecessor. Where the fixed point begins changes how many
+        iterations it takes, not what it converges to.
+        """
+        if self.preceding is None:
+            return self.slave_forces, self.master_forces
+        preceding_rigid, preceding_slave, preceding_master = self.preceding
+        before = np.subtract(self.rigid, preceding_rigid)
+        now = np.subtract(rigid, self.rigid)
+        along = float(before @ now)
+        if along <= 0.0 or abs(before[0] * now[1] - before[1] * now[0]) > 1e-9 * along:
+            return self.slave_forces, self.master_forces
+        ratio = along / float(before @ before)
+        return (self.slave_forces + ratio * (self.slave_forces - preceding_slave),
+                self.master_forces + ratio * (self.master_forces - preceding_master))
 
 
 @dataclass(frozen=True)
@@ -179,25 +205,6 @@ class _ForceMap:
         return self._rotate_rows(self._rotate_rows(slave).T)
 
 
-def extrapolated_forces(previous: ContactState, state: ContactState, rigid: tuple[float, float]
-                        ) -> tuple[np.ndarray, np.ndarray] | None:
-    """The window forces at ``rigid`` extrapolated linearly from the two converged states before
-    it, or None where the prescribed translation turns (a new stage, a reversal).
-
-    A start for :meth:`NodeToSegmentContact.increment`: the first geometry of an increment
-    then lags the converged one by the forces' second difference instead of their first, which
-    saves about one fixed-point iteration in nine on the map's paths.
-    """
-    before = np.subtract(state.rigid, previous.rigid)
-    now = np.subtract(rigid, state.rigid)
-    along = float(before @ now)
-    if along <= 0.0 or abs(before[0] * now[1] - before[1] * now[0]) > 1e-9 * along:
-        return None
-    ratio = along / float(before @ before)
-    return (state.slave_forces + ratio * (state.slave_forces - previous.slave_forces),
-            state.master_forces + ratio * (state.master_forces - previous.master_forces))
-
-
 class NodeToSegmentContact:
     """Frictional contact of a slave (upper) condensed body and a master (lower) condensed body or
     rigid wall."""
@@ -265,18 +272,14 @@ class NodeToSegmentContact:
 
     # -- an increment -------------------------------------------------------------------------
 
-    def increment(self, state: ContactState, rigid: tuple[float, float],
-                  start: tuple[np.ndarray, np.ndarray] | None = None) -> Increment:
+    def increment(self, state: ContactState, rigid: tuple[float, float]) -> Increment:
         """Solve the increment from ``state`` to the flat translation ``rigid``.
 
-        ``start``: the window forces (slave, master) whose geometry the fixed point begins with,
-        by default the state's (:func:`extrapolated_forces` gives a closer one); where it
-        begins changes how many iterations it takes, not what it converges to.
         Raises :class:`ContactNotConverged` (the caller may subdivide the increment) or
         :class:`ContactOutsideWindow`.
         """
         multipliers = state.multipliers
-        slave_f, master_f = (state.slave_forces, state.master_forces) if start is None else start
+        slave_f, master_f = state.start_forces(rigid)
         mixer = _Anderson(MIXING_DEPTH)
         fallbacks, change, sets = 0, np.inf, None
         with one_blas_thread():
@@ -307,7 +310,8 @@ class NodeToSegmentContact:
                 f"contact fixed point did not converge in {iteration} iterations "
                 f"(relative change of the contact forces {change:.2e})")
         self._check_window(multipliers, projection)
-        new_state = ContactState(multipliers, projection.zeta, tuple(rigid), slave_f, master_f)
+        new_state = ContactState(multipliers, projection.zeta, tuple(rigid), slave_f, master_f,
+                                 (state.rigid, state.slave_forces, state.master_forces))
         return Increment(new_state, projection, slipping, iteration, fallbacks)
 
     def gap_residual(self, increment: Increment) -> float:
