@@ -9,8 +9,9 @@ the FEM only: how a spec's axes become a path (through the laws' closed forms) l
 stored run.
 
 The paths that share their meshed bodies (:meth:`FemPath.bodies_key`: the load paths of one
-case) are one task, :func:`run_group`: meshing, assembly and factorisation, about half of a path's
-time at the map's level, are done once for them.
+case) are one task, :func:`run_group`: meshing, assembly and factorisation, about 0.3 s a case at
+the map's level and more than the load steps of its three paths take (benchmarks/map.py), are
+done once for them.
 
 A path that fails (a step that does not converge, contact leaving its window, any exception in
 the worker) comes back with its reason and an empty or partial table; the map records it and goes
