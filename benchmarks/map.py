@@ -5,8 +5,8 @@
 
 1. per path kind of the spec (the shipped default unless ``--spec``), for the base case (equal
    discs) and two corners of the space (a disc on a wall, the smallest contact): the cost of
-   one FEM path at the spec's mesh level as the map runs it (a case's paths on bodies meshed,
-   assembled and condensed once, :func:`calibration.validation.map.runs.run_group`, with one
+   one FEM path at the spec's mesh level in the map's own task (a case's paths on bodies
+   meshed, assembled and condensed once, :func:`calibration.validation.map.runs.run_group`, one
    BLAS thread): its share of the case's set-up, its load steps (contact iterations and
    milliseconds per step) and its total, in thread CPU seconds (what the load of other
    processes changes least), then its total in wall seconds; every figure is the minimum over
@@ -39,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -95,32 +96,54 @@ def fastest(best: dict | None, new: dict) -> dict:
     return {k: min(v, best[k]) if k in SECONDS else v for k, v in new.items()}
 
 
-def time_case(runs, repeat: int) -> tuple[dict, list[dict], dict]:
-    """The case's set-up and each path's run, the minimum of ``repeat`` cold-cache runs, as
-    :func:`calibration.validation.map.runs.run_group` runs them; and each path's forces."""
-    from threadpoolctl import threadpool_limits
-
+@contextmanager
+def clocked_two_body():
+    """The clocks of every :class:`fem.twodisc.TwoBody` set-up and path run in the block, in
+    order: ``("set-up", Clock, model)`` and ``("run", Clock, result)``. The class is wrapped,
+    not copied, so what is timed is exactly what the map's task runs."""
     from fem.twodisc import TwoBody
 
-    fem_paths = [run.fem_path() for run in runs]
-    first = fem_paths[0]
+    records, build, run = [], TwoBody.__init__, TwoBody.run
+
+    def clocked_build(self, *args, **kwargs):
+        with Clock() as clock:
+            build(self, *args, **kwargs)
+        records.append(("set-up", clock, self))
+
+    def clocked_run(self, *args, **kwargs):
+        with Clock() as clock:
+            result = run(self, *args, **kwargs)
+        records.append(("run", clock, result))
+        return result
+
+    TwoBody.__init__, TwoBody.run = clocked_build, clocked_run
+    try:
+        yield records
+    finally:
+        TwoBody.__init__, TwoBody.run = build, run
+
+
+def time_case(runs, repeat: int) -> tuple[dict, list[dict], dict]:
+    """The case's set-up and each path's run in the map's task
+    (:func:`calibration.validation.map.runs.run_group`), the minimum of ``repeat`` runs from a
+    cold mesh cache; and each path's forces."""
+    from calibration.validation.map.runs import run_group
+
+    fem_paths = tuple(run.fem_path() for run in runs)
     setup, paths, forces = None, [None] * len(runs), {}
     for _ in range(repeat):
         cold_cache()
-        with threadpool_limits(1):
-            with Clock() as clock:
-                model = TwoBody(first.upper, first.lower, first.mu, first.support,
-                                first.delta_n, first.window, first.level)
-            setup = fastest(setup, {"wall": clock.wall, "cpu": clock.cpu, **model.timings})
-            for index, fem_path in enumerate(fem_paths):
-                with Clock() as clock:
-                    result = model.run(fem_path.path(), progress=False)
-                assert result.failure is None, result.failure
-                paths[index] = fastest(paths[index], {
-                    "steps": len(result.table),
-                    "iterations": float(result.table["iterations"].mean()),
-                    "wall": clock.wall, "cpu": clock.cpu})
-                forces[fem_path.key()] = {q: result.table[q].tolist() for q in FORCES}
+        with clocked_two_body() as records:
+            rows = run_group(fem_paths)
+        (_, clock, model), *ran = records
+        setup = fastest(setup, {"wall": clock.wall, "cpu": clock.cpu, **model.timings})
+        for index, (fem_path, row, (_, clock, result)) in enumerate(zip(fem_paths, rows, ran)):
+            assert row["failure"] is None, row["failure"]
+            paths[index] = fastest(paths[index], {
+                "steps": len(result.table),
+                "iterations": float(result.table["iterations"].mean()),
+                "wall": clock.wall, "cpu": clock.cpu})
+            forces[fem_path.key()] = {q: row["table"][q] for q in FORCES}
     return setup, paths, forces
 
 
