@@ -1,6 +1,6 @@
 """The validity map's cost: two-body FEM seconds per path at the map's level, and the whole map.
 
-``python benchmarks/map.py [--spec F.toml] [--repeat 3] [--save F.json]
+``python benchmarks/map.py [--spec F.toml] [--repeat 3] [--every-case] [--save F.json]
 [--before REV | --reference F.json] [--sample 8] [--run] [--jobs 2] [--fit fit.json]`` prints:
 
 1. per path kind of the spec (the shipped default unless ``--spec``), for the base case (equal
@@ -11,21 +11,23 @@
    milliseconds per step) and its total, in thread CPU seconds (what the load of other
    processes changes least), then its total in wall seconds; every figure is the minimum over
    ``--repeat`` runs, each from a cold mesh cache. A second table splits each case's set-up into
-   meshing, assembly and factorisation (wall seconds).
+   meshing, assembly and factorisation (wall seconds). With ``--every-case`` (table 1b), every
+   default case of the spec once, in this process, and the mean per path of each kind.
 2. with a reference (``--reference`` a file that ``--save`` wrote, or ``--before REV``, which
    first runs this script, with the same options, on the package of git revision REV in a
    temporary worktree): the before/after costs of table 1 and their ratio, and the largest
    relative difference of the per-step forces (Fx, Fz, N, T, each relative to its path's
-   largest magnitude) over the paths of table 1, every path of the quick map and the paths of
-   every ``--sample``-th case of the spec (its convergence checks included); with ``--run``
-   also the whole map's before/after.
+   largest magnitude) over the paths of table 1 (1b), every path of the quick map and the paths
+   of every ``--sample``-th case of the spec (its convergence checks included); with
+   ``--every-case`` and ``--run`` also their before/after.
 3. with ``--run``: the whole map (``hertz2d map``) from an empty case store and mesh cache on
    ``--jobs`` local processes, its wall time, then the same map again (every path reused), and
    the FEM seconds per path the map records. It needs a fit for the laws' penalty factors
    (``--fit``, default the committed run's).
 
 One command for the before/after on a quiet machine:
-``python benchmarks/map.py --before REV [--run]`` with REV the revision before the change.
+``python benchmarks/map.py --before REV --every-case [--run]`` with REV the revision before the
+change.
 
 Wall times depend on the machine's load, printed with each table.
 """
@@ -158,6 +160,35 @@ def costs(spec, repeat: int) -> tuple[dict, dict]:
     return measured, forces
 
 
+def every_case(spec) -> tuple[dict, dict]:
+    """Table 1b's numbers: every default case of the spec once (cold mesh cache), the mean per
+    path kind and over all paths of a path's CPU and wall seconds, set-up share and CPU per step;
+    and every path's forces by key."""
+    totals, forces = {}, {}
+    for runs in by_case(spec.default_runs):
+        setup, paths, case_forces = time_case(runs, 1)
+        forces.update(case_forces)
+        for run, row in zip(runs, paths):
+            share = {clock: setup[clock] / len(paths) for clock in ("cpu", "wall")}
+            totals.setdefault(run.case.path, []).append(
+                [row["cpu"] + share["cpu"], row["wall"] + share["wall"], share["cpu"],
+                 row["cpu"] / row["steps"]])
+    totals["all"] = [row for rows in list(totals.values()) for row in rows]
+    means = {kind: dict(zip(("cpu", "wall", "setup_cpu", "step_cpu"), np.mean(rows, axis=0)),
+                        paths=len(rows)) for kind, rows in totals.items()}
+    return means, forces
+
+
+def print_every_case(means: dict, spec) -> None:
+    print(f"\n1b. Every default case of {spec.name} once, its paths as the map runs them "
+          f"(cold mesh cache); mean per path; {load()}")
+    print(f"{'path':>13} {'paths':>5} {'set-up CPU s':>12} {'CPU ms/step':>11} "
+          f"{'total CPU s':>11} {'total wall s':>12}")
+    for kind, row in means.items():
+        print(f"{kind:>13} {row['paths']:>5} {row['setup_cpu']:>12.3f} "
+              f"{1e3 * row['step_cpu']:>11.2f} {row['cpu']:>11.3f} {row['wall']:>12.3f}")
+
+
 def path_cost(case: dict, kind: str, clock: str) -> float:
     """A path's seconds: its run and its share of the case's set-up."""
     return case["paths"][kind][clock] + case["setup"][clock] / len(case["paths"])
@@ -190,11 +221,12 @@ def print_costs(measured: dict, spec, repeat: int) -> None:
               f"{s['wall']:>6.3f} {s['cpu']:>7.3f}")
 
 
-def by_case(fem_paths: list) -> list[list]:
-    """The paths grouped by the bodies they run on (one map task each)."""
+def by_case(items: list) -> list[list]:
+    """FEM paths, or map runs, grouped by the bodies they run on (one map task each)."""
     groups: dict[tuple, list] = {}
-    for fem_path in fem_paths:
-        groups.setdefault(fem_path.bodies_key(), []).append(fem_path)
+    for item in items:
+        fem_path = item.fem_path() if hasattr(item, "fem_path") else item
+        groups.setdefault(fem_path.bodies_key(), []).append(item)
     return list(groups.values())
 
 
@@ -255,6 +287,16 @@ def print_comparison(before: dict, after: dict) -> None:
         print(f"{q:>6}: {difference:.2e}  ({where.get('kind')}, level {where.get('level')}, "
               f"mu {where.get('mu')}, delta_n {where.get('delta_n', 0):.4g})")
     print(f"   paths whose step count or failure differs: {len(mismatched)}")
+
+
+def print_every_case_comparison(before: dict, after: dict) -> None:
+    print("\n   every default case once, mean seconds per path before and after (CPU, wall)")
+    print(f"{'path':>13} {'CPU before':>10} {'CPU after':>9} {'ratio':>6} {'wall before':>11} "
+          f"{'wall after':>10} {'ratio':>6}")
+    for kind, row in after.items():
+        old = before[kind]
+        print(f"{kind:>13} " + " ".join(f"{old[c]:>10.3f} {row[c]:>9.3f} {row[c] / old[c]:>6.2f}"
+                                        for c in ("cpu", "wall")))
 
 
 def revision(root: Path) -> str:
@@ -332,6 +374,8 @@ def main() -> None:
     reference.add_argument("--reference", help="a JSON file --save wrote: print before/after")
     reference.add_argument("--before", metavar="REV",
                            help="measure git revision REV first, then print before/after")
+    parser.add_argument("--every-case", action="store_true",
+                        help="also time every default case of the spec once (table 1b)")
     parser.add_argument("--run", action="store_true", help="also run the whole map, twice")
     parser.add_argument("--jobs", type=int, default=2, help="local processes for --run (2)")
     parser.add_argument("--fit", default=str(ROOT / "results" / "penalty" / "fit.json"),
@@ -342,6 +386,8 @@ def main() -> None:
     before = None
     if args.before:
         shared = ["--repeat", str(args.repeat), "--sample", str(args.sample)]
+        if args.every_case:
+            shared += ["--every-case"]
         if args.spec:
             shared += ["--spec", str(Path(args.spec).resolve())]
         if args.run:
@@ -355,6 +401,10 @@ def main() -> None:
     print_costs(measured, spec, args.repeat)
     after = {"revision": revision(Path(__import__("fem").__file__).parents[1]),
              "load": load(), "costs": measured, "forces": forces}
+    if args.every_case:
+        after["every_case"], every_forces = every_case(spec)
+        print_every_case(after["every_case"], spec)
+        forces.update(every_forces)
     if args.save or before is not None:
         forces.update(sample_forces(spec, args.sample))
     if args.run:
@@ -363,6 +413,8 @@ def main() -> None:
         Path(args.save).write_text(json.dumps(after))
     if before is not None:
         print_comparison(before, after)
+        if "every_case" in before and "every_case" in after:
+            print_every_case_comparison(before["every_case"], after["every_case"])
         if "map" in before and "map" in after:
             print_map_comparison(before["map"], after["map"])
 
