@@ -38,7 +38,7 @@ Algorithm per load increment: a fixed point on the geometry, each frozen problem
    slip sets change): the plain geometric fixed point contracts by about 0.25 per iteration
    while the contact slides (the force split between master nodes and the deformed normals are
    lagged), mixing brings an increment from 13 to 8-9 iterations (level 3, the paper's case 1),
-   and with the extrapolated start the map's level-2 steps take 4.6-5.0.
+   and with the extrapolated start a step of the map's base case (level 2) takes 4.6-5.0.
 
 The geometric terms frozen in step 2 are the projection point and normal (their first-order
 variations vanish at the projection) and the tangential offset ``t . (x_m(xi) - x_m(zeta_old))``
