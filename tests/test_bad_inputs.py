@@ -109,13 +109,15 @@ a_over_R = 0.05
 support = "symmetric"
 level = 2
 [paths]
-kinds = ["hold-normal", "proportional", "cycle"]
 normal_steps = 5
 steps = 20
-hold_normal_travel = 1.5
-proportional_ratio = 1.0
-cycle_amplitude = 0.6
 cycle_steps = 8
+cycles = 1
+normal_swing = 0.2
+[paths.loads]
+hold-normal = [1.5]
+proportional = [2.0]
+cycle = [0.6]
 """
 F = "{file}"
 IMPACT = ["dem", "impact", "--speed", "1"]

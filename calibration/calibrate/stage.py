@@ -83,7 +83,7 @@ def calibrate(spec_path: str | Path | None = None, heldout_path: str | Path | No
     module docstring); return a summary."""
     start = time.perf_counter()
     results = Path(results)
-    out = check_writable("results", results / CALIBRATED_FILE.parent, directory=True)
+    out = check_writable("results", (results / CALIBRATED_FILE).parent, directory=True)
     training = read(spec_path, quick)
     heldout = read(heldout_path, shipped="quick-heldout.toml" if quick else "heldout.toml")
     paths, failed = training_paths(training, executor, progress)
