@@ -255,7 +255,7 @@ def test_law_json_round_trips_and_names_its_coefficients(exported):
     coefficients, law = read_calibrated_law(exported / "law.json")
     shipped = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
     assert coefficients == shipped and law["law"] == LAW_ID and law["form"] == "per-body"
-    assert law["coefficients"]["source"] == "shipped with hertz2d"
+    assert law["coefficients"]["source"] == f"shipped: {SHIPPED_COEFFICIENTS}"
     assert law["history"]["size"] == HISTORY_SIZE == kernel.HISTORY
     assert law["constants"] == CONSTANTS
     assert law["formulas"]["branch"]["equation"] == "(C1)"
@@ -276,7 +276,7 @@ def test_the_results_roots_coefficients_and_training_ranges_are_exported(tmp_pat
     assert main(["export-law", "--law", "calibrated", "--results", str(tmp_path / "results"),
                  "--out", str(tmp_path / "law"), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert summary["source"].endswith("coefficients.json")
+    assert summary["fit_source"] == "results" and summary["fit"].endswith("coefficients.json")
     coefficients, law = read_calibrated_law(tmp_path / "law" / "law.json")
     assert coefficients.as_dict() == refit
     assert law["validity"]["ranges"] == ranges and law["validity"]["training"]["paths"] == 12

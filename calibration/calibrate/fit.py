@@ -100,22 +100,22 @@ def _least_squares(batches_: list[Batch], groups: tuple[str, ...],
     return coefficients(solution.x), solution
 
 
-def fit(paths: list, groups: tuple[str, ...] = ALL_GROUPS, label: str = "calibrated"
-        ) -> FitResult:
+def fit(paths: list, groups: tuple[str, ...] = ALL_GROUPS, label: str = "calibrated",
+        start: CalibratedCoefficients = START) -> FitResult:
     """The two-stage fit (see the module docstring) on the training ``paths``, ``[(run, FEM
-    table)]``."""
+    table)]``, of the coefficients of ``groups``, the others as in ``start``."""
     clock = time.perf_counter()
     everything = batches(paths)
     uncoupled = [(run, table) for run, table in paths
                  if float(np.max(coupling_beta(run.case.pair()))) == 0.0]
     base, first = _least_squares(batches(uncoupled) if uncoupled else everything,
-                                 tuple(g for g in BASE_GROUPS if g in groups), START, label)
+                                 tuple(g for g in BASE_GROUPS if g in groups), start, label)
     evaluations = first.nfev
     result, solution = base, first
     if set(groups) - set(BASE_GROUPS):
         result, solution = _least_squares(everything, groups, base, label)
         evaluations += solution.nfev
-    start_rms = float(np.sqrt(np.mean(residuals(everything, START) ** 2)))
+    start_rms = float(np.sqrt(np.mean(residuals(everything, start) ** 2)))
     final = residuals(everything, result)
     return FitResult(result, tuple(groups), start_rms, float(np.sqrt(np.mean(final ** 2))),
                      int(final.size), int(evaluations), time.perf_counter() - clock,

@@ -4,8 +4,9 @@
    its default runs on symmetric flats (the configuration of a disc held in a packing; the
    clamped-flat study is the paper's configuration and stays out), from the case store or
    computed on the executor (:func:`calibration.validation.map.runs.run_paths`).
-2. The fit (:mod:`calibration.calibrate.fit`) of every coefficient group (the quick run: w and the
-   stick-zone weight only), written to ``<results>/calibrated/coefficients.json``.
+2. The fit (:mod:`calibration.calibrate.fit`) of every coefficient group from the fixed start,
+   written to ``<results>/calibrated/coefficients.json`` (the quick run: w and the stick-zone
+   weight only, refitted on its few paths from the coefficients shipped with hertz2d).
 3. The held-out contacts (``heldout.toml``: a Latin hypercube never used to fit or choose
    anything; ``quick-heldout.toml``) run through the map (:func:`run_map`) with every law of the
    catalogue, the calibrated one with the coefficients just fitted: the map's files in
@@ -26,7 +27,7 @@ from calibration.calibrate.fit import ALL_GROUPS, BASE_GROUPS, fit
 from calibration.calibrate.judgement import by_coupling, cycle_energies
 from calibration.calibrate.targets import law_targets, met
 from calibration.fitted import CALIBRATED_FILE
-from calibration.laws.calibrated import CalibratedCoefficients
+from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
 from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
@@ -82,11 +83,12 @@ def calibrate(spec_path: str | Path | None = None, heldout_path: str | Path | No
     module docstring); return a summary."""
     start = time.perf_counter()
     results = Path(results)
-    out = check_writable("results", results / CALIBRATED_FILE.parent, directory=True)
+    out = check_writable("results", (results / CALIBRATED_FILE).parent, directory=True)
     training = read(spec_path, quick)
     heldout = read(heldout_path, shipped="quick-heldout.toml" if quick else "heldout.toml")
     paths, failed = training_paths(training, executor, progress)
-    result = fit(paths, BASE_GROUPS if quick else ALL_GROUPS)
+    result = (fit(paths, BASE_GROUPS, start=CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS))
+              if quick else fit(paths, ALL_GROUPS))
     write_json(coefficients_file(result.coefficients, training, len(paths), result.summary()),
                results / CALIBRATED_FILE)
     write_csv(cycle_energies(paths), out / "cycles.csv")

@@ -23,8 +23,9 @@ def register(subparsers, parents):
     parser.add_argument("--heldout", default=None,
                         help="held-out spec (TOML; default: the shipped heldout.toml)")
     parser.add_argument("--quick", action="store_true",
-                        help="the quick training and held-out specs, and a fit of w and the "
-                             "stick-zone weight only: shows the stage runs, not a usable law")
+                        help="the quick training and held-out specs, and a refit of w and the "
+                             "stick-zone weight only, from the coefficients shipped with "
+                             "hertz2d: shows the stage runs")
     add_executor_arguments(parser)
     parser.set_defaults(run=run)
 

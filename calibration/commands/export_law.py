@@ -6,7 +6,7 @@ penalty factor, or the calibrated law with its fitted coefficients).
 :mod:`calibration.laws.pair`) with the penalty factor of ``--penalty``; the calibrated law
 (:mod:`calibration.laws.calibrated`, per-body) with the coefficients of
 :func:`calibration.fitted.calibrated_coefficients` (the results root's
-``calibrated/coefficients.json`` when present, else those shipped with hertz2d). Written into
+``calibrated/coefficients.json`` when present, else the copy shipped with hertz2d). Written into
 ``--out DIR`` (default ``<results>/law``): ``law.json`` (:mod:`calibration.laws.law_file`,
 :mod:`calibration.laws.calibrated_law_file`), the C99 header ``hertz2d_law.h`` with the
 coefficients baked in (:mod:`calibration.laws.c_header`) and ``test_vectors.csv``, the Python
@@ -28,9 +28,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration.fitted import calibrated_coefficients, penalty_from_flag
+from calibration.fitted import calibrated_coefficients, fit_keys, penalty_from_flag
 from calibration.laws.c_header import c_header, calibrated_header
-from calibration.laws.calibrated import SHIPPED_COEFFICIENTS
 from calibration.laws.calibrated_law_file import (FORM as CALIBRATED_FORM,
                                                   LAW_ID as CALIBRATED_ID,
                                                   calibrated_law_description,
@@ -42,12 +41,12 @@ from calibration.laws.law_file import EQ33_SUPPORT, law_description, read_json, 
 from calibration.laws.pair import FORMS
 from calibration.laws.penalty_factor import EQ33, ConstantPenalty
 from calibration.laws.reference_vectors import FLOAT_FORMAT, reference_vectors
-from calibration.runs.atomic import atomic_path, check_writable, write_json, write_text
+from calibration.runs.atomic import atomic_path, check_writable, together, write_json, write_text
 from checks import InputError, one_of
 
 LAW_FILE, HEADER_FILE, VECTORS_FILE = "law.json", "hertz2d_law.h", "test_vectors.csv"
 #: the simplified law's defaults, and the only form of the calibrated law
-DEFAULT_PENALTY, DEFAULT_FORM = "eq33", "per-body"
+DEFAULT_LAW, DEFAULT_PENALTY, DEFAULT_FORM = "simplified", "eq33", "per-body"
 
 
 def register(subparsers, parents):
@@ -58,15 +57,16 @@ def register(subparsers, parents):
                     "calibrated law with its fitted coefficients: law.json (formulas, "
                     "coefficients, units, validity ranges, provenance), a dependency-free C99 "
                     "header hertz2d_law.h and test_vectors.csv made by the Python law.")
-    parser.add_argument("--law", default="simplified",
-                        help=f"the law to export: {', '.join(LAWS)} (simplified)")
+    parser.add_argument("--law", default=None,
+                        help=f"the law to export: {', '.join(LAWS)} ({DEFAULT_LAW})")
     parser.add_argument("--from", dest="law_file", metavar="FILE",
                         help="export this law.json again (header, vectors, plugin) instead of a "
                              "new law; --law, --penalty and --form then do not apply")
-    parser.add_argument("--penalty",
-                        help="the simplified law's penalty factor: eq33, refit (from "
-                             "<results>/penalty/fit.json) or a constant w in [0, 1] (eq33)")
-    parser.add_argument("--form",
+    parser.add_argument("--penalty", default=None,
+                        help="the simplified law's penalty factor: eq33, refit or confined (from "
+                             "<results>/penalty/fit.json, else the fit shipped with hertz2d) or "
+                             "a constant w in [0, 1] (eq33)")
+    parser.add_argument("--form", default=None,
                         help="how a dissimilar pair's compliances combine in the simplified law: "
                              "per-body (Eq. 22 and its tangential analogue, each body on its own "
                              "support, the law library's default) or composite (Table 1 as "
@@ -90,48 +90,47 @@ class Exported:
     summary: dict
 
 
-def _base_support_and_source(flag: str, penalty, results) -> tuple[str, dict | None]:
+def _base_support_and_source(flag: str, penalty, fitted) -> tuple[str, dict | None]:
     """What the penalty's coefficients were fitted with, and the file they came from."""
     if isinstance(penalty, ConstantPenalty):
         return "constant", None
     if penalty == EQ33:
         return EQ33_SUPPORT, None
-    if flag == "refit":  # penalty_from_flag has read and checked this file
-        path = Path(results) / "penalty" / "fit.json"
-        fit = json.loads(path.read_text())
-        return str(fit.get("default_support", "not recorded")), {
-            "fit": str(path), "r2": fit.get("r2"), "cases": fit.get("cases"),
-            "grid": fit.get("grid")}
-    return penalty.label, None
+    # refit or confined: penalty_from_flag has read and checked this file
+    fit = json.loads(fitted.path.read_text())
+    support = str(fit.get("default_support", "not recorded")) if flag == "refit" else flag
+    return support, {"fit": str(fitted.path), "fit_source": fitted.source, "r2": fit.get("r2"),
+                     "cases": fit.get("cases"), "grid": fit.get("grid")}
 
 
-def _simplified(law: dict, penalty) -> Exported:
+def _simplified(law: dict, penalty, fitted=None) -> Exported:
     return Exported(law, c_header(law), reference_vectors(penalty, form=law["form"]),
                     {"penalty": law["penalty"]["label"],
-                     "coefficients": law["penalty"]["coefficients"], "form": law["form"]})
+                     "coefficients": law["penalty"]["coefficients"], "form": law["form"],
+                     **fit_keys(fitted)})
 
 
-def _calibrated(law: dict, coefficients) -> Exported:
+def _calibrated(law: dict, coefficients, fitted=None) -> Exported:
     return Exported(law, calibrated_header(law), history_vectors(coefficients),
                     {"law": "calibrated", "coefficients": law["coefficients"]["label"],
-                     "source": law["coefficients"]["source"], "form": law["form"]})
+                     "form": law["form"], **fit_keys(fitted)})
 
 
 def export_simplified(args) -> Exported:
     """Table 1 with ``--penalty`` in ``--form``."""
     flag, form = args.penalty or DEFAULT_PENALTY, args.form or DEFAULT_FORM
-    penalty = penalty_from_flag(flag, args.results)
-    support, source = _base_support_and_source(flag, penalty, args.results)
-    return _simplified(law_description(penalty, support, source, form), penalty)
+    penalty, fitted = penalty_from_flag(flag, args.results)
+    support, source = _base_support_and_source(flag, penalty, fitted)
+    return _simplified(law_description(penalty, support, source, form), penalty, fitted)
 
 
 def export_calibrated(args) -> Exported:
     """The calibrated law with the coefficients of the results root, else the shipped ones,
     and the training record of the file they came from."""
-    coefficients, source = calibrated_coefficients(args.results)
-    origin = Path(source) if Path(source).is_file() else SHIPPED_COEFFICIENTS
-    law = calibrated_law_description(coefficients, source, training_record(origin))
-    return _calibrated(law, coefficients)
+    coefficients, fitted = calibrated_coefficients(args.results)
+    law = calibrated_law_description(coefficients, f"{fitted.source}: {fitted.path}",
+                                     training_record(fitted.path))
+    return _calibrated(law, coefficients, fitted)
 
 
 #: the laws export-law writes, by ``--law``: each makes its :class:`Exported` from the
@@ -151,11 +150,15 @@ def export_again(path: str) -> Exported:
 
 
 def _check_flags(args) -> None:
-    """The flags that do not apply to the chosen law (one line, before any work)."""
-    if args.form is not None:
-        one_of("form", args.form, FORMS)
-    one_of("law", args.law, LAWS)
-    if args.law == "calibrated" and not args.law_file:
+    """Flags that do not apply (one line, before any work): beside ``--from``, whose law.json
+    says the law, its penalty factor and form; the simplified law's beside ``--law
+    calibrated``."""
+    given = [f"--{name}" for name in ("law", "penalty", "form") if getattr(args, name) is not None]
+    if args.law_file is not None and given:
+        raise InputError(f"law_file={args.law_file!r}: {', '.join(given)} do not apply with "
+                         "--from (the law.json says them)")
+    one_of("form", args.form or DEFAULT_FORM, FORMS)
+    if one_of("law", args.law or DEFAULT_LAW, LAWS) == "calibrated":
         if args.penalty is not None:
             raise InputError(f"penalty={args.penalty!r} does not apply to --law calibrated (its "
                              "coefficients are fitted: hertz2d calibrate)")
@@ -164,21 +167,28 @@ def _check_flags(args) -> None:
                              f"{CALIBRATED_FORM} form only")
 
 
-def _folder(args) -> Path:
-    if args.lammps and args.out and Path(args.out).resolve() != Path(args.lammps).resolve():
+def _folder(args) -> Path | str:
+    """``--lammps``, else ``--out``, else ``<results>/law`` (an empty name is kept, for
+    :func:`check_writable` to refuse)."""
+    if (args.lammps is not None and args.out is not None
+            and Path(args.out).resolve() != Path(args.lammps).resolve()):
         raise InputError(f"out={args.out!r}: --lammps DIR writes into DIR; give one of the two")
-    return Path(args.lammps or args.out or Path(args.results) / "law")
+    folder = args.lammps if args.lammps is not None else args.out
+    return Path(args.results) / "law" if folder is None else folder
 
 
 def run(args) -> dict:
     _check_flags(args)
-    out = check_writable("lammps" if args.lammps else "out", _folder(args), directory=True)
+    out = check_writable("lammps" if args.lammps is not None else "out", _folder(args),
+                         directory=True)
     build = check_build() if args.lammps else None
-    exported = export_again(args.law_file) if args.law_file else LAWS[args.law](args)
-    write_json(exported.law, out / LAW_FILE)
-    write_text(exported.header, out / HEADER_FILE)
-    with atomic_path(out / VECTORS_FILE) as tmp:
-        exported.vectors.to_csv(tmp, index=False, float_format=FLOAT_FORMAT)
+    exported = (export_again(args.law_file) if args.law_file
+                else LAWS[args.law or DEFAULT_LAW](args))
+    with together():  # the law's three files appear as one set, or none of them
+        write_json(exported.law, out / LAW_FILE)
+        write_text(exported.header, out / HEADER_FILE)
+        with atomic_path(out / VECTORS_FILE) as tmp:
+            exported.vectors.to_csv(tmp, index=False, float_format=FLOAT_FORMAT)
     summary = {"out": str(out), "files": [LAW_FILE, HEADER_FILE, VECTORS_FILE],
                **exported.summary}
     if build:

@@ -12,7 +12,7 @@ import argparse
 import numpy as np
 import pandas as pd
 
-from fem.loadpath import PATHS, LoadPath
+from fem.loadpath import NORMAL_SWING, PATHS, LoadPath
 from checks import InputError, non_negative, one_of, poisson, positive
 
 COUNTERPARTS = ("disc", "wall")
@@ -23,6 +23,8 @@ def add_load_path_arguments(parser: argparse.ArgumentParser) -> None:
                         help="hold-normal: delta_n applied then held while delta_t rises (case "
                              "1); proportional: both rise together (case 2); cycle: delta_n held, "
                              "delta_t 0 -> +A -> -A -> +A (--cycles times), A = --delta-t; "
+                             "coupled-cycle: a cycle with delta_n = delta_n (1 + s delta_t/A), "
+                             "s = --normal-swing; "
                              "unload-normal: hold-normal, then delta_n falls to --delta-n-end "
                              "with delta_t held (Fig. 6b)")
     parser.add_argument("--path-file", default=None, metavar="CSV",
@@ -50,6 +52,9 @@ def add_load_path_arguments(parser: argparse.ArgumentParser) -> None:
                         help="load steps of the normal ramp before the tangential stage (10)")
     parser.add_argument("--cycles", type=int, default=1,
                         help="full tangential cycles +A -> -A -> +A of a cycle path (1)")
+    parser.add_argument("--normal-swing", type=float, default=NORMAL_SWING,
+                        help="a coupled-cycle's approach varies by this fraction of --delta-n "
+                             f"each way, in phase with delta_t ({NORMAL_SWING:g})")
     parser.add_argument("--delta-n-end", type=float, default=None,
                         help="approach at the end of an unload-normal path, m (half of "
                              "--delta-n)")
@@ -83,7 +88,7 @@ def load_path_from_args(args: argparse.Namespace) -> LoadPath:
     if args.path_file is not None:
         return LoadPath.from_file(args.path_file)
     return LoadPath.build(args.path, args.delta_n, args.delta_t, args.steps, args.normal_steps,
-                          args.cycles, args.delta_n_end)
+                          args.cycles, args.delta_n_end, args.normal_swing)
 
 
 def path_name(args: argparse.Namespace) -> str:

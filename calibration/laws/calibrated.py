@@ -70,8 +70,8 @@ from fem.loadpath import LoadPath
 
 #: the smallest stick-zone weight relative to B: keeps e^(-B/kappa) above the smallest double
 KAPPA_FLOOR = 1.0 / 500.0
-#: the coefficients of the committed full run's ``hertz2d calibrate``, shipped with the library
-SHIPPED_COEFFICIENTS = Path(__file__).with_name("calibrated.json")
+#: the coefficients of the committed full run's ``hertz2d calibrate``, shipped with the package
+SHIPPED_COEFFICIENTS = Path(__file__).resolve().parents[1] / "data" / "calibrated" / "coefficients.json"
 
 
 @dataclass(frozen=True)

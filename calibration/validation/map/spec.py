@@ -51,6 +51,7 @@ them. A wall has no body 2: its cases leave ``R2_over_R1``, ``E2_over_E1`` and `
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -95,6 +96,14 @@ SAMPLE_KEYS = {"cases", "seed", "wall_fraction", *SAMPLED, "loads"}
 SAMPLE_DIGITS = 4
 #: the variant every case runs at (the others are the convergence checks)
 DEFAULT_VARIANT = "default"
+#: CPU seconds of one load step of a map path at mesh level 2, its share of the law tables
+#: included: the committed full map (``default.toml``: 288 paths of 30 steps on average) took
+#: 100 s of wall time on 2 worker processes (``results/run.json``), 0.7 CPU s a path
+SECONDS_PER_STEP = 0.023
+#: the mesh level of that measurement; each level finer has 4 times the elements and costs 4x
+MEASURED_LEVEL = 2
+#: the estimated CPU time beyond which a map is refused unless ``max_cpu_hours`` allows it
+MAX_CPU_HOURS = 2.0
 
 
 @dataclass(frozen=True)
@@ -262,6 +271,8 @@ class MapSpec:
     #: the ``[base]`` values (checked)
     base: dict = field(default_factory=dict)
     samples: dict[str, Sample] = field(default_factory=dict)
+    #: the CPU time :func:`estimate` expects of the FEM paths, s
+    estimated_seconds: float = 0.0
 
     @property
     def default_runs(self) -> list[MapRun]:
@@ -504,50 +515,97 @@ def _reach(cases: list[MapCase]) -> dict[MapCase, tuple[tuple[str, float], ...]]
             for case in cases}
 
 
-def expand(spec: dict, name: str = "spec") -> MapSpec:
-    """Every run of a parsed spec, checked (values, then each FEM path's geometry) before any
-    FEM runs: the default runs first, in the studies' then the samples' order, then the
-    convergence checks."""
+def steps_of(kind: str, settings: PathSettings) -> int:
+    """The load steps of a path of ``kind`` (:meth:`MapRun.fem_path`, :mod:`fem.loadpath`)."""
+    cycle = settings.normal_steps + settings.cycle_steps * (1 + 4 * settings.cycles)
+    return {"hold-normal": settings.normal_steps + settings.steps,
+            "proportional": settings.steps, "cycle": cycle, "coupled-cycle": cycle}[kind]
+
+
+def estimate(contacts: dict[str, tuple[int, list[str]]], level: int, settings: PathSettings,
+             checks: list[tuple[str, list[str], int, PathSettings]]) -> tuple[int, float]:
+    """``(paths, CPU seconds)`` of a map, counted before any case is made from each study's or
+    sample's number of contacts and path kinds (``contacts``: name -> (contacts, kinds)): an
+    upper bound on the paths (a case several studies reach runs once) and their cost at
+    :data:`SECONDS_PER_STEP`, times 4 per mesh level above :data:`MEASURED_LEVEL`."""
+    paths, seconds = 0, 0.0
+    for names, variant_level, variant_settings in (
+            [(list(contacts), level, settings)]
+            + [(names, finer, scaled) for _, names, finer, scaled in checks]):
+        sizes = variant_settings.sizes
+        for name in names:
+            count_, kinds = contacts[name]
+            per_contact = {kind: len(sizes.get(kind, ())) or 1 for kind in kinds}
+            paths += count_ * sum(per_contact.values())
+            seconds += count_ * sum(n * steps_of(kind, variant_settings)
+                                    for kind, n in per_contact.items()) * (
+                SECONDS_PER_STEP * 4.0 ** (variant_level - MEASURED_LEVEL))
+    return paths, seconds
+
+
+def check_size(paths: int, seconds: float, max_cpu_hours: float) -> None:
+    """Refuse a map whose estimated CPU time exceeds ``max_cpu_hours``, naming both."""
+    if seconds > max_cpu_hours * 3600.0:
+        hours = seconds / 3600.0
+        raise InputError(
+            f"the spec's map is up to {paths} FEM paths, about {hours:.3g} CPU hours (measured "
+            f"{SECONDS_PER_STEP} CPU s a load step at mesh level {MEASURED_LEVEL}, 4x per finer "
+            f"level), more than max_cpu_hours={max_cpu_hours:g}; give --max-cpu-hours "
+            f"{math.ceil(hours)} if you mean it (N workers take about 1/N of that)")
+
+
+def expand(spec: dict, name: str = "spec", max_cpu_hours: float = MAX_CPU_HOURS) -> MapSpec:
+    """Every run of a parsed spec, checked (values, then its size against ``max_cpu_hours``,
+    then each FEM path's geometry) before any FEM runs: the default runs first, in the studies'
+    then the samples' order, then the convergence checks. A sample's sizes are one per contact
+    and kind (drawn), a study's every size of ``[paths.loads]``."""
     spec_file.require_keys("spec", spec, {"base", "paths"}, {"studies", "samples", "convergence"})
     base, level = _base(spec)
     settings = _path_settings(spec)
     kinds = list(settings.sizes)
-    studies, samples, case_studies = {}, {}, {}
+    studies = {study_name: _study(study_name, table, kinds) for study_name, table
+               in spec_file.table(spec, "studies", required=False).items()}
+    samples = {sample_name: _sample(sample_name, table, kinds) for sample_name, table
+               in spec_file.table(spec, "samples", required=False).items()}
+    if not studies and not samples:
+        raise InputError("the spec declares no [studies.*] or [samples.*]")
+    checks = _convergence(spec, (*studies, *samples), level, settings)
+    contacts = {**{name: (math.prod(len(v) for v in study.axes.values()), study_kinds)
+                   for name, (study, study_kinds) in studies.items()},
+                **{name: (sample.cases, sample_kinds)
+                   for name, (sample, sample_kinds) in samples.items()}}
+    paths, seconds = estimate(contacts, level, settings, checks)
+    check_size(paths, seconds, max_cpu_hours)
+    case_studies: dict[MapCase, tuple[str, ...]] = {}
 
     def reached(case: MapCase, by: str) -> None:
         names = case_studies.setdefault(case, ())
         if by not in names:
             case_studies[case] = names + (by,)
 
-    for study_name, table in spec_file.table(spec, "studies", required=False).items():
-        study, study_kinds = _study(study_name, table, kinds)
-        studies[study_name] = study
+    for study_name, (study, study_kinds) in studies.items():
         for values in itertools.product(*study.axes.values()):
             for kind in study_kinds:
                 for load in settings.sizes[kind]:
                     reached(_case(base, dict(zip(study.axes, values)), kind, load), study_name)
-    for sample_name, table in spec_file.table(spec, "samples", required=False).items():
-        sample, _ = _sample(sample_name, table, kinds)
-        samples[sample_name] = sample
+    for sample_name, (sample, _) in samples.items():
         for values in draw_sample(sample):
             loads = values.pop("loads")
             if values["counterpart"] == "wall":
                 values = {k: v for k, v in values.items() if k not in DISC_ONLY}
             for kind, load in loads.items():
                 reached(_case(base, values, kind, load), sample_name)
-    if not studies and not samples:
-        raise InputError("the spec declares no [studies.*] or [samples.*]")
     reach = _reach(list(case_studies))
     runs = [MapRun(case, DEFAULT_VARIANT, level, settings, reach[case]) for case in case_studies]
-    for variant, names, variant_level, variant_settings in _convergence(
-            spec, (*studies, *samples), level, settings):
+    for variant, names, variant_level, variant_settings in checks:
         runs += [MapRun(case, variant, variant_level, variant_settings, reach[case])
                  for case, by in case_studies.items() if set(by) & set(names)]
     for run in runs:
         first = case_studies[run.case][0]
         _check_geometry(run, f"{'studies' if first in studies else 'samples'}.{first}")
-    return MapSpec(name, level, settings, studies, runs, case_studies, {**base, "level": level},
-                   samples)
+    return MapSpec(name, level, settings, {n: study for n, (study, _) in studies.items()},
+                   runs, case_studies, {**base, "level": level},
+                   {n: sample for n, (sample, _) in samples.items()}, seconds)
 
 
 def _check_geometry(run: MapRun, where: str) -> None:
@@ -560,9 +618,9 @@ def _check_geometry(run: MapRun, where: str) -> None:
 
 
 def read(path: str | Path | None = None, quick: bool = False,
-         shipped: str | None = None) -> MapSpec:
+         shipped: str | None = None, max_cpu_hours: float = MAX_CPU_HOURS) -> MapSpec:
     """The expanded spec at ``path``, or a shipped one: ``shipped`` (a file name in
     ``calibration/validation/map/specs/``), else the quick or the default spec."""
     shipped = shipped or ("quick.toml" if quick else "default.toml")
     parsed = spec_file.read_spec(path, "calibration.validation.map.specs", shipped)
-    return expand(parsed, str(path) if path is not None else shipped)
+    return expand(parsed, str(path) if path is not None else shipped, max_cpu_hours)

@@ -11,6 +11,7 @@ FEM's seconds per path by kind, the failures, provenance), the heatmaps ``<study
 """
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -18,8 +19,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from calibration.fitted import calibrated_coefficients
-from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
+from calibration.fitted import calibrated_coefficients, fit_keys, fitted_file
+from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
+                                     writes_together)
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
 from calibration.validation.map import figures
@@ -28,7 +30,8 @@ from calibration.validation.map.errors import (ENERGY, QUANTITIES, REVERSING, er
 from calibration.validation.map.regions import (THRESHOLDS, convergence, force_errors, percent,
                                                 regions)
 from calibration.validation.map.runs import run_paths
-from calibration.validation.map.spec import DEFAULT_VARIANT, MapRun, MapSpec, read
+from calibration.validation.map.spec import (DEFAULT_VARIANT, MAX_CPU_HOURS, MapRun, MapSpec,
+                                             read)
 
 #: columns of ``cases.csv``
 CASE_COLUMNS = ("case", "variant", "studies", "counterpart", "R2_over_R1", "E2_over_E1", "nu1",
@@ -81,18 +84,26 @@ def fem_seconds(cases: pd.DataFrame) -> dict:
             for kind, rows in done.groupby("path")}
 
 
+@writes_together
 def run_map(spec_path: str | Path | None = None, quick: bool = False,
             executor: Executor = Inline(), results: str | Path = "results",
-            progress: bool = True, spec: MapSpec | None = None, out_name: str = "map") -> dict:
+            progress: bool = True, max_cpu_hours: float = MAX_CPU_HOURS,
+            spec: MapSpec | None = None, out_name: str = "map") -> dict:
     """Run the map of a spec (``spec``, or read from ``spec_path``, or the shipped default or
-    quick one), the FEM on ``executor``, reusing stored paths; write ``<results>/<out_name>/``;
-    return a summary. Every law of the catalogue runs, the calibrated one with the coefficients
-    of :func:`calibration.fitted.calibrated_coefficients`."""
+    quick one; refused when its estimated CPU time exceeds ``max_cpu_hours``), the FEM on
+    ``executor``, reusing stored paths; write ``<results>/<out_name>/``; return a summary. Every
+    law of the catalogue runs, the calibrated one with the coefficients of
+    :func:`calibration.fitted.calibrated_coefficients`."""
     start = time.perf_counter()
     results = Path(results)
     out = check_writable("results", folder(results, out_name), directory=True)
-    spec = spec or read(spec_path, quick)
-    laws = map_laws(results / "penalty" / "fit.json", calibrated_coefficients(results)[0])
+    spec = spec or read(spec_path, quick, max_cpu_hours=max_cpu_hours)
+    if progress:
+        print(f"map: {len(spec.runs)} FEM paths, about {spec.estimated_seconds / 60:.2g} CPU "
+              "minutes (an estimate, before reuse)", file=sys.stderr, flush=True)
+    fit = fitted_file(results)
+    calibrated, calibrated_file = calibrated_coefficients(results)
+    laws = map_laws(fit.path, calibrated)
     tables = law_tables(spec, laws, executor, progress)
     fem_paths = {run: run.fem_path() for run in spec.runs}
     rows = run_paths(list(fem_paths.values()), executor, progress=progress)
@@ -112,13 +123,15 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
         "paths": len(spec.default_runs), "check_paths": len(spec.runs) - len(spec.default_runs),
         "failed": len(failed), "reused": int(cases.reused.sum()),
         "laws": [law.label for law in laws], "quantities": [*QUANTITIES, ENERGY],
-        "calibrated": calibrated_coefficients(results)[1],
+        "calibrated": {"coefficients": str(calibrated_file.path),
+                       "source": calibrated_file.source},
         "thresholds": [percent(t) for t in THRESHOLDS], "judged_by_amplitude": list(REVERSING),
         "studies": {name: study.axes for name, study in spec.studies.items()},
         "samples": {name: asdict(sample) for name, sample in spec.samples.items()},
         "settings": asdict(spec.settings),
         "regions": region, "convergence": checks.to_dict("records"),
-        "fem_seconds": fem_seconds(cases), "failures": failures, "provenance": provenance()}
+        "fem_seconds": fem_seconds(cases), "failures": failures, **fit_keys(fit),
+        "provenance": provenance()}
     write_csv(cases, out / "cases.csv")
     write_csv(errors, out / "errors.csv")
     if len(errors):
@@ -131,4 +144,5 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
     write_json(summary, out / "summary.json")
     return {"paths": summary["paths"], "check_paths": summary["check_paths"],
             "failed": summary["failed"], "reused": summary["reused"], "laws": summary["laws"],
-            "out": str(out / "errors.csv"), "failures": failures, "seconds": summary["seconds"]}
+            "out": str(out / "errors.csv"), "failures": failures, "seconds": summary["seconds"],
+            **fit_keys(fit)}
