@@ -45,16 +45,11 @@ def new_ledger() -> np.ndarray:
 
 
 @njit
-def add_powers(discs, walls, forces, wall_velocity_before, ledger, dt):
-    """Add one step's powers at the full-step velocities (after the servo has set the walls'
-    next velocities; a wall's full-step velocity is the mean of its two half-step ones)."""
-    velocity = discs.velocity
-    elastic = damped = local = 0.0
-    for i in range(velocity.shape[0]):
-        for c in range(3):
-            elastic += forces.elastic[i, c] * velocity[i, c]
-            damped += forces.dashpot[i, c] * velocity[i, c]
-            local += forces.local[i, c] * velocity[i, c]
+def add_powers(walls, forces, wall_velocity_before, ledger, dt, elastic, damped, local):
+    """Add one step's powers at the full-step velocities: ``elastic``, ``damped`` and ``local``
+    are the discs' (each kind of force dotted with the discs' velocities, summed), the walls' are
+    added here (after the servo has set the walls' next velocities; a wall's full-step velocity is
+    the mean of its two half-step ones)."""
     wall_elastic = wall_damped = 0.0
     for w in range(walls.point.shape[0]):
         for c in range(2):

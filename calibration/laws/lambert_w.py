@@ -110,11 +110,11 @@ def lambert_w_minus1(z: float) -> float:
     """``W_{-1}(z)`` for ``-1/e <= z < 0`` (module docstring); -inf at z = 0, NaN outside."""
     if not z < 0.0:
         return -math.inf if z == 0.0 else math.nan
-    q = _distance_from_branch_point(z)
-    if q <= 0.0:
-        return -1.0 if q >= -BRANCH_ROUNDING else math.nan
     steps = 2 if TWO_STEPS[0] <= z < TWO_STEPS[1] else 1
     if z < SERIES_SPLIT:
+        q = _distance_from_branch_point(z)
+        if q <= 0.0:
+            return -1.0 if q >= -BRANCH_ROUNDING else math.nan
         s = -math.log1p(-q)
         v = _branch_start(math.sqrt(2.0 * q))
         for _ in range(steps):
