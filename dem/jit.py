@@ -39,8 +39,8 @@ import calibration.laws.scalar
 
 #: the package's modules that only drive the engine from Python: none defines a compiled
 #: function or is called by one (a test checks), so editing them does not recompile the engine
-DRIVERS = ("analysis.py", "biaxial.py", "impact.py", "output.py", "packing.py", "rolling.py",
-           "simulation.py")
+DRIVERS = ("analysis.py", "biaxial.py", "impact.py", "impact_reference.py", "output.py",
+           "packing.py", "rolling.py", "simulation.py")
 #: the law library's modules the engine compiles
 LAW_MODULES = (calibration.laws.scalar, calibration.laws.lambert_w)
 #: every source the compiled engine is made of: this package but its drivers, and the law
