@@ -17,9 +17,11 @@ Balance (J/m, from the start of a run):
 - slip: at each step where the Coulomb cap acts, the mean tangential force of the step times the
   slip ``(T_trial - T)/kt``;
 - kt changes: an incremental law with a varying kt (Eq. 32 with Eq. 31, or Mindlin's 8 G* a)
-  is not a potential: when kt changes under a tangential force T its stored ``T^2/(2 kt)`` changes
-  without work, by ``-T^2/2 Delta(1/kt)``, counted here (positive when kt grows); and a contact
-  that opens gives up what its spring still holds.
+  is not a potential: a step moves T by ``k (d(delta_t) - slip)`` with the step's stiffness
+  ``k = (kt0 + kt)/2`` while the stored ``T^2/(2 kt)`` changes by ``T^2/(2 kt) - T0^2/(2 kt0)``;
+  the difference, ``T0^2/2 (1/kt0 - 1/k) - T^2/2 (1/kt - 1/k)``, is counted here (0 for a
+  constant kt; :func:`dem.forces.contact`), and a contact that opens gives up what its spring
+  still holds.
 
 The first four terms come from the motion (per-disc powers at the full-step velocities of the
 velocity-Verlet integrator, whose kinetic energy changes by exactly the sum of those powers), the
