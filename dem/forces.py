@@ -27,8 +27,9 @@ from dem.contacts import HALF_WIDTH, NORMAL, STIFFNESS, TANGENTIAL
 from dem.damping import dashpot, local_damping
 from dem.energy import SLIP, STIFFNESS_CHANGE
 from dem.jit import njit
-from dem.laws import (LINEAR, NORMAL_DASHPOT, REDUCED_MASS, TANGENTIAL_DASHPOT, constants_row,
-                      history_row, kernels, law_step, parameters_tuple)
+from dem.laws import (FRICTION, KN, KT, LINEAR, NORMAL_DASHPOT, REDUCED_MASS, TANGENTIAL_DASHPOT,
+                      constants_row, history_row, kernels, law_step, linear_step,
+                      parameters_tuple)
 
 _step_stiffness = kernels.step_stiffness
 
@@ -84,8 +85,12 @@ def contact(code, law, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale, a
     constant kt); the slip dissipates the step's mean force times the slip."""
     d_delta_t = scale * v_t * dt if accumulate else 0.0
     T_previous, kt_previous = state[TANGENTIAL], state[STIFFNESS]
-    N, T, a, k_normal, kt, slipping = law_step(code, law, pair, state, scale * delta, d_delta_t,
-                                               R1, R2)
+    if code == LINEAR:  # the commonest law without the parameter tuple's copy (measured)
+        N, T, a, k_normal, kt, slipping = linear_step(law[KN], law[KT], law[FRICTION],
+                                                      T_previous, scale * delta, d_delta_t)
+    else:
+        N, T, a, k_normal, kt, slipping = law_step(code, law, pair, state, scale * delta,
+                                                   d_delta_t, R1, R2)
     if not N > 0.0:  # NaN: the law failed; 0 cannot happen for a touching contact
         return math.nan, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     slip = change = 0.0

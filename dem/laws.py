@@ -62,10 +62,12 @@ NAMES = ("simplified", "linear", "hertz-mindlin")
 #: the history columns every law keeps (:mod:`dem.contacts`): N, T, kt (of the last step), a
 NORMAL, TANGENTIAL, STIFFNESS, HALF_WIDTH = 0, 1, 2, 3
 HISTORY = 4
-#: a pair's constants (:func:`pair_constants`): its reduced mass, the dashpot coefficients of a
-#: law of constant stiffness (else 0), log(4 R1), log(4 R2) and e^(-C) of the paper's normal law
-REDUCED_MASS, NORMAL_DASHPOT, TANGENTIAL_DASHPOT, LOG_4R1, LOG_4R2, EXP_MINUS_C = range(6)
-PAIR_CONSTANTS = 6
+#: a pair's constants (:func:`pair_constants`): its reduced mass, then the law's: the linear
+#: spring's dashpot coefficients; the paper's law's log(4 R1), log(4 R2) and e^(-C)
+PAIR_CONSTANTS = 4
+REDUCED_MASS = 0
+NORMAL_DASHPOT, TANGENTIAL_DASHPOT = 1, 2
+LOG_4R1, LOG_4R2, EXP_MINUS_C = 1, 2, 3
 
 
 def penalty_coefficients(penalty) -> tuple[float, ...]:
@@ -142,9 +144,9 @@ def parameters_tuple(p):
 def pair_constants(code, law, ratio, reduced_mass, R1, R2, out):
     """Fill ``out`` (:data:`PAIR_CONSTANTS`) with what the law (its :func:`parameters_tuple`)
     needs of a pair of radii R1, R2 and reduced mass m* that does not change while the pair is a
-    candidate: m*, the dashpot coefficients ``2 zeta sqrt(m* k)`` where k is constant (the
-    linear spring; for the other laws they follow k and are 0 here), ``log(4 R_i)`` and
-    ``e^(-C)`` of the paper's normal law (one material: omega = 1)."""
+    candidate: m*, and for the linear spring its dashpot coefficients ``2 zeta sqrt(m* k)`` (for
+    the other laws they follow k, computed per step), for the paper's law ``log(4 R_i)`` and
+    ``e^(-C)`` of its normal law (one material: omega = 1)."""
     out[:] = 0.0
     out[REDUCED_MASS] = reduced_mass
     if code == LINEAR:
@@ -153,6 +155,17 @@ def pair_constants(code, law, ratio, reduced_mass, R1, R2, out):
     elif code == SIMPLIFIED:
         out[LOG_4R1], out[LOG_4R2] = math.log(4.0 * R1), math.log(4.0 * R2)
         out[EXP_MINUS_C] = math.exp(-_hertz2d_normal_constant(R1, R2, 1.0, 1.0))
+
+
+@njit
+def linear_step(kn, kt, mu, T_previous, delta_n, d_delta_t):
+    """The linear spring's step (:func:`law_step`'s, from its three parameters: the engine calls
+    it directly, without passing the whole parameter tuple)."""
+    N = _linear_normal(delta_n, kn)
+    if N <= 0.0:
+        return 0.0, 0.0, 0.0, 0.0, 0.0, False
+    T, slipping = _capped_update(T_previous, kt, d_delta_t, N, mu)  # constant kt: its own step
+    return N, T, 0.0, kn, kt, slipping
 
 
 @njit
@@ -177,19 +190,14 @@ def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2):
                                 pair[LOG_4R1], pair[LOG_4R2], pair[EXP_MINUS_C], nu, nu,
                                 law[MODULUS], law[FRICTION], penalty, 1.0, 1.0)
     if code == LINEAR:
-        N, a = _linear_normal(delta_n, law[KN]), 0.0
-        if N <= 0.0:
-            return 0.0, 0.0, 0.0, 0.0, 0.0, False
-        kt, k_normal = law[KT], law[KN]
-    else:
-        N, a = _hertz_normal(delta_n, R1 * R2 / (R1 + R2), law[MODULUS])
-        if N <= 0.0:
-            return 0.0, 0.0, 0.0, 0.0, 0.0, False
-        kt = _mindlin_tangential_stiffness(a, law[SHEAR_MODULUS])
-        k_normal = _hertz_normal_tangent(a, law[MODULUS])
+        return linear_step(law[KN], law[KT], law[FRICTION], T_previous, delta_n, d_delta_t)
+    N, a = _hertz_normal(delta_n, R1 * R2 / (R1 + R2), law[MODULUS])
+    if N <= 0.0:
+        return 0.0, 0.0, 0.0, 0.0, 0.0, False
+    kt = _mindlin_tangential_stiffness(a, law[SHEAR_MODULUS])
     T, slipping = _capped_update(T_previous, _step_stiffness(kt_previous, kt), d_delta_t, N,
                                  law[FRICTION])
-    return N, T, a, k_normal, kt, slipping
+    return N, T, a, _hertz_normal_tangent(a, law[MODULUS]), kt, slipping
 
 
 @njit(inline=True)
@@ -201,8 +209,7 @@ def history_row(history, row):
 @njit(inline=True)
 def constants_row(constants, row):
     """``constants[row]`` as a tuple of :data:`PAIR_CONSTANTS` values."""
-    return (constants[row, 0], constants[row, 1], constants[row, 2], constants[row, 3],
-            constants[row, 4], constants[row, 5])
+    return (constants[row, 0], constants[row, 1], constants[row, 2], constants[row, 3])
 
 
 @njit
