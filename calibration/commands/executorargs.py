@@ -19,7 +19,7 @@ def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
                             f"{DEFAULT_JOBS}; 1 runs them in this process)")
     where.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="run the FEM tasks on the dask.distributed cluster whose scheduler "
-                            "is at ADDRESS (tcp://HOST:PORT); its workers need hertz2d "
+                            "is at ADDRESS (tls://HOST:PORT, or tcp:// on a private network); its workers need hertz2d "
                             "installed, the results and the case store stay on this machine. "
                             f"Default: ${SCHEDULER_VARIABLE} when set and --jobs is not given")
 

@@ -14,6 +14,9 @@ because the mesh cache needs it too).
     opens the one ``--jobs`` / ``--scheduler`` ask for.
 :mod:`~calibration.runs.cluster`
     the dask.distributed executor (imported only when a scheduler is given).
+:mod:`~calibration.runs.security`
+    the client's TLS certificates for a ``tls://`` scheduler, from dask's configuration, checked
+    before it is contacted; a warning for a plain TCP one beyond loopback.
 :mod:`~calibration.runs.provenance`
     package versions, machine, date and command line of a run.
 """

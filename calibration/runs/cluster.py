@@ -1,11 +1,12 @@
 """The dask.distributed executor: the FEM tasks on the workers of an existing cluster.
 
-``--scheduler tcp://HOST:PORT`` (or ``$HERTZ2D_SCHEDULER``) connects a client to a running
-scheduler (started by hand, in a batch job or by dask-jobqueue: the README's "On a cluster") and
-submits every task to it. Only a task's arguments and its result travel: this process, the
-client, keeps writing the case store, so the workers need no shared file system. Each worker
-needs hertz2d and the same numerical packages installed, and keeps its own mesh cache
-(``$HERTZ2D_CACHE`` on its machine).
+``--scheduler tls://HOST:PORT`` (or ``tcp://``, or ``$HERTZ2D_SCHEDULER``) connects a client to a
+running scheduler (started by hand, in a batch job or by dask-jobqueue: the README's "On a
+cluster") and submits every task to it, with the TLS certificates of dask's configuration
+(:mod:`calibration.runs.security`, checked before the scheduler is contacted). Only a task's
+arguments and its result travel: this process, the client, keeps writing the case store, so the
+workers need no shared file system. Each worker needs hertz2d and the same numerical packages
+installed, and keeps its own mesh cache (``$HERTZ2D_CACHE`` on its machine).
 
 How, and why:
 
@@ -41,6 +42,7 @@ from distributed.comm import connect
 
 from calibration.runs.executors import Executor
 from calibration.runs.provenance import versions
+from calibration.runs.security import scheduler_security
 from checks import InputError
 from meshes.digest import code_digest
 
@@ -98,10 +100,10 @@ def run_checked(expected: str, function, *args):
     return function(*args)
 
 
-async def _answers(address: str) -> None:
+async def _answers(address: str, connection_args: dict) -> None:
     """Open and close a connection to ``address``: a ``Client`` whose connection fails lingers
     and blocks the interpreter's exit for twice its timeout, so the address is tried first."""
-    comm = await connect(address, timeout=CONNECT_TIMEOUT)
+    comm = await connect(address, timeout=CONNECT_TIMEOUT, **connection_args)
     await comm.close()
 
 
@@ -115,15 +117,19 @@ class DaskCluster(Executor):
     @classmethod
     def connect(cls, address: str, name: str = "scheduler") -> "DaskCluster":
         """A client of the scheduler at ``address``; :class:`InputError` naming ``name=address``
-        when none answers within :data:`CONNECT_TIMEOUT` seconds or the address is malformed."""
+        when its TLS settings are wrong (:func:`~calibration.runs.security.scheduler_security`),
+        when none answers within :data:`CONNECT_TIMEOUT` seconds (or refuses this client's
+        certificate) or the address is malformed."""
+        security = scheduler_security(address, name)
+        connection_args = security.get_connection_args("client")
         try:
             with ThreadPoolExecutor(1) as thread:  # an event loop of its own, even in a notebook
-                thread.submit(asyncio.run, _answers(address)).result()
+                thread.submit(asyncio.run, _answers(address, connection_args)).result()
         except Exception as error:  # OSError: nobody answered; ValueError: not an address
             reason = str(error).splitlines()[0] if str(error) else type(error).__name__
             raise InputError(f"{name}={address!r}: cannot reach a dask scheduler there "
                              f"({reason})") from None
-        client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        client = Client(address, security=security, timeout=CONNECT_TIMEOUT, set_as_default=False)
         workers = len(client.nthreads())
         if not workers:
             log.warning(f"{name}={address!r} has no workers yet; the tasks wait until some join")

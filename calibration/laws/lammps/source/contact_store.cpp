@@ -1,0 +1,171 @@
+/* contact_store.cpp: see contact_store.h. */
+#include "contact_store.h"
+
+#include "atom.h"
+#include "error.h"
+#include "memory.h"
+
+#include "hertz2d_law.h"
+
+#include <cstring>
+
+using namespace LAMMPS_NS;
+
+static constexpr int HISTORY = HERTZ2D_HISTORY_SIZE;
+
+FixHertz2dStore::FixHertz2dStore(LAMMPS *lmp, int narg, char **arg) :
+    Fix(lmp, narg, arg), count(nullptr), keys(nullptr), values(nullptr), marks(nullptr)
+{
+  if (narg != 4) error->all(FLERR, "fix {}: internal fix of hertz2d, takes the capacity", style);
+  slots = utils::inumeric(FLERR, arg[3], false, lmp);
+  if (slots < 1) error->all(FLERR, "fix {}: capacity {} must be >= 1", style, slots);
+  restart_peratom = 1;
+  create_attribute = 1;
+  maxexchange = 1 + slots * (1 + HISTORY);
+  grow_arrays(atom->nmax);
+  atom->add_callback(Atom::GROW);
+  atom->add_callback(Atom::RESTART);
+  for (int i = 0; i < atom->nmax; i++) count[i] = 0;
+}
+
+FixHertz2dStore::~FixHertz2dStore()
+{
+  atom->delete_callback(id, Atom::GROW);
+  atom->delete_callback(id, Atom::RESTART);
+  memory->destroy(count);
+  memory->destroy(keys);
+  memory->destroy(values);
+  memory->destroy(marks);
+}
+
+double *FixHertz2dStore::touch(int i, tagint key)
+{
+  const int first = i * slots;
+  for (int s = 0; s < count[i]; s++)
+    if (keys[first + s] == key) {
+      marks[first + s] = 1;
+      return &values[(first + s) * HISTORY];
+    }
+  if (count[i] == slots)
+    error->one(FLERR, "hertz2d: atom {} has more than {} contacts; raise the capacity (pair_style "
+               "hertz2d ... contacts N)", atom->tag[i], slots);
+  const int s = first + count[i]++;
+  keys[s] = key;
+  marks[s] = 1;
+  for (int k = 0; k < HISTORY; k++) values[s * HISTORY + k] = 0.0;
+  return &values[s * HISTORY];
+}
+
+void FixHertz2dStore::forget_untouched()
+{
+  for (int i = 0; i < atom->nlocal; i++) {
+    const int first = i * slots;
+    int kept = 0;
+    for (int s = 0; s < count[i]; s++) {
+      if (!marks[first + s]) continue;
+      if (kept != s) {
+        keys[first + kept] = keys[first + s];
+        std::memcpy(&values[(first + kept) * HISTORY], &values[(first + s) * HISTORY],
+                    HISTORY * sizeof(double));
+      }
+      marks[first + kept++] = 0;
+    }
+    count[i] = kept;
+  }
+}
+
+void FixHertz2dStore::grow_arrays(int nmax)
+{
+  memory->grow(count, nmax, "hertz2d/store:count");
+  memory->grow(keys, (bigint) nmax * slots, "hertz2d/store:keys");
+  memory->grow(values, (bigint) nmax * slots * HISTORY, "hertz2d/store:values");
+  memory->grow(marks, (bigint) nmax * slots, "hertz2d/store:marks");
+}
+
+void FixHertz2dStore::copy_arrays(int i, int j, int /*delflag*/)
+{
+  count[j] = count[i];
+  std::memcpy(&keys[j * slots], &keys[i * slots], count[i] * sizeof(tagint));
+  std::memcpy(&values[j * slots * HISTORY], &values[i * slots * HISTORY],
+              count[i] * HISTORY * sizeof(double));
+  std::memcpy(&marks[j * slots], &marks[i * slots], count[i]);
+}
+
+void FixHertz2dStore::set_arrays(int i)
+{
+  count[i] = 0;
+}
+
+/* One atom's table as doubles: the count, then per contact its key (bitwise) and history. */
+int FixHertz2dStore::packed_size(int i) const
+{
+  return 1 + count[i] * (1 + HISTORY);
+}
+
+int FixHertz2dStore::pack(int i, double *buf) const
+{
+  int m = 0;
+  buf[m++] = count[i];
+  for (int s = i * slots; s < i * slots + count[i]; s++) {
+    buf[m++] = ubuf(keys[s]).d;
+    for (int k = 0; k < HISTORY; k++) buf[m++] = values[s * HISTORY + k];
+  }
+  return m;
+}
+
+int FixHertz2dStore::unpack(int i, const double *buf)
+{
+  int m = 0;
+  const int n = static_cast<int>(buf[m++]);
+  if (n < 0 || n > slots)
+    error->one(FLERR, "hertz2d: {} contacts of an atom do not fit a store of capacity {}", n,
+               slots);
+  count[i] = n;
+  for (int s = i * slots; s < i * slots + n; s++) {
+    keys[s] = (tagint) ubuf(buf[m++]).i;
+    marks[s] = 0;
+    for (int k = 0; k < HISTORY; k++) values[s * HISTORY + k] = buf[m++];
+  }
+  return m;
+}
+
+int FixHertz2dStore::pack_exchange(int i, double *buf)
+{
+  return pack(i, buf);
+}
+
+int FixHertz2dStore::unpack_exchange(int nlocal, double *buf)
+{
+  return unpack(nlocal, buf);
+}
+
+/* Restart files: LAMMPS's convention, the first value is this fix's length for the atom. */
+int FixHertz2dStore::pack_restart(int i, double *buf)
+{
+  buf[0] = 1 + pack(i, buf + 1);
+  return static_cast<int>(buf[0]);
+}
+
+void FixHertz2dStore::unpack_restart(int nlocal, int nth)
+{
+  double **extra = atom->extra;
+  int m = 0;
+  for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
+  unpack(nlocal, &extra[nlocal][m + 1]);
+}
+
+int FixHertz2dStore::size_restart(int nlocal)
+{
+  return 1 + packed_size(nlocal);
+}
+
+int FixHertz2dStore::maxsize_restart()
+{
+  return 2 + slots * (1 + HISTORY);
+}
+
+double FixHertz2dStore::memory_usage()
+{
+  return (double) atom->nmax
+      * (sizeof(int) + slots * (sizeof(tagint) + HISTORY * sizeof(double) + 1));
+}

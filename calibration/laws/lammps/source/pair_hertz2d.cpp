@@ -1,0 +1,289 @@
+/* pair_hertz2d.cpp: see pair_hertz2d.h. */
+#include "pair_hertz2d.h"
+
+#include "atom.h"
+#include "comm.h"
+#include "contact_store.h"
+#include "dashpot.h"
+#include "domain.h"
+#include "error.h"
+#include "force.h"
+#include "memory.h"
+#include "modify.h"
+#include "neigh_list.h"
+#include "neighbor.h"
+#include "update.h"
+
+#include "hertz2d_law.h"
+#include "hertz2d_plugin_build.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+using namespace LAMMPS_NS;
+
+static constexpr int HISTORY = HERTZ2D_HISTORY_SIZE;
+static const char STORE_ID[] = "HERTZ2D_PAIR_STORE";
+static constexpr int DEFAULT_CAPACITY = 12;
+
+void LAMMPS_NS::hertz2d_require_setup(LAMMPS *lmp, const std::string &what)
+{
+  if (lmp->domain->dimension != 2)
+    lmp->error->all(FLERR, "{}: the hertz2d law is 2D (plane strain, forces per unit "
+                    "thickness): use dimension 2", what);
+  if (std::strcmp(lmp->update->unit_style, "si") != 0)
+    lmp->error->all(FLERR, "{}: the hertz2d law takes SI values (Pa, m, N/m): use units si, not "
+                    "units {}", what, lmp->update->unit_style);
+}
+
+/* FNV-1a (64 bits) of a file's bytes: the law file's fingerprint (not a security digest). */
+static bool file_digest(const char *path, std::uint64_t &digest)
+{
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return false;
+  digest = 14695981039346656037ULL;
+  for (std::istreambuf_iterator<char> it(file), end; it != end; ++it) {
+    digest ^= static_cast<unsigned char>(*it);
+    digest *= 1099511628211ULL;
+  }
+  return true;
+}
+
+PairHertz2d::PairHertz2d(LAMMPS *lmp) :
+    Pair(lmp), ratio(0.0), capacity(DEFAULT_CAPACITY), modulus(nullptr), poisson(nullptr),
+    friction(nullptr), has_material(nullptr), largest_radius(nullptr), store(nullptr)
+{
+  single_enable = 0;
+  restartinfo = 0;    // a restart file keeps the histories (the store), not the pair's settings
+  no_virial_fdotr_compute = 1;
+  finitecutflag = 1;
+}
+
+PairHertz2d::~PairHertz2d()
+{
+  if (copymode) return;
+  if (modify->get_fix_by_id(STORE_ID)) modify->delete_fix(STORE_ID);
+  if (allocated) {
+    memory->destroy(setflag);
+    memory->destroy(cutsq);
+    memory->destroy(friction);
+    delete[] modulus;
+    delete[] poisson;
+    delete[] has_material;
+    delete[] largest_radius;
+  }
+}
+
+void PairHertz2d::allocate()
+{
+  allocated = 1;
+  const int n = atom->ntypes;
+  memory->create(setflag, n + 1, n + 1, "pair:setflag");
+  memory->create(cutsq, n + 1, n + 1, "pair:cutsq");
+  memory->create(friction, n + 1, n + 1, "pair:friction");
+  modulus = new double[n + 1];
+  poisson = new double[n + 1];
+  has_material = new int[n + 1];
+  largest_radius = new double[n + 1];
+  for (int i = 0; i <= n; i++) {
+    has_material[i] = 0;
+    for (int j = 0; j <= n; j++) setflag[i][j] = 0;
+  }
+}
+
+void PairHertz2d::settings(int narg, char **arg)
+{
+  hertz2d_require_setup(lmp, "pair_style hertz2d");
+  if (narg < 1)
+    error->all(FLERR, "pair_style hertz2d: give the law file: pair_style hertz2d DIR/law.json "
+               "[damping ZETA] [contacts N]");
+  std::uint64_t digest = 0;
+  if (!file_digest(arg[0], digest))
+    error->all(FLERR, "pair_style hertz2d: cannot read the law file {}", arg[0]);
+  if (digest != HERTZ2D_LAW_DIGEST)
+    error->all(FLERR, "pair_style hertz2d: {} is not the law.json this plugin was built with "
+               "({}); export and build them together: hertz2d export-law --lammps DIR", arg[0],
+               HERTZ2D_LAW_LABEL);
+  for (int iarg = 1; iarg < narg; iarg += 2) {
+    if (iarg + 1 >= narg)
+      error->all(FLERR, "pair_style hertz2d: keyword {} needs a value", arg[iarg]);
+    if (std::strcmp(arg[iarg], "damping") == 0) {
+      ratio = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
+      if (!(ratio >= 0.0 && ratio < 1.0))
+        error->all(FLERR, "pair_style hertz2d: damping ratio {} must be in [0, 1)", ratio);
+    } else if (std::strcmp(arg[iarg], "contacts") == 0) {
+      capacity = utils::inumeric(FLERR, arg[iarg + 1], false, lmp);
+      if (capacity < 1)
+        error->all(FLERR, "pair_style hertz2d: contacts {} must be >= 1", capacity);
+    } else {
+      error->all(FLERR, "pair_style hertz2d: unknown keyword {} (damping ZETA, contacts N)",
+                 arg[iarg]);
+    }
+  }
+}
+
+void PairHertz2d::coeff(int narg, char **arg)
+{
+  if (narg != 3 && narg != 5)
+    error->all(FLERR, "pair_coeff hertz2d: pair_coeff I I E nu mu, or pair_coeff I J mu for "
+               "I != J");
+  if (!allocated) allocate();
+  int ilo, ihi, jlo, jhi;
+  utils::bounds(FLERR, arg[0], 1, atom->ntypes, ilo, ihi, error);
+  utils::bounds(FLERR, arg[1], 1, atom->ntypes, jlo, jhi, error);
+  const double mu = utils::numeric(FLERR, arg[narg - 1], false, lmp);
+  if (!(mu >= 0.0 && std::isfinite(mu)))
+    error->all(FLERR, "pair_coeff hertz2d: friction {} must be >= 0", mu);
+  double E = 0.0, nu = 0.0;
+  if (narg == 5) {
+    E = utils::numeric(FLERR, arg[2], false, lmp);
+    nu = utils::numeric(FLERR, arg[3], false, lmp);
+    if (!(E > 0.0 && std::isfinite(E)))
+      error->all(FLERR, "pair_coeff hertz2d: Young's modulus {} must be > 0 (Pa)", E);
+    if (!(nu >= 0.0 && nu < 0.5))
+      error->all(FLERR, "pair_coeff hertz2d: Poisson ratio {} must be in [0, 0.5)", nu);
+  }
+  // a type's material is set on its diagonal; an off-diagonal pair gets only its friction
+  auto covers_diagonal = [&](int t) { return ilo <= t && t <= ihi && jlo <= t && t <= jhi; };
+  int count = 0;
+  for (int i = ilo; i <= ihi; i++) {
+    for (int j = std::max(jlo, i); j <= jhi; j++) {
+      if (i == j && narg != 5)
+        error->all(FLERR, "pair_coeff hertz2d: type {} needs its material: pair_coeff {} {} E "
+                   "nu mu", i, i, i);
+      if (i != j && narg == 5 && !(covers_diagonal(i) && covers_diagonal(j)))
+        error->all(FLERR, "pair_coeff hertz2d: E and nu belong to a type: set them with "
+                   "pair_coeff I I E nu mu, and the friction of I != J with pair_coeff I J mu");
+      count++;
+    }
+  }
+  if (count == 0) error->all(FLERR, "pair_coeff hertz2d: no type pair in {} {}", arg[0], arg[1]);
+  for (int i = ilo; i <= ihi; i++) {
+    for (int j = std::max(jlo, i); j <= jhi; j++) {
+      if (i == j) {
+        modulus[i] = E;
+        poisson[i] = nu;
+        has_material[i] = 1;
+      }
+      friction[i][j] = mu;
+      setflag[i][j] = 1;
+    }
+  }
+}
+
+void PairHertz2d::init_style()
+{
+  hertz2d_require_setup(lmp, "pair_style hertz2d");
+  if (!atom->radius_flag || !atom->rmass_flag || !atom->omega_flag || !atom->torque_flag)
+    error->all(FLERR, "pair_style hertz2d: needs radius, rmass, omega and torque: atom_style "
+               "sphere");
+  if (!atom->tag_enable) error->all(FLERR, "pair_style hertz2d: needs atom IDs");
+  if (!comm->ghost_velocity)
+    error->all(FLERR, "pair_style hertz2d: needs the velocities of ghost atoms: comm_modify vel "
+               "yes");
+  neighbor->add_request(this, NeighConst::REQ_SIZE | NeighConst::REQ_NEWTON_OFF);
+
+  auto existing = dynamic_cast<FixHertz2dStore *>(modify->get_fix_by_id(STORE_ID));
+  if (existing && existing->capacity() != capacity)
+    error->all(FLERR, "pair_style hertz2d: contacts {} differs from the {} of the contacts "
+               "already stored", capacity, existing->capacity());
+  store = existing ? existing
+                   : dynamic_cast<FixHertz2dStore *>(modify->add_fix(
+                         fmt::format("{} all HERTZ2D/STORE {}", STORE_ID, capacity)));
+
+  const int n = atom->ntypes;
+  double *mine = new double[n + 1];
+  for (int i = 0; i <= n; i++) mine[i] = 0.0;
+  for (int i = 0; i < atom->nlocal; i++)
+    mine[atom->type[i]] = std::max(mine[atom->type[i]], atom->radius[i]);
+  MPI_Allreduce(mine, largest_radius, n + 1, MPI_DOUBLE, MPI_MAX, world);
+  delete[] mine;
+}
+
+double PairHertz2d::init_one(int i, int j)
+{
+  for (int t : {i, j})
+    if (!has_material[t])
+      error->all(FLERR, "pair_coeff hertz2d: type {} has no material: pair_coeff {} {} E nu mu",
+                 t, t, t);
+  if (!setflag[i][j]) friction[i][j] = std::sqrt(friction[i][i] * friction[j][j]);
+  friction[j][i] = friction[i][j];
+  return largest_radius[i] + largest_radius[j];
+}
+
+void PairHertz2d::compute(int eflag, int vflag)
+{
+  ev_init(eflag, vflag);
+  const bool advance = !update->setupflag;    // set-up evaluations add no tangential increment
+  const double dt = update->dt;
+  double **x = atom->x, **v = atom->v, **f = atom->f;
+  double **omega = atom->omega, **torque = atom->torque;
+  const double *radius = atom->radius, *rmass = atom->rmass;
+  const int *type = atom->type;
+  const tagint *tag = atom->tag;
+  const int nlocal = atom->nlocal;
+
+  for (int ii = 0; ii < list->inum; ii++) {
+    const int i = list->ilist[ii];
+    const int *neighbours = list->firstneigh[i];
+    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+      const int j = neighbours[jj] & NEIGHMASK;
+      const double dx = x[j][0] - x[i][0], dy = x[j][1] - x[i][1];
+      const double reach = radius[i] + radius[j];
+      const double distance_squared = dx * dx + dy * dy;
+      if (distance_squared >= reach * reach) continue;
+
+      // the contact frame: n from i to j, t = n turned by +90 degrees
+      const double distance = std::sqrt(distance_squared);
+      const double nx = dx / distance, ny = dy / distance;
+      const double tx = -ny, ty = nx;
+      const double delta = reach - distance;
+      const double lever_i = radius[i] - 0.5 * delta, lever_j = radius[j] - 0.5 * delta;
+      const double rvx = v[j][0] - v[i][0], rvy = v[j][1] - v[i][1];
+      const double v_n = rvx * nx + rvy * ny;
+      const double v_t = rvx * tx + rvy * ty - (omega[i][2] * lever_i + omega[j][2] * lever_j);
+
+      const hertz2d_pair pair = {radius[i], radius[j], modulus[type[i]], modulus[type[j]],
+                                 poisson[type[i]], poisson[type[j]], friction[type[i]][type[j]]};
+      double *history = store->touch(i, tag[j]);
+      hertz2d_state law;
+      const int status = hertz2d_contact(&pair, delta, advance ? v_t * dt : 0.0, history, &law);
+      if (status != HERTZ2D_OK)
+        error->one(FLERR, "pair hertz2d: the contact of atoms {} and {} left the law's domain "
+                   "(status {}: approach {} beyond its largest, or a bad parameter)", tag[i],
+                   tag[j], status, delta);
+      if (j < nlocal) std::memcpy(store->touch(j, tag[i]), history, HISTORY * sizeof(double));
+
+      const double reduced_mass = rmass[i] * rmass[j] / (rmass[i] + rmass[j]);
+      const Hertz2dDashpot damped = hertz2d_dashpot(ratio, reduced_mass, 1.0, v_n, v_t, law);
+      const double N = law.N + damped.normal, T = law.T + damped.tangential;
+
+      // i receives -N n + T t and the moment lever_i T; j the opposite force and lever_j T
+      const double fx = -N * nx - T * ny, fy = -N * ny + T * nx;
+      f[i][0] += fx;
+      f[i][1] += fy;
+      torque[i][2] += lever_i * T;
+      if (j < nlocal) {
+        f[j][0] -= fx;
+        f[j][1] -= fy;
+        torque[j][2] += lever_j * T;
+      }
+      if (evflag) ev_tally_xyz(i, j, nlocal, 0, 0.0, 0.0, fx, fy, 0.0, -dx, -dy, 0.0);
+    }
+  }
+  store->forget_untouched();
+}
+
+void *PairHertz2d::extract(const char *name, int &dim)
+{
+  dim = 1;
+  if (std::strcmp(name, "modulus") == 0) return (void *) modulus;
+  if (std::strcmp(name, "poisson") == 0) return (void *) poisson;
+  dim = 0;
+  if (std::strcmp(name, "damping") == 0) return (void *) &ratio;
+  return nullptr;
+}

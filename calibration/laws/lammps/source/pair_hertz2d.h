@@ -1,0 +1,57 @@
+/* pair_hertz2d.h: pair style hertz2d, the exported hertz2d law between discs.
+ *
+ *     pair_style hertz2d LAW.json [damping ZETA] [contacts N]
+ *     pair_coeff I I E nu mu        type I's Young's modulus (Pa), Poisson ratio, friction
+ *     pair_coeff I J mu             friction between types I != J (default sqrt(mu_I mu_J))
+ *
+ * (pair_coeff * * E nu mu sets one material for every type.) LAW.json must be the file the
+ * plugin was built with (its digest is compiled in). Geometry, forces and dashpots as hertz2d's
+ * DEM (dem/forces.py): the contact point is the middle of the overlap, lever arms
+ * r_i - delta/2; the law (hertz2d_contact of the header) takes the approach and the tangential
+ * increment v_t dt of this step and keeps its history per contact in a HERTZ2D/STORE fix; the
+ * optional dashpots are 2 ZETA sqrt(m* k) with k the tangent normal stiffness (normal) and kt
+ * (tangential, only while the contact sticks). Forces are per unit thickness (units si,
+ * dimension 2, masses from set ... density/disc).
+ *
+ * The neighbour list is a half list with Newton's third law off whatever `newton` says: a
+ * contact between atoms of two ranks is computed on both, each applying the force to its own
+ * atom and keeping the history in its own atom's table, so no history has to travel but with
+ * the atoms themselves.
+ */
+#ifndef HERTZ2D_PAIR_HERTZ2D_H
+#define HERTZ2D_PAIR_HERTZ2D_H
+
+#include "pair.h"
+
+#include <string>
+
+namespace LAMMPS_NS {
+
+class PairHertz2d : public Pair {
+ public:
+  PairHertz2d(class LAMMPS *);
+  ~PairHertz2d() override;
+  void compute(int, int) override;
+  void settings(int, char **) override;
+  void coeff(int, char **) override;
+  void init_style() override;
+  double init_one(int, int) override;
+  void *extract(const char *, int &) override;
+
+ private:
+  double ratio;                  // dashpot damping ratio
+  int capacity;                  // contacts per atom at most
+  double *modulus, *poisson;     // per type
+  double **friction;             // per type pair
+  int *has_material;             // per type: set by pair_coeff I I E nu mu
+  double *largest_radius;        // per type, over the atoms at init
+  class FixHertz2dStore *store;
+  void allocate();
+};
+
+/* The checks every hertz2d style makes of the simulation (an ERROR naming `what` otherwise). */
+void hertz2d_require_setup(class LAMMPS *, const std::string &what);
+
+}    // namespace LAMMPS_NS
+
+#endif
