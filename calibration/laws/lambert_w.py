@@ -129,22 +129,29 @@ def lambert_w_minus1(z: float) -> float:
 
 
 def lambert_w_minus1_array(z) -> np.ndarray:
-    """:func:`lambert_w_minus1` of every entry of ``z`` (the same arithmetic, vectorised)."""
-    z = np.asarray(z, float)
+    """:func:`lambert_w_minus1` of every entry of ``z`` (the same arithmetic, vectorised over
+    the entries of each branch)."""
+    shape = np.shape(z)
+    z = np.asarray(z, float).ravel()
+    w = np.where(z == 0.0, -np.inf, np.nan)
+    twice = (z >= TWO_STEPS[0]) & (z < TWO_STEPS[1])
+    near, far = z < SERIES_SPLIT, (z >= SERIES_SPLIT) & (z < 0.0)
     with np.errstate(all="ignore"):
-        q = _distance_from_branch_point(z)
-        near = z < SERIES_SPLIT
-        L1 = np.log(-z)
-        s = np.where(near, -np.log1p(-q), 0.0)
-        v = np.where(near, _branch_start(np.sqrt(2.0 * q)),
-                     _asymptotic_start(L1, np.log(-L1)))
-
-        def refined(v):
-            u = 1.0 + v
-            return _step(v, np.where(near, v - np.log1p(v) - s, u - np.log(u) + L1))
-
-        v = refined(v)
-        v = np.where((z >= TWO_STEPS[0]) & (z < TWO_STEPS[1]), refined(v), v)
-        w = -1.0 - v
-        w = np.where(q <= 0.0, np.where(q >= -BRANCH_ROUNDING, -1.0, np.nan), w)
-        return np.where(z < 0.0, w, np.where(z == 0.0, -np.inf, np.nan))
+        q = _distance_from_branch_point(z[near])
+        inside = q > 0.0
+        s = -np.log1p(-q[inside])
+        v = _branch_start(np.sqrt(2.0 * q[inside]))
+        v = _step(v, v - np.log1p(v) - s)
+        again = twice[near][inside]
+        v[again] = _step(v[again], v[again] - np.log1p(v[again]) - s[again])
+        w[np.flatnonzero(near)[inside]] = -1.0 - v
+        w[np.flatnonzero(near)[~inside]] = np.where(q[~inside] >= -BRANCH_ROUNDING, -1.0, np.nan)
+        L1 = np.log(-z[far])
+        v = _asymptotic_start(L1, np.log(-L1))
+        u = 1.0 + v
+        v = _step(v, u - np.log(u) + L1)
+        again = twice[far]
+        u = 1.0 + v[again]
+        v[again] = _step(v[again], u - np.log(u) + L1[again])
+        w[far] = -1.0 - v
+    return w.reshape(shape)
