@@ -6,8 +6,9 @@ exactly while the contact is open), the tangential force T of Eq. 32 (the spring
 the contact tangent), the tangential stiffness kt (for the trapezoidal step of Eq. 32 and the
 energy ledger, :mod:`dem.energy`) and the half-width a (0 for the linear spring). A law with a
 longer memory keeps its own columns after those (:attr:`dem.laws.Law.history_width`); the arrays
-are as wide as the law asks, and only the law's kernel (:func:`dem.laws.pair_update`) reads its
-own columns. Every entry is 0 while a contact is open, so the history starts afresh when a
+are as wide as the law asks; the force loops pass each contact's row to the law's step
+(:func:`dem.laws.law_step`) and store the row it returns, so only the law reads and writes its own
+columns. Every entry is 0 while a contact is open, so the history starts afresh when a
 contact is lost (Cundall and Strack's scheme).
 
 Frame rotation: in 2D the tangent is the normal turned by +90 degrees, ``t = (-n_y, n_x)``, and

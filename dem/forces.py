@@ -29,7 +29,7 @@ from dem.energy import SLIP, STIFFNESS_CHANGE
 from dem.jit import njit
 from dem.laws import (FRICTION, KN, KT, LINEAR, NORMAL_DASHPOT, REDUCED_MASS, TANGENTIAL_DASHPOT,
                       constants_row, history_row, kernels, law_step, linear_step,
-                      parameters_tuple)
+                      parameters_tuple, store_row)
 
 _step_stiffness = kernels.step_stiffness
 
@@ -74,9 +74,10 @@ def contact(code, law, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale, a
     """One touching contact, from its constants ``pair`` and history ``state`` (tuples,
     :mod:`dem.laws`); ``scale`` is 1 for two discs, 2 for a disc and its mirror (a wall).
 
-    Returns ``(N, T, a, kt, N_dashpot, T_dashpot, k_normal, slip, kt_change)``: the law's step,
-    the dashpot forces and the energy the step dissipates by slip and by the change of kt (for
-    the ledger; 0 unless ``accumulate``). N is NaN if the law fails.
+    Returns ``(state, N_dashpot, T_dashpot, k_normal, slip, kt_change)``: the contact's new
+    history (:func:`dem.laws.law_step`), the dashpot forces, the tangent normal stiffness and the
+    energy the step dissipates by slip and by the change of kt (for the ledger; 0 unless
+    ``accumulate``). Its N is NaN if the law fails.
 
     Ledger: the step's stiffness ``k = (kt0 + kt)/2`` (Eq. 32's trapezoidal step) moves the
     force elastically by ``k (d(delta_t) - slip)``, the work ``(T0 + T)/2`` times that, while the
@@ -86,13 +87,14 @@ def contact(code, law, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale, a
     d_delta_t = scale * v_t * dt if accumulate else 0.0
     T_previous, kt_previous = state[TANGENTIAL], state[STIFFNESS]
     if code == LINEAR:  # the commonest law without the parameter tuple's copy (measured)
-        N, T, a, k_normal, kt, slipping = linear_step(law[KN], law[KT], law[FRICTION],
-                                                      T_previous, scale * delta, d_delta_t)
+        new, k_normal, slipping = linear_step(law[KN], law[KT], law[FRICTION], state,
+                                              scale * delta, d_delta_t)
     else:
-        N, T, a, k_normal, kt, slipping = law_step(code, law, pair, state, scale * delta,
-                                                   d_delta_t, R1, R2)
+        new, k_normal, slipping = law_step(code, law, pair, state, scale * delta, d_delta_t, R1,
+                                           R2)
+    N, T, kt = new[NORMAL], new[TANGENTIAL], new[STIFFNESS]
     if not N > 0.0:  # NaN: the law failed; 0 cannot happen for a touching contact
-        return math.nan, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        return new, 0.0, 0.0, 0.0, 0.0, 0.0
     slip = change = 0.0
     if accumulate and (slipping or kt != kt_previous):
         k_step = _step_stiffness(kt_previous, kt)
@@ -111,7 +113,7 @@ def contact(code, law, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale, a
         N_dashpot = -normal * scale * v_n
         if not slipping:
             T_dashpot = tangential * scale * v_t
-    return N, T, a, kt, N_dashpot, T_dashpot, k_normal, slip, change
+    return new, N_dashpot, T_dashpot, k_normal, slip, change
 
 
 @njit(inline=True)
@@ -166,13 +168,13 @@ def pair_forces(discs, contacts, forces, ledger, code, law, ratio, dt, accumulat
         rvy = velocity[j, 1] - velocity[i, 1]
         v_n = rvx * nx + rvy * ny
         v_t = rvx * tx + rvy * ty - (velocity[i, 2] * lever_i + velocity[j, 2] * lever_j)
-        N, T, a, kt, N_d, T_d, _, slip, change = contact(
+        state, N_d, T_d, _, slip, change = contact(
             code, law, ratio, dt, delta, v_n, v_t, constants_row(constants, k),
             history_row(history, k), radius[i], radius[j], 1.0, accumulate)
+        N, T = state[NORMAL], state[TANGENTIAL]
         if math.isnan(N):
             return LAW_FAILED
-        history[k, NORMAL], history[k, TANGENTIAL] = N, T
-        history[k, STIFFNESS], history[k, HALF_WIDTH] = kt, a
+        store_row(history, k, state)
         if slip != 0.0:
             ledger[SLIP] += slip
         if change != 0.0:
@@ -212,13 +214,13 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, law, ratio, dt, ac
         rvy = walls.velocity[w, 1] - velocity[i, 1]
         v_n = rvx * nx + rvy * ny
         v_t = rvx * tx + rvy * ty - velocity[i, 2] * lever
-        N, T, a, kt, N_d, T_d, k_normal, slip, change = contact(
+        state, N_d, T_d, k_normal, slip, change = contact(
             code, law, ratio, dt, delta, v_n, v_t, constants_row(wall_constants, i),
             history_row(history, row), radius[i], radius[i], 2.0, accumulate)
+        N, T = state[NORMAL], state[TANGENTIAL]
         if math.isnan(N):
             return LAW_FAILED
-        history[row, NORMAL], history[row, TANGENTIAL] = N, T
-        history[row, STIFFNESS], history[row, HALF_WIDTH] = kt, a
+        store_row(history, row, state)
         if slip != 0.0:
             ledger[SLIP] += slip
         if change != 0.0:

@@ -73,7 +73,7 @@ def _pair(law: Law, radius: float):
 def pair_potential(law: Law, delta: float, radius: float) -> float:
     """U of the pair of two discs of ``radius`` at approach ``delta`` (J/m)."""
     code, p, R1, R2 = _pair(law, radius)
-    a = loaded_state(code, p, delta, R1, R2)[2]
+    a = loaded_state(code, p, delta, R1, R2)[1]
     return float(pair_energy(code, p, delta, a, R1, R2))
 
 
@@ -155,7 +155,7 @@ def stability_limit(law: Law, speed: float, radius: float, density: float, wall:
     pair_speed = 2.0 * speed if wall else speed
     d_max = largest_approach(law, 0.5 * mass, pair_speed, radius)
     code, p, R1, R2 = _pair(law, radius)
-    _, _, _, k_normal, kt, _ = loaded_state(code, p, d_max, R1, R2)
+    _, _, k_normal, kt = loaded_state(code, p, d_max, R1, R2)
     # a wall contact's stiffness on the disc is 2 k (mirror rule), on the reduced mass m/2 of two
     # equal discs the pair's k: the same frequency sqrt(2 k / m) either way
     stiffest = max(k_normal, 3.0 * kt)

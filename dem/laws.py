@@ -14,8 +14,8 @@ Eq. 32's step takes the mean of the step's two stiffnesses (the trapezoidal rule
 
 What the engine keeps per contact (:mod:`dem.contacts`): the :data:`HISTORY` columns every law
 has, then :attr:`Law.history_width` - :data:`HISTORY` of the law's own (none for these three; a
-law with a longer memory reads and returns its columns in :func:`law_step` and nothing else
-changes); and per candidate pair, computed when the lists are built, the law's constants
+law with a longer memory reads and returns its columns in :func:`law_step`, and the force loops
+do not change); and per candidate pair, computed when the lists are built, the law's constants
 (:func:`pair_constants`: what does not change while the pair is listed).
 
 One material for every disc (E, nu); a wall is the disc's mirror image (Section 3.2), so every
@@ -59,9 +59,14 @@ SIMPLIFIED, LINEAR, HERTZ_MINDLIN = 0, 1, 2
 MODULUS, SHEAR_MODULUS, POISSON, FRICTION, KN, KT, PENALTY = 0, 1, 2, 3, 4, 5, 6
 PARAMETERS = PENALTY + 6
 NAMES = ("simplified", "linear", "hertz-mindlin")
-#: the history columns every law keeps (:mod:`dem.contacts`): N, T, kt (of the last step), a
+#: the history columns every law keeps (:mod:`dem.contacts`): N, T, kt (of the last step), a; a
+#: law with a longer memory appends its own columns, raises HISTORY to its width and extends
+#: :func:`history_row`, :func:`store_row` (one line per column): the force loops pass the whole
+#: row to the law and store what it returns, so they do not change
 NORMAL, TANGENTIAL, STIFFNESS, HALF_WIDTH = 0, 1, 2, 3
 HISTORY = 4
+#: the history of an open contact
+OPEN = (0.0,) * HISTORY
 #: a pair's constants (:func:`pair_constants`): its reduced mass, then the law's: the linear
 #: spring's dashpot coefficients; the paper's law's log(4 R1), log(4 R2) and e^(-C)
 PAIR_CONSTANTS = 4
@@ -97,7 +102,7 @@ class Law:
 
     @property
     def history_width(self) -> int:
-        """Columns of per-contact history: :data:`HISTORY` (none of these laws needs more)."""
+        """Columns of per-contact history: :data:`HISTORY`, the widest law's."""
         return HISTORY
 
     @classmethod
@@ -158,14 +163,14 @@ def pair_constants(code, law, ratio, reduced_mass, R1, R2, out):
 
 
 @njit
-def linear_step(kn, kt, mu, T_previous, delta_n, d_delta_t):
+def linear_step(kn, kt, mu, state, delta_n, d_delta_t):
     """The linear spring's step (:func:`law_step`'s, from its three parameters: the engine calls
     it directly, without passing the whole parameter tuple)."""
     N = _linear_normal(delta_n, kn)
     if N <= 0.0:
-        return 0.0, 0.0, 0.0, 0.0, 0.0, False
-    T, slipping = _capped_update(T_previous, kt, d_delta_t, N, mu)  # constant kt: its own step
-    return N, T, 0.0, kn, kt, slipping
+        return OPEN, 0.0, False
+    T, slipping = _capped_update(state[TANGENTIAL], kt, d_delta_t, N, mu)  # constant kt
+    return (N, T, kt, 0.0), kn, slipping
 
 
 @njit
@@ -175,35 +180,44 @@ def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2):
     the contact's history ``state`` (a tuple of :data:`HISTORY`: N, T, kt, a of the previous
     step; a law with a longer memory widens it and returns its new columns too).
 
-    Returns ``(N, T, a, k_normal, kt, slipping)``: the normal and tangential force, the
-    contact half-width (0 for the linear spring), the tangent normal stiffness dN/d(delta_n),
-    the tangential stiffness and whether the Coulomb cap acted. N is NaN where the law fails
-    (beyond the largest approach of Eq. 23). A pure function of its arguments: the compiled
-    loops call it with values only (arrays passed to a compiled call are reference-counted).
+    Returns ``(state, k_normal, slipping)``: the contact's new history (:data:`HISTORY` values:
+    the normal and tangential force, the tangential stiffness, the half-width, 0 for the linear
+    spring; :data:`OPEN` when open), the tangent normal stiffness dN/d(delta_n) and whether the
+    Coulomb cap acted. N is NaN where the law fails (beyond the largest approach of Eq. 23). A
+    pure function of its arguments: the compiled loops call it with values only (arrays passed to
+    a compiled call are reference-counted).
     """
     T_previous, kt_previous = state[TANGENTIAL], state[STIFFNESS]
     if code == SIMPLIFIED:
         nu = law[POISSON]
         penalty = (law[PENALTY], law[PENALTY + 1], law[PENALTY + 2], law[PENALTY + 3],
                    law[PENALTY + 4], law[PENALTY + 5])
-        return _hertz2d_contact(delta_n, d_delta_t, T_previous, kt_previous, R1, R2,
-                                pair[LOG_4R1], pair[LOG_4R2], pair[EXP_MINUS_C], nu, nu,
-                                law[MODULUS], law[FRICTION], penalty, 1.0, 1.0)
+        N, T, a, k_normal, kt, slipping = _hertz2d_contact(
+            delta_n, d_delta_t, T_previous, kt_previous, R1, R2, pair[LOG_4R1], pair[LOG_4R2],
+            pair[EXP_MINUS_C], nu, nu, law[MODULUS], law[FRICTION], penalty, 1.0, 1.0)
+        return (N, T, kt, a), k_normal, slipping
     if code == LINEAR:
-        return linear_step(law[KN], law[KT], law[FRICTION], T_previous, delta_n, d_delta_t)
+        return linear_step(law[KN], law[KT], law[FRICTION], state, delta_n, d_delta_t)
     N, a = _hertz_normal(delta_n, R1 * R2 / (R1 + R2), law[MODULUS])
     if N <= 0.0:
-        return 0.0, 0.0, 0.0, 0.0, 0.0, False
+        return OPEN, 0.0, False
     kt = _mindlin_tangential_stiffness(a, law[SHEAR_MODULUS])
     T, slipping = _capped_update(T_previous, _step_stiffness(kt_previous, kt), d_delta_t, N,
                                  law[FRICTION])
-    return N, T, a, _hertz_normal_tangent(a, law[MODULUS]), kt, slipping
+    return (N, T, kt, a), _hertz_normal_tangent(a, law[MODULUS]), slipping
 
 
 @njit(inline=True)
 def history_row(history, row):
     """``history[row]`` as a tuple of :data:`HISTORY` values."""
     return (history[row, 0], history[row, 1], history[row, 2], history[row, 3])
+
+
+@njit(inline=True)
+def store_row(history, row, state):
+    """``history[row] = state`` (a tuple of :data:`HISTORY` values)."""
+    history[row, 0], history[row, 1] = state[0], state[1]
+    history[row, 2], history[row, 3] = state[2], state[3]
 
 
 @njit(inline=True)
@@ -214,13 +228,14 @@ def constants_row(constants, row):
 
 @njit
 def loaded_state(code, p, delta_n, R1, R2):
-    """The law's step for a new contact at the approach ``delta_n`` without a tangential
-    increment: the normal force, half-width and stiffnesses of the pair's law there."""
+    """``(N, a, k_normal, kt)`` of the pair's law at the approach ``delta_n``: its step for a new
+    contact without a tangential increment."""
     law = parameters_tuple(p)
     constants = np.zeros((1, PAIR_CONSTANTS))
     pair_constants(code, law, 0.0, 0.0, R1, R2, constants[0])
-    return law_step(code, law, constants_row(constants, 0), (0.0, 0.0, 0.0, 0.0), delta_n, 0.0,
-                    R1, R2)
+    state, k_normal, _ = law_step(code, law, constants_row(constants, 0), OPEN, delta_n, 0.0, R1,
+                                  R2)
+    return state[NORMAL], state[HALF_WIDTH], k_normal, state[STIFFNESS]
 
 
 @njit
