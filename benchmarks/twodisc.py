@@ -66,8 +66,8 @@ def timing(levels) -> None:
                   f"{1e3 * steps.max():>11.1f} {total:>7.2f}")
     print("\nPer-step time with the BLAS thread pools unlimited instead of one thread")
     print(f"{'support':>9} {'level':>5} {'1 thread ms':>11} {'unlimited ms':>12}")
-    limiter = frictional.threadpool_limits
-    frictional.threadpool_limits = lambda *args, **kwargs: contextlib.nullcontext()
+    limiter = frictional.one_blas_thread
+    frictional.one_blas_thread = contextlib.nullcontext
     try:
         for support in SUPPORTS:
             for level in levels:
@@ -76,7 +76,7 @@ def timing(levels) -> None:
                 print(f"{support:>9} {level:>5} {1e3 * single[support, level]:>11.1f} "
                       f"{1e3 * np.mean(result.info['step_seconds']):>12.1f}")
     finally:
-        frictional.threadpool_limits = limiter
+        frictional.one_blas_thread = limiter
 
 
 def verify(levels) -> None:

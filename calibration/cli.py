@@ -2,14 +2,17 @@
 
 Each sub-command is a module of :mod:`calibration.commands` (listed in
 :data:`calibration.commands.COMMANDS`). This module owns the contract every command keeps (the
-README's "Command line" section): outputs under ``--results DIR``, progress on stderr, a JSON
-summary as the last stdout line with ``--json``, exit 0 on success, exit 2 with one line naming
-the bad value on bad input (no traceback), exit 130 on Ctrl-C with finished work kept. Warnings
-(a corrupt cache moved aside, say) are one ``hertz2d: warning:`` line each on stderr.
+README's "Command line" section): outputs under ``--results DIR`` (never quick output over a
+full run, :mod:`calibration.runs.run_record`), progress on stderr, a JSON summary as the last
+stdout line with ``--json``, exit 0 on success, exit 2 with one line naming the bad value on bad
+input (no traceback), exit 1 with one line naming the file and the errno when a file cannot be
+written (disk full, permission), exit 130 on Ctrl-C with finished work kept. Warnings (a corrupt
+cache moved aside, say) are one ``hertz2d: warning:`` line each on stderr.
 """
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
 import sys
@@ -18,7 +21,9 @@ import matplotlib
 
 from calibration.commands import COMMANDS
 from calibration.runs.atomic import json_default
+from calibration.runs.run_record import check_quick_output
 from checks import InputError
+from meshes.cache import cache_root
 
 #: where every command writes unless told otherwise (the committed full run)
 DEFAULT_RESULTS = "results"
@@ -79,6 +84,14 @@ def _warnings_to_stderr() -> None:
         log.propagate = False
 
 
+def describe_os_error(error: OSError) -> str:
+    """``PATH: No space left on device (errno 28, ENOSPC)``: the file, the reason, the errno."""
+    where = f"{error.filename}: " if error.filename else ""
+    code = (f" (errno {error.errno}, {errno.errorcode.get(error.errno, '?')})"
+            if error.errno else "")
+    return f"{where}{error.strerror or error}{code}"
+
+
 def _print_summary(summary: dict) -> None:
     for key, value in summary.items():
         print(f"{key}: {value}")
@@ -90,16 +103,18 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser().parse_args(attach_negative_values(list(argv)))
     try:
+        if not args.results.strip():  # Path("") would be the current folder
+            raise InputError("results='' is empty: give a folder name")
+        cache_root()  # a $HERTZ2D_CACHE that cannot be a folder: named before any work
+        if getattr(args, "quick", False):
+            check_quick_output(args.results)
         summary = args.run(args)
     except InputError as error:
         print(f"hertz2d {args.command}: error: {error}", file=sys.stderr)
         return 2
-    except OSError as error:
-        if error.filename is None:
-            raise
-        print(f"hertz2d {args.command}: error: {error.filename}: {error.strerror}",
-              file=sys.stderr)
-        return 2
+    except OSError as error:  # a file that cannot be written or read: not bad input
+        print(f"hertz2d {args.command}: error: {describe_os_error(error)}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"hertz2d {args.command}: interrupted; finished work is kept", file=sys.stderr)
         return 130

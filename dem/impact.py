@@ -84,7 +84,8 @@ def largest_approach(law: Law, reduced_mass: float, speed: float, radius: float)
     while True:
         stored = pair_potential(law, high, radius)
         if not (math.isfinite(stored) and high < 2.0 * radius):
-            raise InputError(f"speed={speed!r} drives the contact beyond its law's range")
+            raise InputError(f"the pair closing at {speed:.6g} m/s drives the contact beyond its "
+                             "law's range")
         if stored >= energy:
             break
         high *= 2.0
@@ -170,7 +171,10 @@ def check_impact(law: Law, speed, angle, radius, density, dt, wall: bool,
     positive("dt", dt), non_negative("angle", angle)
     if angle >= 90.0:
         raise InputError(f"angle={angle!r} must be below 90 degrees (from the normal)")
-    limit = stability_limit(law, speed, radius, density, wall)
+    try:
+        limit = stability_limit(law, speed, radius, density, wall)
+    except InputError as error:  # named by the speed the user gave (a wall's pair closes at 2x)
+        raise InputError(f"speed={speed!r}: {error}") from None
     if dt > STABILITY_FRACTION * limit:
         raise InputError(f"dt={dt!r} is beyond {STABILITY_FRACTION} x the stability limit "
                          f"2 sqrt(m*/k) = {limit:.3g} s of this impact")

@@ -27,6 +27,7 @@ the upper body's displacement relative to the lower one.
 """
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,6 +50,19 @@ STEP_COLUMNS = ("step", "delta_n", "delta_t", "Fx", "Fz", "N", "T", "a", "c")
 def _ramp(start: float, end: float, steps: int) -> np.ndarray:
     """``steps`` equal increments from ``start`` (excluded) to ``end`` (included)."""
     return start + (end - start) * np.arange(1, steps + 1) / steps
+
+
+def _check_row_lengths(path, name: str) -> None:
+    """Every row of a path file has as many fields as its header (pandas would take the extra
+    field of a row for an index and shift the others)."""
+    with open(path, newline="") as text:
+        rows = csv.reader(text)
+        header = next(rows, [])
+        for number, row in enumerate(rows, start=1):
+            if row and len(row) != len(header):
+                raise InputError(f"path_file={name!r}: row {number} ({','.join(row)!r}) has "
+                                 f"{len(row)} fields, the header {len(header)} "
+                                 f"({','.join(header)})")
 
 
 @dataclass(frozen=True)
@@ -108,14 +122,21 @@ class LoadPath:
         """
         name = str(path)
         try:
+            _check_row_lengths(path, name)
             table = pd.read_csv(path)
-        except (OSError, ValueError, UnicodeDecodeError, pd.errors.ParserError) as error:
+        except (OSError, ValueError, UnicodeDecodeError, csv.Error,
+                pd.errors.ParserError) as error:
+            if isinstance(error, InputError):
+                raise
             reason = getattr(error, "strerror", None) or str(error).splitlines()[0]
             raise InputError(f"path_file={name!r} is not a readable CSV table ({reason})") from None
         missing = [c for c in ("delta_n", "delta_t") if c not in table.columns]
         if missing:
             raise InputError(f"path_file={name!r} lacks the column(s) {', '.join(missing)}")
-        count("steps", len(table), maximum=MAX_STEPS, why=STEPS_LIMIT)
+        try:
+            count("steps", len(table), maximum=MAX_STEPS, why=STEPS_LIMIT)
+        except InputError as error:
+            raise InputError(f"path_file={name!r} has {len(table)} rows: {error}") from None
         values = {}
         for column in ("delta_n", "delta_t"):
             numbers = pd.to_numeric(table[column], errors="coerce").to_numpy(float)

@@ -30,9 +30,10 @@ import math
 from dataclasses import dataclass
 
 import gmsh
+import meshio
+import numpy as np
 import skfem
 from scipy.optimize import brentq
-from skfem.io.meshio import from_meshio
 
 from meshes.cache import cached_mesh
 from checks import InputError, count, positive
@@ -177,6 +178,8 @@ def build_half_disc(path: str, R: float, side: int, window: tuple[float, float],
         fields.setAsBackgroundMesh(size)
         sizes_from_background_field()
         model.mesh.generate(2)
+        # binary: written in 1 ms and read in 1.5 ms, against 5 and 10 ms as text at level 2
+        gmsh.option.setNumber("Mesh.Binary", 1)
         gmsh.write(path)
 
 
@@ -186,7 +189,32 @@ def half_disc_mesh(R: float, side: int, window: tuple[float, float], half_width:
     raw = cached_mesh(build_half_disc, R=float(R), side=int(side),
                       window=[float(window[0]), float(window[1])],
                       half_width=float(half_width), level=int(level))
-    return from_meshio(raw)
+    return tagged_mesh(raw)
+
+
+def tagged_mesh(raw: meshio.Mesh) -> skfem.MeshTri:
+    """The triangles of a gmsh mesh with its physical line groups as named boundaries.
+
+    What :func:`skfem.io.meshio.from_meshio` makes of it (each group the facet indices of its
+    lines, in gmsh's order; no orientation, no subdomains), without building the mesh twice:
+    from_meshio finds the facets of a temporary mesh to match the lines and the mesh it returns
+    finds them again, 18 of its 23 ms a body at level 2. scikit-fem numbers the facets in the
+    lexicographic order of their sorted end nodes, so a line's index is found by a search.
+    """
+    p = np.ascontiguousarray(raw.points[:, :2].T)
+    t = np.ascontiguousarray(raw.cells_dict["triangle"].T)
+    nodes = p.shape[1]
+
+    def keys(ends):  # a facet (i < j) as the integer i * nodes + j
+        ends = np.sort(ends, axis=0).astype(np.int64)
+        return ends[0] * nodes + ends[1]
+
+    facets = np.unique(keys(np.hstack([t[[0, 1]], t[[1, 2]], t[[0, 2]]])))
+    lines = raw.cells_dict["line"].T
+    boundaries = {name: np.searchsorted(facets, keys(lines[:, cells["line"]]))
+                  for name, cells in raw.cell_sets_dict.items()
+                  if "line" in cells and not name.startswith("gmsh:")}
+    return skfem.MeshTri(p, t, boundaries)
 
 
 def two_body_meshes(delta_n: float, delta_t: tuple[float, float], radii: tuple[float, float],

@@ -60,6 +60,7 @@ def files(tmp_path_factory):
     made["fit_garbage"] = root / "fit-garbage" / "penalty" / "fit.json"
     made["fit_garbage"].parent.mkdir(parents=True)
     made["fit_garbage"].write_text("{not json")
+    made["fit_garbage_root"] = root / "fit-garbage"
     made["path_garbage"] = root / "path-garbage.csv"
     made["path_garbage"].write_bytes(os.urandom(3000))
     made["path_negative"] = root / "path-negative.csv"
@@ -68,6 +69,20 @@ def files(tmp_path_factory):
     made["path_text"].write_text("delta_n,delta_t\n0.01,abc\n")
     made["path_columns"] = root / "path-columns.csv"
     made["path_columns"].write_text("dn,dt\n0.01,0\n")
+    made["path_ragged"] = root / "path-ragged.csv"
+    made["path_ragged"].write_text("delta_n,delta_t\n0.01,0,5\n0.02,0\n")
+    made["path_header_only"] = root / "path-header-only.csv"
+    made["path_header_only"].write_text("delta_n,delta_t\n")
+    made["map_huge"] = root / "map-huge.toml"  # 40 x 50 x 20 x 20 x 5 = 4 million cases
+    made["map_huge"].write_text(MAP_SPEC + "[studies.everything]\n" + "\n".join(
+        f"{axis} = {[round(start + step * k, 6) for k in range(n)]}" for axis, start, step, n in (
+            ("a_over_R", 0.005, 0.005, 40), ("mu", 0.02, 0.02, 50), ("nu", 0.0, 0.02, 20),
+            ("E2_over_E1", 0.5, 0.5, 20), ("R2_over_R1", 1.0, 1.0, 5))) + "\n")
+    made["map_fine"] = root / "map-fine.toml"  # 6000 paths at level 4
+    made["map_fine"].write_text(MAP_SPEC.replace("level = 2", "level = 4") + (
+        "[studies.grid]\na_over_R = " + str([0.01 * (k + 1) for k in range(20)])
+        + "\nmu = " + str([0.05 * (k + 1) for k in range(20)]) + "\nnu = [0.1, 0.2, 0.3, 0.4, "
+        "0.45]\n"))
     made["empty"] = root / "empty"
     made["empty"].mkdir()
     # somewhere no file can be created: a read-only folder, or /sys when running as root
@@ -79,7 +94,31 @@ def files(tmp_path_factory):
     return made
 
 
+#: a map spec's base and paths (its studies added per case)
+MAP_SPEC = """
+[base]
+counterpart = "disc"
+R1 = 0.5
+E1 = 10e9
+nu1 = 0.25
+R2_over_R1 = 1.0
+E2_over_E1 = 1.0
+nu2 = 0.25
+mu = 0.3
+a_over_R = 0.05
+support = "symmetric"
+level = 2
+[paths]
+kinds = ["hold-normal", "proportional", "cycle"]
+normal_steps = 5
+steps = 20
+hold_normal_travel = 1.5
+proportional_ratio = 1.0
+cycle_amplitude = 0.6
+cycle_steps = 8
+"""
 F = "{file}"
+IMPACT = ["dem", "impact", "--speed", "1"]
 TWODISC = ["twodisc", "--path", "hold-normal"]
 MODEL = ["model", "--path", "hold-normal"]
 
@@ -162,8 +201,7 @@ CASES = [
     ([*MODEL, "--penalty", "inf"], "penalty=inf"),
     ([*MODEL, "--penalty", "1.5"], "penalty=1.5"),
     ([*MODEL, "--penalty", "abc"], "penalty='abc'"),
-    ([*MODEL, "--penalty", "refit", "--results", "{empty}"], "fit="),
-    ([*MODEL, "--penalty", "refit", "--results", "{fit_garbage}/../.."], "fit="),
+    ([*MODEL, "--penalty", "refit", "--results", "{fit_garbage_root}"], "fit="),
     ([*MODEL, "--law", "magic"], "law='magic'"),
     ([*MODEL, "--law", "linear", "--kn", "0"], "kn=0.0"),
     ([*MODEL, "--law", "linear", "--kt", "-1"], "kt=-1.0"),
@@ -172,9 +210,34 @@ CASES = [
     ([*MODEL, "--out", "{file}/m.csv"], "out="),
     # validate, report, all: jobs and results roots
     (["validate", "--jobs", "0"], "jobs=0"),
-    (["validate", "--results", "{empty}"], "fit="),
     (["validate", "--results", "{readonly}"], "cannot be written"),
     (["report", "--results", "{empty}"], "has no penalty/grid.csv"),
+    # flags that do not apply to the chosen law
+    ([*IMPACT, "--law", "linear", "--penalty", "garbage"],
+     "penalty='garbage' applies to --law simplified only (law='linear')"),
+    ([*IMPACT, "--law", "linear", "--penalty", "0.5"], "penalty='0.5' applies"),
+    ([*IMPACT, "--kn", "0"], "kn=0.0 applies to --law linear only (law='simplified')"),
+    ([*IMPACT, "--law", "hertz-mindlin", "--kt", "1e9"], "kt=1000000000.0 applies"),
+    ([*MODEL, "--law", "linear", "--penalty", "0.5"], "penalty='0.5' applies"),
+    ([*MODEL, "--kn", "0"], "kn=0.0 applies to --law linear only"),
+    ([*MODEL, "--law", "hertz-mindlin", "--kt", "1e9"], "kt=1000000000.0 applies"),
+    # messages that name what the user typed
+    (["dem", "impact", "--speed", "1e9", "--wall"], "speed=1000000000.0: the pair closing at 2e+09"),
+    (["twodisc", "--path-file", "{path_ragged}"], "row 1 ('0.01,0,5') has 3 fields"),
+    (["model", "--path-file", "{path_header_only}"], "path-header-only.csv' has 0 rows"),
+    (["export-law", "--out", "/proc/x"], "no file can be created in '/proc'"),
+    (["export-law", "--out", ""], "out='' is empty"),
+    (["export-law", "--from", "{file}", "--penalty", "0.5"], "--penalty do not apply with --from"),
+    ([*MODEL, "--out", ""], "out='' is empty"),
+    ([*TWODISC, "--out", ""], "out='' is empty"),
+    (["halfround", "--results", ""], "results='' is empty"),
+    # bounds before any work
+    (["sweep", "--jobs", "10000"], "jobs=10000 must be <= "),
+    (["dem", "biaxial", "--quick", "--results", "{empty}", "--jobs", "10000"],
+     "worker processes per CPU"),
+    (["map", "--spec", "{map_huge}"], "up to 12000000 FEM paths"),
+    (["map", "--spec", "{map_fine}"], "up to 6000 FEM paths"),
+    (["map", "--max-cpu-hours", "0"], "max_cpu_hours=0.0 must be > 0"),
     (["report", "--results", F], "is a file"),
     (["all", "--jobs", "-1"], "jobs=-1"),
     (["all", "--results", F], "is a file"),
@@ -196,6 +259,30 @@ def test_bad_input_exits_2_with_one_line_naming_it(capsys, files, argv, expected
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
     assert expected in err, err
     assert seconds < 15, "the check came after long work"
+
+
+def test_a_spec_of_millions_of_cases_is_refused_at_once(capsys, files):
+    start = time.perf_counter()
+    assert main(["map", "--spec", str(files["map_huge"]), "--results", str(files["empty"])]) == 2
+    assert time.perf_counter() - start < 1.0  # counted from the axes, not expanded
+    err = capsys.readouterr().err
+    # 4e6 cases x (25 + 20 + 45 steps of its three paths) x 0.023 s = 2300 CPU hours
+    assert "about 2.3e+03 CPU hours" in err and "--max-cpu-hours 2300 " in err, err
+
+
+def test_a_cache_variable_naming_a_file_is_named(capsys, files, monkeypatch):
+    monkeypatch.setenv("HERTZ2D_CACHE", str(files["file"]))
+    assert main(["sweep", "--quick", "--results", str(files["empty"])]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"hertz2d sweep: error: HERTZ2D_CACHE={str(files['file'])!r} cannot hold the "
+                   f"cache: {str(files['file'])!r} is a file, not a folder\n")
+
+
+def test_help_texts_print_percent_signs_once(capsys):
+    with pytest.raises(SystemExit):
+        main(["map", "--help"])
+    text = capsys.readouterr().out
+    assert "5 % and 10 %" in text and "%%" not in text
 
 
 def test_bad_input_with_json_prints_no_summary(capsys):

@@ -1,7 +1,7 @@
 """Caches that cannot be trusted are rebuilt, caches that can are never stale, workers never orphaned.
 
 - a corrupt case store (garbage, truncated) is moved aside with a warning and rebuilt; a row of
-  bad JSON is dropped and recomputed while the valid rows are kept;
+  bad JSON or of bytes that are not UTF-8 is dropped and recomputed while the valid rows are kept;
 - a corrupt cached mesh (truncated, empty) is moved aside with a warning and rebuilt;
 - the cache keys follow the imports: editing a module the solve depends on (in a copy of the
   project) makes the next run recompute the case and rebuild the mesh;
@@ -70,6 +70,48 @@ def test_a_row_of_bad_json_is_recomputed_and_the_others_kept(tmp_path, caplog):
         table = run_sweep(cases, store=CaseStore(solver_namespace(), path), progress=False)
     assert "1 unreadable row(s) dropped" in caplog.text
     assert (table.status == "ok").all() and int((~table.reused).sum()) == 1
+
+
+def test_a_row_that_is_not_utf8_is_recomputed_and_the_others_kept(tmp_path, caplog):
+    path = tmp_path / "cases.sqlite"
+    cases = expand(SPEC)
+    run_sweep(cases, store=CaseStore(solver_namespace(), path), progress=False)
+    with sqlite3.connect(path) as db:  # random bytes stored as TEXT, as a damaged file may hold
+        key = db.execute("SELECT key FROM cases LIMIT 1").fetchone()[0]
+        db.execute("UPDATE cases SET row = CAST(? AS TEXT) WHERE key = ?",
+                   (b"\xff\xfe{\x80garbage", key))
+    with caplog.at_level(logging.WARNING, logger="hertz2d"):
+        table = run_sweep(cases, store=CaseStore(solver_namespace(), path), progress=False)
+    assert "1 unreadable row(s) dropped" in caplog.text
+    assert (table.status == "ok").all() and int((~table.reused).sum()) == 1
+    again = run_sweep(cases, store=CaseStore(solver_namespace(), path), progress=False)
+    assert again.reused.all()  # the recomputed row replaced the broken one
+
+
+def test_a_store_another_program_keeps_locked_is_an_error_not_moved_aside(tmp_path,
+                                                                          monkeypatch):
+    path = tmp_path / "cases.sqlite"
+    CaseStore("test", path).put([((1,), {"value": 1})])
+    connect = sqlite3.connect
+    with connect(path) as db:
+        db.execute("BEGIN EXCLUSIVE")
+        monkeypatch.setattr(sqlite3, "connect", lambda p, timeout: connect(p, timeout=0.1))
+        with pytest.raises(OSError, match="database is locked"):
+            CaseStore("test", path)
+    monkeypatch.undo()
+    assert list(tmp_path.iterdir()) == [path]  # not taken for corrupt
+    assert CaseStore("test", path).get([(1,)]) == {(1,): {"value": 1}}
+
+
+def test_a_store_that_cannot_be_written_is_an_os_error_naming_it(tmp_path, monkeypatch):
+    store = CaseStore("test", tmp_path / "cases.sqlite")
+    connect = sqlite3.connect
+    with connect(store.path) as db:  # another program holds the write lock
+        db.execute("BEGIN EXCLUSIVE")
+        monkeypatch.setattr(sqlite3, "connect", lambda path, timeout: connect(path, timeout=0.1))
+        with pytest.raises(OSError, match="case store: database is locked") as raised:
+            store.put([((1,), {"value": 1})])
+    assert raised.value.filename == str(store.path)
 
 
 @pytest.mark.parametrize("damage", ["truncate", "empty", "garbage"])

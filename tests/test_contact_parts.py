@@ -2,8 +2,9 @@
 import numpy as np
 import pytest
 from scipy.optimize import lsq_linear
+from scipy.sparse.linalg import splu
 
-from fem.contact.body import CondensedBody
+from fem.contact.body import CondensedBody, fill_reducing_order
 from fem.contact.boxqp import solve_box_lcp
 from fem.contact.coulomb import solve_coulomb
 from fem.contact.frictional import NodeToSegmentContact
@@ -143,6 +144,35 @@ def test_condensed_compliance_and_reactions_agree_with_the_full_solution(support
     assert np.abs(total).max() < 1e-8 * np.abs(forces).sum()
     if support == "symmetric":  # the pin carries nothing: the relief balances the x-force
         assert abs(body.reaction(u, forces)[0]) < 1e-8 * np.abs(forces).sum()
+
+
+@pytest.mark.parametrize("level", [0, 1, 2])
+def test_the_elimination_order_ends_with_the_window_and_fills_in_as_minimum_degree_does(level):
+    _, upper, _ = two_body_meshes(0.025, (0.0, 0.0), (0.5, 0.5), (COMPLIANCE, COMPLIANCE),
+                                  level=level)
+    body = CondensedBody(upper, 10e9, 0.25, "symmetric")
+    K = body.stiffness[body.free][:, body.free].tocsc()
+    row = np.full(body.dofs, -1)
+    row[body.free] = np.arange(len(body.free))
+    window = row[body.window_dofs]
+    node = np.empty(body.dofs, dtype=int)
+    node[body.basis.nodal_dofs] = np.arange(body.nodes)
+    order = fill_reducing_order(K, node[body.free], window)
+    assert np.array_equal(np.sort(order), np.arange(K.shape[0]))
+    assert np.array_equal(order[-len(window):], window)
+    ordered_nodes = node[body.free][order[:-len(window)]]
+    assert np.count_nonzero(np.diff(ordered_nodes)) == len(np.unique(ordered_nodes)) - 1
+
+    def fill(permutation):
+        return splu(K[permutation][:, permutation].tocsc(), permc_spec="NATURAL",
+                    diag_pivot_thresh=0.0, options=dict(SymmetricMode=True)).L.nnz
+
+    # SuperLU's minimum degree on the DOFs themselves, the window then moved to the end
+    ranked = np.argsort(splu(K, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
+                             options=dict(SymmetricMode=True)).perm_c)
+    minimum_degree = np.concatenate([ranked[~np.isin(ranked, window)], window])
+    assert fill(order) < 1.1 * fill(minimum_degree)
+    assert fill(order) < 0.3 * fill(np.arange(K.shape[0]))
 
 
 # -- measures --------------------------------------------------------------------------------

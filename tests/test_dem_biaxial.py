@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("numba")
 
+from calibration import fitted  # noqa: E402
 from calibration.biaxial.comparison import differences, spread  # noqa: E402
 from calibration.biaxial.laws import selection  # noqa: E402
 from calibration.biaxial.runs import BiaxialCase, biaxial_runs  # noqa: E402
@@ -45,17 +46,20 @@ def run_cli(capsys, *argv):
 
 @pytest.fixture(scope="module")
 def quick_stage(tmp_path_factory):
-    """``hertz2d dem biaxial --quick --json`` on a results root without fits (the paper's laws:
-    Eq. 33, w = 0.5, the paper's spring, Hertz-Mindlin, on 2 packings, and the damping study),
-    then ``--law linear`` alone: ``(results root, the first run's JSON, the second's)``."""
+    """``hertz2d dem biaxial --quick --json`` on a results root without fits, and none shipped
+    (the paper's laws: Eq. 33, w = 0.5, the paper's spring, Hertz-Mindlin, on 2 packings, and the
+    damping study), then ``--law linear`` alone: ``(results root, the first run's JSON, the
+    second's)``."""
     results = tmp_path_factory.mktemp("biaxial")
     summaries = []
-    for extra in ([], ["--law", "linear"]):
-        printed = io.StringIO()
-        with redirect_stdout(printed):
-            assert main(["dem", "biaxial", "--quick", "--results", str(results), "--jobs", "2",
-                         "--json", *extra]) == 0
-        summaries.append(json.loads(printed.getvalue().strip().splitlines()[-1]))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fitted, "SHIPPED", tmp_path_factory.mktemp("nothing-shipped"))
+        for extra in ([], ["--law", "linear"]):
+            printed = io.StringIO()
+            with redirect_stdout(printed):
+                assert main(["dem", "biaxial", "--quick", "--results", str(results), "--jobs",
+                             "2", "--json", *extra]) == 0
+            summaries.append(json.loads(printed.getvalue().strip().splitlines()[-1]))
     return results, *summaries
 
 
@@ -66,6 +70,7 @@ def test_quick_stage_writes_every_output_and_closes_its_energy_balance(quick_sta
     assert summary["reused"] == 0 and not summary["failures"]
     assert set(summary["laws"]) == {"simplified-eq33", "simplified-w0.5", "linear-paper",
                                     "hertz-mindlin"}
+    assert summary["fit_source"] is None  # no law read a fit
     assert summary["steps"] == QUICK.total_steps
     assert summary["energy_balance_error"] < 0.01
     for key in summary["laws"]:
@@ -249,7 +254,16 @@ def test_the_exported_law_json_is_the_law_the_dem_runs(tmp_path, capsys):
     assert not comparing and chosen[0].key == "simplified-eq33"
 
 
-def test_laws_missing_their_files_are_left_out_with_a_note(tmp_path):
+def test_an_empty_results_root_runs_the_refits_shipped_with_hertz2d(tmp_path):
+    laws, notes, _ = selection(tmp_path, 10e9, 0.25, 0.3)
+    by_key = {law.key: law for law in laws}
+    for key in ("simplified-refit", "simplified-confined"):
+        assert by_key[key].fit.source == "shipped" and "shipped" in by_key[key].source
+    assert [note.split(":")[0] for note in notes] == ["linear-fem"]
+
+
+def test_laws_missing_their_files_are_left_out_with_a_note(tmp_path, monkeypatch):
+    monkeypatch.setattr(fitted, "SHIPPED", tmp_path / "nothing-shipped")
     laws, notes, comparing = selection(tmp_path, 10e9, 0.25, 0.3)
     assert comparing
     assert [law.key for law in laws] == ["simplified-eq33", "simplified-w0.5", "linear-paper",

@@ -232,6 +232,8 @@ def test_a_tiny_map_runs_end_to_end_records_a_failure_and_reruns_only_it(
     assert main(argv) == 0
     first = summary_of(capsys)
     assert (first["paths"], first["check_paths"], first["failed"], first["reused"]) == (3, 1, 1, 0)
+    assert first["fit_source"] == "results"
+    assert first["fit"] == str(fit_results / "penalty" / "fit.json")
     (reason,) = first["failures"].values()
     assert "refined window" in reason and "mu 0.5" in next(iter(first["failures"]))
     folder = fit_results / "map"

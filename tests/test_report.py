@@ -1,15 +1,21 @@
 """The report: one self-contained HTML file, a Markdown twin, and the pipeline that makes them."""
 import base64
+import html as htmllib
 import importlib.util
 import json
+import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from calibration.cli import main
 from calibration.report import build_report
-from calibration.report.screenshot import find_browser, screenshot
+from calibration.report.screenshot import FLAGS, find_browser, screenshot
+
+PROJECT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -50,14 +56,69 @@ def test_disagreements_are_reported_with_numbers(report):
     assert re.search(r"kt = \d\.\d+e\+08", section)
 
 
-@pytest.mark.skipif(find_browser() is None, reason="Chromium is not installed")
-def test_the_report_renders_in_headless_chromium(report, tmp_path):
+@pytest.fixture(scope="module")
+def browser():
+    """Chromium: CI installs it (.ci/run), so there its absence fails the test; elsewhere the
+    test skips."""
+    found = find_browser()
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is missing on CI: .ci/run installs it")
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    return found
+
+
+#: run in the page once it has loaded: what a reader gets, as JSON in a <pre> for --dump-dom
+PAGE_CHECK = """<script>
+window.addEventListener("load", () => {
+  const images = [...document.images];
+  const pre = document.createElement("pre");
+  pre.id = "page-check";
+  pre.textContent = JSON.stringify({
+    images: images.length,
+    broken: images.filter(i => !i.complete || i.naturalWidth === 0).map(i => i.alt),
+    text: document.body.innerText});
+  document.body.appendChild(pre);
+});
+</script></body>"""
+
+
+def rendered_page(browser: str, html: Path, tmp_path: Path) -> dict:
+    """The report as headless Chromium renders it: image count, images that did not load, and
+    the visible text."""
+    page = tmp_path / "page.html"
+    page.write_text(html.read_text().replace("</body>", PAGE_CHECK))
+    dom = subprocess.run([browser, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}",
+                          "--virtual-time-budget=20000", "--dump-dom", page.as_uri()],
+                         check=True, capture_output=True, text=True, timeout=120).stdout
+    found = re.search(r'<pre id="page-check">(.*?)</pre>', dom, re.S)
+    assert found, dom[-2000:]
+    return json.loads(htmllib.unescape(found.group(1)))
+
+
+def test_the_report_renders_in_headless_chromium(report, browser, tmp_path):
     from PIL import Image
     import numpy as np
     results, _ = report
     image = Image.open(screenshot(results / "report.html", tmp_path / "report.png"))
     grey = np.asarray(image.convert("L"))
     assert image.height > 5000 and grey.std() > 10  # a long page with content, not blank
+
+
+@pytest.mark.parametrize("root", ["quick", "committed"])
+def test_every_image_loads_and_no_markdown_is_left_raw(report, browser, tmp_path, root):
+    html = report[0] / "report.html" if root == "quick" else tmp_path / "report.html"
+    if root == "committed":  # the full run's report as this code renders it
+        copy = tmp_path / "results"
+        shutil.copytree(PROJECT / "results", copy, ignore=shutil.ignore_patterns("report.*"))
+        html = Path(build_report(copy)["out"])
+    page = rendered_page(browser, html, tmp_path)
+    assert page["images"] >= 17 and page["broken"] == []
+    text = page["text"]
+    assert "**" not in text and "`" not in text, [
+        line for line in text.splitlines() if "**" in line or "`" in line][:5]
+    assert not re.search(r"\[\d+(, \d+)*\]|\bTrue\b|\bFalse\b|\bNone\b", text), re.findall(
+        r".{40}(?:\[\d+(?:, \d+)*\]|\bTrue\b|\bFalse\b|\bNone\b).{20}", text)[:5]
 
 
 def test_all_quick_runs_the_pipeline_end_to_end(quick_results, tmp_path, monkeypatch, capsys):

@@ -7,7 +7,8 @@ import pytest
 
 from checks import InputError
 from meshes.halfround import node_at
-from meshes.twodisc import contact_windows, expected_half_width, two_body_meshes
+from meshes.twodisc import (build_half_disc, contact_windows, expected_half_width, tagged_mesh,
+                            two_body_meshes)
 
 R1, R2 = 0.5, 0.4  # lower, upper
 #: one material: (1 - nu^2)/E of E = 10 GPa, nu = 0.25
@@ -63,6 +64,24 @@ def test_the_windows_are_uniform_and_cover_contact_and_slide(bodies):
     # the rigid slide moves the contact centre to +R1/(R1+R2) delta_t on the lower arc
     assert windows[0][1] == pytest.approx(0.02 * R1 / (R1 + R2) + 1.3 * a)
     assert windows[1][0] == pytest.approx(-0.02 * R2 / (R1 + R2) - 1.3 * a)
+
+
+@pytest.mark.parametrize("side", [+1, -1])
+def test_the_tagged_mesh_is_scikit_fems_reading_of_the_gmsh_file(tmp_path, side):
+    from skfem.io.meshio import from_meshio
+
+    from meshes.cache import read_checked
+
+    windows = contact_windows(0.02, (-0.01, 0.02), (R1, R2), (C, C))
+    build_half_disc(str(tmp_path / "body.msh"), R1 if side > 0 else R2, side,
+                    windows.lower if side > 0 else windows.upper, windows.half_width, 1)
+    raw = read_checked(tmp_path / "body.msh")
+    ours, theirs = tagged_mesh(raw), from_meshio(raw)
+    assert np.array_equal(ours.p, theirs.p) and np.array_equal(ours.t, theirs.t)
+    assert set(ours.boundaries) == set(theirs.boundaries) == {"flat", "arc", "window"}
+    for name, facets in theirs.boundaries.items():
+        assert np.array_equal(ours.boundaries[name], facets)
+        assert np.array_equal(ours.facets[:, ours.boundaries[name]], theirs.facets[:, facets])
 
 
 def test_one_level_halves_the_window_elements():

@@ -5,7 +5,8 @@ The comparison (Section 4.3 and the choices hertz2d adds):
 =======================  ========================================================================
 key                      law
 =======================  ========================================================================
-``simplified-refit``     Table 1 with hertz2d's refit of Eq. 33 (``<results>/penalty/fit.json``)
+``simplified-refit``     Table 1 with hertz2d's refit of Eq. 33 (``penalty/fit.json``: the
+                         results root's, else the one shipped with hertz2d)
 ``simplified-eq33``      Table 1 with the paper's Eq. 33
 ``simplified-w0.5``      Table 1 with the constant w = 0.5 the paper suggests (Fig. 9)
 ``simplified-confined``  Table 1 with the refit for a disc held by its contacts (``fit.json``)
@@ -30,40 +31,38 @@ from pathlib import Path
 
 from calibration.laws import ConstantPenalty, PolynomialPenalty
 from calibration.laws.law_file import read_law
+from calibration.laws.linear import PAPER_KN, PAPER_KT
 from calibration.laws.penalty_factor import EQ33
-from calibration.fitted import penalty_from_flag
+from calibration.fitted import FittedFile, fitted_file, penalty_from_flag
 from dem.laws import PENALTY, Law
 from checks import InputError, one_of
 
-#: the paper's linear spring (Section 4.3)
-PAPER_KN, PAPER_KT = 2.7e9, 1.5e9
 #: ``--law`` values: every law (the comparison), or one
 CHOICES = ("all", "simplified", "linear", "linear-fem", "hertz-mindlin")
 
 
 @dataclass(frozen=True)
 class BiaxialLaw:
-    """One law of the comparison: its folder name, the engine's law, where it comes from."""
+    """One law of the comparison: its folder name, the engine's law, where it comes from (and
+    the fitted file its penalty factor was read from, if any)."""
 
     key: str
     law: Law
     source: str
+    fit: FittedFile | None = None
 
     @property
     def label(self) -> str:
         return self.law.label
 
 
-def _fit_path(results: Path) -> Path:
-    return results / "penalty" / "fit.json"
-
-
 def law_json_path(results) -> Path:
     return Path(results) / "law" / "law.json"
 
 
-def _simplified(key: str, penalty, source: str, material) -> BiaxialLaw:
-    return BiaxialLaw(key, Law.simplified(*material, penalty=penalty), source)
+def _simplified(key: str, penalty, source: str, material,
+                fit: FittedFile | None = None) -> BiaxialLaw:
+    return BiaxialLaw(key, Law.simplified(*material, penalty=penalty), source, fit)
 
 
 def _exported(results: Path, material) -> BiaxialLaw | None:
@@ -95,16 +94,19 @@ def _fem_spring(results: Path, mu: float) -> BiaxialLaw | None:
 
 def _fitted(results: Path, material, support: str | None, key: str,
             source: str) -> BiaxialLaw | None:
-    path = _fit_path(results)
-    if not path.exists():
+    """Table 1 with a refit (``source`` says which), or None when no fit has ``support``."""
+    try:
+        fit = fitted_file(results)
+    except InputError:
         return None
     try:
-        penalty = PolynomialPenalty.from_fit(path, support)
+        penalty = PolynomialPenalty.from_fit(fit.path, support)
     except InputError:
         if support is None:
             raise
         return None  # a fit without the confined disc: left out, with a note
-    return _simplified(key, penalty, source, material)
+    shipped = ", the copy shipped with hertz2d" if fit.source == "shipped" else ""
+    return _simplified(key, penalty, f"penalty/fit.json{shipped} ({source})", material, fit)
 
 
 def comparison(results, E: float, nu: float, mu: float) -> tuple[list[BiaxialLaw], list[str]]:
@@ -113,14 +115,13 @@ def comparison(results, E: float, nu: float, mu: float) -> tuple[list[BiaxialLaw
     material = (E, nu, mu)
     candidates = {
         "simplified-refit": _fitted(results, material, None, "simplified-refit",
-                                    "penalty/fit.json (hertz2d's refit of Eq. 33)"),
+                                    "hertz2d's refit of Eq. 33"),
         "simplified-eq33": _simplified("simplified-eq33", EQ33,
                                        "Eq. 33 with the paper's coefficients", material),
         "simplified-w0.5": _simplified("simplified-w0.5", ConstantPenalty(0.5),
                                        "the paper's constant w = 0.5 (Fig. 9)", material),
         "simplified-confined": _fitted(results, material, "confined", "simplified-confined",
-                                       "penalty/fit.json (refit for a disc held by its "
-                                       "contacts)"),
+                                       "refit for a disc held by its contacts"),
         "linear-paper": BiaxialLaw("linear-paper", Law.linear(PAPER_KN, PAPER_KT, mu),
                                    "the paper's kn, kt (Section 4.3)"),
         "linear-fem": _fem_spring(results, mu),
@@ -168,12 +169,12 @@ def selection(results, E: float, nu: float, mu: float, law: str | None = None,
     if choice == "simplified" and penalty is None:
         return [laws[0]], [], False
     if choice == "simplified":
-        factor = penalty_from_flag(penalty, results)
+        factor, fit = penalty_from_flag(penalty, results)
         key = (f"simplified-{penalty}" if penalty in ("eq33", "refit", "confined")
                else f"simplified-w{float(penalty):g}")
         if key in by_key:
             return [by_key[key]], [], False
-        return [_simplified(key, factor, f"--penalty {penalty}", (E, nu, mu))], [], False
+        return [_simplified(key, factor, f"--penalty {penalty}", (E, nu, mu), fit)], [], False
     key = {"linear": "linear-paper"}.get(choice, choice)
     if key not in by_key:
         reason = next(note for note in notes if note.startswith(key))

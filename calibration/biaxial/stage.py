@@ -32,7 +32,9 @@ from calibration.biaxial import figures
 from calibration.biaxial.comparison import QUANTITIES, differences, spread
 from calibration.biaxial.laws import BiaxialLaw, selection
 from calibration.biaxial.runs import BiaxialCase, FinishedRun, biaxial_runs
-from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
+from calibration.fitted import fit_keys
+from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
+                                     writes_together)
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
 from dem.biaxial import BiaxialSettings, settings_dict, shear_strains
@@ -65,6 +67,7 @@ def folder(results) -> Path:
     return Path(results) / "dem" / "biaxial"
 
 
+@writes_together
 def biaxial(law: str | None = None, penalty: str | None = None, quick: bool = False,
             seeds: int | None = None, executor: Executor = Inline(),
             results: str | Path = "results", progress: bool = True) -> dict:
@@ -113,6 +116,7 @@ def biaxial(law: str | None = None, penalty: str | None = None, quick: bool = Fa
         write_json(summary, out / "summary.json")
     return {"laws": {entry.key: entry.label for entry in laws},
             "law_source": {entry.key: entry.source for entry in laws},
+            **fit_keys(next((entry.fit for entry in laws if entry.fit), None)),
             **{quantity: _json_spread(spreads, quantity) for quantity in QUANTITIES},
             "energy_balance_error": summary["energy_balance_error"],
             "damping": PAPER.label, "seeds": seeds, "steps": settings.total_steps,

@@ -20,6 +20,7 @@ from calibration.penalty import stage as penalty
 from calibration.report import build_report
 from calibration.runs.atomic import check_writable, write_json
 from calibration.runs.provenance import provenance
+from calibration.runs.run_record import RUN_RECORD
 from calibration.validation.map.stage import run_map
 from calibration.validation.stage import validate
 
@@ -85,7 +86,7 @@ def _pipeline(args, results: Path, executor) -> dict:
                     lambda: _biaxial(args.quick, executor, results))
     write_json({**provenance(), "quick": args.quick, "executor": executor.description,
                 "stage_seconds": clock,
-                "seconds": round(time.perf_counter() - start, 1)}, Path(results) / "run.json")
+                "seconds": round(time.perf_counter() - start, 1)}, Path(results) / RUN_RECORD)
     report = stage(6, "report", "report", lambda: build_report(results))
     return {"out": report["out"], "markdown": report["markdown"], "grid": sweep["out"],
             "fit": fit["out"], "errors": validation["out"],

@@ -12,7 +12,9 @@ that message, and every other command works.
 from __future__ import annotations
 
 from calibration.commands.executorargs import add_executor_arguments, executor_from
-from calibration.fitted import penalty_from_flag
+from calibration.commands.lawargs import refuse_flags_of_other_laws
+from calibration.fitted import fit_keys, penalty_from_flag
+from calibration.laws.linear import PAPER_KN, PAPER_KT
 from checks import InputError, one_of, poisson, positive
 
 LAWS = ("simplified", "linear", "hertz-mindlin")
@@ -30,12 +32,13 @@ def add_law_arguments(parser) -> None:
     """The contact law and the discs' material (defaults: the paper's Section 4.3)."""
     parser.add_argument("--law", default="simplified", help=f"one of {', '.join(LAWS)} "
                                                             "(simplified: the paper's Table 1)")
-    parser.add_argument("--penalty", default="eq33",
-                        help="penalty factor of the simplified law: eq33, refit (from "
-                             "<results>/penalty/fit.json) or a constant w in [0, 1] (eq33)")
-    parser.add_argument("--kn", type=float, default=2.7e9,
+    parser.add_argument("--penalty", default=None,
+                        help="penalty factor of the simplified law: eq33, refit or confined "
+                             "(from <results>/penalty/fit.json, else the fit shipped with "
+                             "hertz2d) or a constant w in [0, 1] (eq33)")
+    parser.add_argument("--kn", type=float, default=None,
                         help="linear spring's normal stiffness of a disc pair, N/m per m (2.7e9)")
-    parser.add_argument("--kt", type=float, default=1.5e9,
+    parser.add_argument("--kt", type=float, default=None,
                         help="linear spring's tangential stiffness (1.5e9)")
     parser.add_argument("--R", type=float, default=0.035, help="disc radius, m (0.035)")
     parser.add_argument("--rho", type=float, default=2700.0, help="density, kg/m^3 (2700)")
@@ -46,17 +49,21 @@ def add_law_arguments(parser) -> None:
 
 
 def law_from_args(args):
-    """The engine's law from the flags (one line naming a bad value)."""
+    """The engine's law from the flags (one line naming a bad value), and the fitted file its
+    penalty factor came from (or None)."""
     dem = _engine()
     one_of("law", args.law, LAWS)
+    refuse_flags_of_other_laws(args, {"penalty": ("simplified",), "kn": ("linear",),
+                                      "kt": ("linear",)})
     positive("R", args.R), positive("rho", args.rho), positive("dt", args.dt)
     if args.law == "linear":
-        return dem.Law.linear(args.kn, args.kt, args.mu)
+        return dem.Law.linear(PAPER_KN if args.kn is None else args.kn,
+                              PAPER_KT if args.kt is None else args.kt, args.mu), None
     positive("E", args.E), poisson("nu", args.nu)
     if args.law == "hertz-mindlin":
-        return dem.Law.hertz_mindlin(args.E, args.nu, args.mu)
-    return dem.Law.simplified(args.E, args.nu, args.mu, penalty_from_flag(args.penalty,
-                                                                          args.results))
+        return dem.Law.hertz_mindlin(args.E, args.nu, args.mu), None
+    penalty, fit = penalty_from_flag(args.penalty or "eq33", args.results)
+    return dem.Law.simplified(args.E, args.nu, args.mu, penalty), fit
 
 
 def register_impact(subparsers, parents) -> None:
@@ -84,10 +91,11 @@ def run_impact(args) -> dict:
     dem = _engine()
     from dem.impact import impact_summary
 
-    law = law_from_args(args)
+    law, fit = law_from_args(args)
     damping = dem.Damping(ratio=args.damping, local=args.local_damping)
-    return impact_summary(law, speed=args.speed, angle=args.angle, wall=args.wall,
-                          radius=args.R, density=args.rho, dt=args.dt, damping=damping)
+    return {**impact_summary(law, speed=args.speed, angle=args.angle, wall=args.wall,
+                             radius=args.R, density=args.rho, dt=args.dt, damping=damping),
+            **fit_keys(fit)}
 
 
 def register_biaxial(subparsers, parents) -> None:
@@ -111,8 +119,8 @@ def register_biaxial(subparsers, parents) -> None:
     parser.add_argument("--seeds", type=int, default=None,
                         help="packings per law (5; 2 with --quick)")
     parser.add_argument("--quick", action="store_true",
-                        help="48 discs in a 0.5 x 0.75 m box, 1 s settling, 0.2 s isotropic, "
-                             "1 s shear: seconds per law")
+                        help="48 discs in a 0.5 x 0.75 m box, 0.6 s settling, 0.15 s "
+                             "isotropic, 0.6 s shear: seconds per law")
     add_executor_arguments(parser)
     parser.set_defaults(run=run_biaxial, command="dem biaxial")
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from calibration.runs.atomic import check_writable, write_csv, write_json
+from calibration.runs.atomic import check_writable, together, write_csv, write_json
 from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
                                            load_path_from_args, path_name, path_summary)
 from calibration.runs.provenance import provenance
@@ -51,8 +51,8 @@ def run(args) -> dict:
     upper = Disc(args.R, args.E, args.nu)
     lower = RigidFlat() if args.counterpart == "wall" else Disc(args.R2, args.E2, args.nu2)
     path = load_path_from_args(args)
-    out = check_writable("out", args.out or Path(args.results) / "twodisc" /
-                         f"{path_name(args)}-{args.support}.csv")
+    out = check_writable("out", args.out if args.out is not None else
+                         Path(args.results) / "twodisc" / f"{path_name(args)}-{args.support}.csv")
     check_writable("out", out.with_suffix(".json"))
     if args.profiles is not None:
         check_writable("profiles", args.profiles)
@@ -63,9 +63,6 @@ def run(args) -> dict:
                             level=args.refine,
                             profiles=args.profiles is not None, vtu=args.vtu)
     seconds = time.perf_counter() - start
-    write_csv(result.table, out)
-    if args.profiles is not None and result.profiles is not None:
-        write_csv(result.profiles, args.profiles)
     summary = {**path_summary(result.table), "steps": len(result.table),
                "seconds": round(seconds, 3), "out": str(out), "support": args.support,
                "refine": args.refine, "nodes": result.info["nodes"], "failure": result.failure}
@@ -74,8 +71,12 @@ def run(args) -> dict:
         "delta_t", "steps", "normal_steps", "cycles", "delta_n_end", "support", "refine")}
     if args.counterpart == "wall":  # a rigid flat has no radius or material
         parameters.update(R2=None, E2=None, nu2=None)
-    write_json({"parameters": parameters, "summary": summary, "provenance": provenance()},
-               out.with_suffix(".json"))
+    with together():  # the table, its JSON sidecar and the profiles, as one set
+        write_csv(result.table, out)
+        if args.profiles is not None and result.profiles is not None:
+            write_csv(result.profiles, args.profiles)
+        write_json({"parameters": parameters, "summary": summary, "provenance": provenance()},
+                   out.with_suffix(".json"))
     if result.failure is not None:
         raise InputError(f"{result.failure} (written to {out})")
     return summary

@@ -14,6 +14,9 @@ from calibration.laws.incremental import capped_history
 from fem.loadpath import LoadPath
 from checks import InputError, non_negative, positive
 
+#: the paper's linear spring (Section 4.3): kn and kt of a disc pair, N/m per m
+PAPER_KN, PAPER_KT = 2.7e9, 1.5e9
+
 
 def _slope_through_origin(x, y, name: str) -> float:
     x, y = np.asarray(x, float), np.asarray(y, float)

@@ -22,7 +22,8 @@ from calibration.penalty.confined_cases import expand_confined
 from calibration.penalty.spec import expand
 from calibration.penalty.spec import read as read_spec
 from calibration.penalty.sweep import read_grid, run_sweep
-from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
+from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
+                                     writes_together)
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
 from fem.supports import DEFAULT_SUPPORT, SUPPORTS
@@ -33,6 +34,7 @@ def folder(results: str | Path) -> Path:
     return Path(results) / "penalty"
 
 
+@writes_together
 def sweep(spec: str | None = None, quick: bool = False, executor: Executor = Inline(),
           results: str | Path = "results", progress: bool = True) -> dict:
     """Run a spec's cases on ``executor`` (reusing finished ones) and write
@@ -80,6 +82,7 @@ def _convergence(grid: pd.DataFrame) -> dict:
     return summary
 
 
+@writes_together
 def fit(grid_path: str | Path | None = None, results: str | Path = "results") -> dict:
     """Refit Eq. 33 for both supports, write ``fit.json`` and the figures into
     ``<results>/penalty``; the grid is ``<results>/penalty/grid.csv`` unless given."""

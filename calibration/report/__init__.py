@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration.runs.atomic import check_writable, write_text
+from calibration.runs.atomic import check_writable, write_text, writes_together
 from calibration.runs.provenance import provenance
 from calibration.report import (dem_sections, domain_sections, map_sections, penalty_sections,
                                  validation_sections)
-from calibration.report.document import Section
+from calibration.report.document import Section, listed
 from calibration.report.render import to_html, to_markdown
 from calibration.report.stage_files import load_stage
 
@@ -76,8 +76,8 @@ def _provenance(results: Path, penalty, validation) -> dict:
                 validation.summary["provenance"]),
             "mesh level (half-round grid)": int(
                 penalty.grid_cases(penalty.default).level.mode().iloc[0]),
-            "mesh levels (two-disc)": str(validation.summary["settings"]["levels"]),
-            "quick settings": bool(validation.summary["quick"])}
+            "mesh levels (two-disc)": listed(validation.summary["settings"]["levels"]),
+            "quick settings": "yes" if validation.summary["quick"] else "no"}
     record = results / "run.json"
     if record.exists():
         run = json.loads(record.read_text())
@@ -87,6 +87,7 @@ def _provenance(results: Path, penalty, validation) -> dict:
     return meta
 
 
+@writes_together
 def build_report(results: str | Path = "results") -> dict:
     """Write ``report.html`` and ``report.md`` into ``results``; return their paths."""
     results = check_writable("results", results, directory=True)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration.report.document import Section
+from calibration.report.document import Section, listed
 from calibration.report.stage_files import load_stage
 
 MPA = 1e-6
@@ -223,7 +223,7 @@ def biaxial_section(results) -> Section | None:
         f"wall down at {s['shear_speed']:g} m/s for {s['shear']:g} s with the side walls on the "
         f"servo. Damping: {b.paper_damping} (PFC's local damping: the reading of the paper's "
         f"'contact damping 0.7' taken, see the damping study below). Every law runs on the "
-        f"same {len(b.summary['seeds'])} packings (seeds {b.summary['seeds']}); walls are "
+        f"same {len(b.summary['seeds'])} packings (seeds {listed(b.summary['seeds'])}); walls are "
         f"rigid and frictional, by the mirror rule of Section 3.2. Laws and where each comes "
         f"from are in the table; the simplified law is read from the exported law.json when it "
         f"exists.")
@@ -276,10 +276,10 @@ def biaxial_section(results) -> Section | None:
         f"damping alpha = 0.7 (PFC's default; a viscous damping ratio of 0.7 would make every "
         f"collision nearly plastic). The reference law ({b.label(study['law'])}) is also run "
         f"with local damping 0.3, viscous damping ratios 0.7 and 0.3, and with the paper's "
-        f"damping at half the time step, on packings {study['seeds']}. A damping ratio of 0.7 "
-        f"needs dt = 5e-6 s: at the paper's 1e-5 s the dashpots of the stiffest wall contacts "
-        f"under 0.1 GPa are near the explicit scheme's stability limit (the energy ledger then "
-        f"misses about 10 % and the servo its target by 3 %).")
+        f"damping at half the time step, on packings {listed(study['seeds'])}. A damping ratio "
+        f"of 0.7 needs dt = 5e-6 s: at the paper's 1e-5 s the dashpots of the stiffest wall "
+        f"contacts under 0.1 GPa are near the explicit scheme's stability limit (the energy "
+        f"ledger then misses about 10 % and the servo its target by 3 %).")
     section.table(_damping_table(b), "Damping and time-step study on the reference law: the "
                                      "settled state and the headline numbers (mean +- std).")
     pairs = pd.DataFrame(study["differences"])

@@ -13,8 +13,16 @@ from pathlib import Path
 import pandas as pd
 
 
+def listed(values) -> str:
+    """``1, 2 and 3`` (``1``; ``1 and 2``): values in a sentence, never a Python list."""
+    words = [str(value) for value in values]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 @dataclass(frozen=True)
 class Paragraph:
+    """Markdown text (``**bold**``, `` `code` ``, lists): the HTML renders it."""
+
     text: str
 
 

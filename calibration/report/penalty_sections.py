@@ -9,7 +9,7 @@ import pandas as pd
 from calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
 from calibration.penalty.confined import tangential_stiffness_ratio
 from calibration.penalty.sweep import read_grid
-from calibration.report.document import Section
+from calibration.report.document import Section, listed
 from checks import InputError
 
 EQ33_TERMS = ("1", "a/R", "nu", "(a/R)^2", "(a/R) nu", "nu^2")
@@ -250,7 +250,7 @@ def confined_section(p: PenaltyResults) -> Section | None:
             {"check": "largest load resultant (force, moment / R) per unit load",
              "value": f"{v['max_imbalance']:.1e}"}]
     for support, data in confined["convergence"].items():
-        rows.append({"check": f"{support}: w at levels {data['levels']}",
+        rows.append({"check": f"{support}: w at levels {listed(data['levels'])}",
                      "value": ", ".join(f"{x:.4f}" for x in data["w"])})
     section.table(pd.DataFrame(rows), "Verification of the confined disc.")
     rows = [{"support": s, "w min": f"{f['w_min']:.3f}", "w max": f"{f['w_max']:.3f}",

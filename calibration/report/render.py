@@ -1,4 +1,9 @@
-"""Render report sections to one self-contained HTML file (figures embedded) and to Markdown."""
+"""Render report sections to one self-contained HTML file (figures embedded) and to Markdown.
+
+The sections' text is Markdown (``**bold**``, `` `code` ``, lists, links): the Markdown twin
+keeps it, the HTML renders it with markdown-it-py (CommonMark; raw HTML in the text is escaped,
+not passed through), so no ``**`` or backtick reaches the page.
+"""
 from __future__ import annotations
 
 import base64
@@ -7,13 +12,26 @@ import os
 from pathlib import Path
 
 import jinja2
+import markupsafe
 import pandas as pd
+from markdown_it import MarkdownIt
 
 from calibration.report.document import Figure, Paragraph, Section, Table
 
 _TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("calibration.report", "templates"),
     autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+_MARKDOWN = MarkdownIt("commonmark", {"html": False})
+
+
+def markdown_block(text: str) -> markupsafe.Markup:
+    """A paragraph's Markdown as HTML block elements (``<p>``, ``<ul>``...)."""
+    return markupsafe.Markup(_MARKDOWN.render(text))
+
+
+def markdown_inline(text: str) -> markupsafe.Markup:
+    """A caption's or a cell's Markdown as inline HTML (no enclosing ``<p>``)."""
+    return markupsafe.Markup(_MARKDOWN.renderInline(text))
 
 
 def _format(value) -> str:
@@ -37,14 +55,21 @@ def to_html(title: str, sections: list[Section], provenance: dict) -> str:
         rendered = []
         for block in section.blocks:
             if isinstance(block, Paragraph):
-                rendered.append(("paragraph", block.text))
+                rendered.append(("paragraph", markdown_block(block.text)))
             elif isinstance(block, Table):
-                rendered.append(("table", (_html_table(block.frame), block.caption)))
+                rendered.append(("table", (_html_table(block.frame),
+                                           markdown_inline(block.caption))))
             elif isinstance(block, Figure):
-                rendered.append(("figure", (_data_uri(block.path), block.caption)))
+                rendered.append(("figure", (_data_uri(block.path),
+                                            markdown_inline(block.caption), _plain(block.caption))))
         blocks.append((section, rendered))
     return _TEMPLATES.get_template("report.html.j2").render(
         title=title, sections=blocks, provenance=list(_flatten(provenance)))
+
+
+def _plain(text: str) -> str:
+    """A caption without its Markdown marks, for an image's ``alt`` text."""
+    return text.replace("**", "").replace("`", "")
 
 
 def _markdown_table(frame: pd.DataFrame) -> str:

@@ -2,10 +2,21 @@
 and the check, made before any long work, that an output path can be written at all.
 
 A file is written to a temporary name beside its target and renamed over it, so an interrupted
-run leaves either the previous complete file or the new complete file, never half of one.
+run leaves either the previous complete file or the new complete file, never half of one. A set
+of files that belong together (a stage's tables and figures, an exported law's folder) is written
+inside :func:`together`: every file goes to its temporary name first and all are renamed into
+place only when the last one is written, so a full disk or Ctrl-C midway leaves the previous set
+(or none), never some new files beside old ones. The temporaries sit beside their targets rather
+than in a folder swapped in whole, because a folder may hold other files (the penalty stage's
+``penalty/`` is written by two commands; ``export-law --out`` may name the user's own folder).
+
+A write that fails (disk full, permission, quota) raises :class:`OSError` naming the target file,
+never the temporary one.
 """
 from __future__ import annotations
 
+import contextvars
+import functools
 import json
 import os
 import tempfile
@@ -22,8 +33,11 @@ def check_writable(name: str, path, directory: bool = False) -> Path:
 
     ``path`` is a file to write, or with ``directory=True`` a folder to write into; folders that
     do not exist yet must be creatable. The nearest existing folder is probed by creating and
-    removing a file in it, which also catches read-only file systems and runs as root.
+    removing a file in it, which also catches read-only file systems and runs as root. An empty
+    name is refused (``Path("")`` would be the current folder).
     """
+    if not str(path).strip():
+        raise InputError(f"{name}={str(path)!r} is empty: give a file or folder name")
     path = Path(path)
     if path.exists() and path.is_dir() != directory:
         kind = "a folder" if path.is_dir() else "a file"
@@ -36,28 +50,80 @@ def check_writable(name: str, path, directory: bool = False) -> Path:
     try:
         fd, probe = tempfile.mkstemp(prefix=".write-check-", dir=existing)
     except OSError as error:
-        raise InputError(f"{name}={str(path)!r} cannot be written ({existing}: "
-                         f"{error.strerror})") from None
+        raise InputError(f"{name}={str(path)!r} cannot be written: no file can be created in "
+                         f"{str(existing)!r} ({error.strerror})") from None
     os.close(fd)
     os.remove(probe)
     return path
 
 
+#: the open :func:`together` block's pending renames ``(temporary, target)``, or None
+_PENDING: contextvars.ContextVar[list | None] = contextvars.ContextVar("pending", default=None)
+
+
+@contextmanager
+def together():
+    """Files written (by :func:`atomic_path` and the writers below) inside the block appear
+    together when it ends, or not at all if it raises. A block inside another joins it."""
+    if _PENDING.get() is not None:
+        yield
+        return
+    pending: list[tuple[str, Path]] = []
+    token = _PENDING.set(pending)
+    try:
+        yield
+        for tmp, path in pending:
+            os.replace(tmp, path)
+    finally:
+        _PENDING.reset(token)
+        for tmp, _ in pending:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+
+
+def writes_together(function):
+    """Decorate a stage: the files ``function`` writes appear together when it returns
+    (:func:`together`), or none of them if it raises."""
+    @functools.wraps(function)
+    def in_one_set(*args, **kwargs):
+        with together():
+            return function(*args, **kwargs)
+    return in_one_set
+
+
 @contextmanager
 def atomic_path(path, suffix: str = ""):
-    """Yield a temporary path next to ``path``; rename it onto ``path`` if the block succeeds."""
+    """Yield a temporary path next to ``path``; rename it onto ``path`` if the block succeeds
+    (at the end of the enclosing :func:`together` block, if any)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=suffix or path.suffix,
-                               dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=suffix or path.suffix,
+                                   dir=path.parent)
+    except OSError as error:
+        raise _naming(error, path) from None
     os.close(fd)
     os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; results are ordinary files
+    pending, handed_on = _PENDING.get(), False
     try:
-        yield Path(tmp)
-        os.replace(tmp, path)
+        try:
+            yield Path(tmp)
+        except OSError as error:
+            raise _naming(error, path) from None
+        if pending is None:
+            os.replace(tmp, path)
+        else:
+            pending.append((tmp, path))
+            handed_on = True
     finally:
-        if os.path.exists(tmp):
+        if not handed_on and os.path.exists(tmp):
             os.remove(tmp)
+
+
+def _naming(error: OSError, path: Path) -> OSError:
+    """``error`` (raised while writing ``path`` or its temporary) as an OSError naming ``path``:
+    the user never sees, and cannot act on, the temporary's name."""
+    return type(error)(error.errno, error.strerror or str(error), str(path))
 
 
 def _umask() -> int:

@@ -15,6 +15,9 @@ from checks import InputError, count
 SCHEDULER_VARIABLE = "HERTZ2D_SCHEDULER"
 #: local worker processes when neither --jobs nor a scheduler is given
 DEFAULT_JOBS = 2
+#: the most local worker processes per CPU: the FEM is single-threaded, so more only share the
+#: CPUs, while each holds its own meshes and solver (0.2 GB, up to 1 GB at the finest levels)
+MAX_JOBS_PER_CPU = 4
 
 
 def open_executor(jobs: int | None = None, scheduler: str | None = None) -> Executor:
@@ -22,9 +25,10 @@ def open_executor(jobs: int | None = None, scheduler: str | None = None) -> Exec
 
     ``scheduler`` (``tcp://HOST:PORT``) sends the tasks to the dask.distributed cluster it names;
     with neither argument, ``$HERTZ2D_SCHEDULER`` does when it is set; otherwise ``jobs`` local
-    processes (default :data:`DEFAULT_JOBS`; 1 runs the tasks in this process). An explicit
-    ``jobs`` therefore overrides the environment variable. A bad ``jobs``, or a scheduler that
-    does not answer within a few seconds, raises :class:`InputError` naming it.
+    processes (default :data:`DEFAULT_JOBS`, at most :data:`MAX_JOBS_PER_CPU` per CPU; 1 runs
+    the tasks in this process). An explicit ``jobs`` therefore overrides the environment
+    variable. A bad ``jobs``, or a scheduler that does not answer within a few seconds, raises
+    :class:`InputError` naming it.
     """
     if jobs is not None and scheduler is not None:
         raise InputError(f"jobs={jobs!r} and scheduler={scheduler!r} exclude each other; give one")
@@ -32,7 +36,11 @@ def open_executor(jobs: int | None = None, scheduler: str | None = None) -> Exec
     if jobs is None and scheduler is None and os.environ.get(SCHEDULER_VARIABLE):
         name, scheduler = SCHEDULER_VARIABLE, os.environ[SCHEDULER_VARIABLE]
     if scheduler is None:
-        jobs = count("jobs", DEFAULT_JOBS if jobs is None else jobs)
+        cpus = os.cpu_count() or 1
+        jobs = count("jobs", DEFAULT_JOBS if jobs is None else jobs,
+                     maximum=cpus * MAX_JOBS_PER_CPU,
+                     why=f"{MAX_JOBS_PER_CPU} worker processes per CPU, {cpus} CPUs here: more "
+                         "only share the CPUs, and each holds its own FEM, up to 1 GB")
         return Inline() if jobs == 1 else LocalPool(jobs)
     try:
         from calibration.runs.cluster import DaskCluster

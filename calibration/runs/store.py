@@ -10,10 +10,13 @@ the next run.
 The store never trusts its file: on open it runs SQLite's ``quick_check`` and checks the table's
 layout; a file that fails (truncated, garbage, another program's database) is moved aside to
 ``cases.sqlite.corrupt-<time>`` with a one-line warning and a new store is started. A row whose
-JSON does not parse is deleted with a warning and recomputed; the other rows stay.
+text is not UTF-8 or whose JSON does not parse is deleted with a warning and recomputed; the other
+rows stay. Any other SQLite failure (a full disk, a store another program keeps locked) reaches
+the caller as an :class:`OSError` naming the store's file, never as an ``sqlite3`` error.
 """
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import sqlite3
@@ -37,6 +40,8 @@ class CaseStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._open()
+        except sqlite3.OperationalError as error:  # locked, busy, cannot open: not corrupt
+            raise OSError(errno.EIO, f"case store: {error}", str(self.path)) from None
         except sqlite3.DatabaseError as error:
             moved = self._move_aside()
             log.warning(f"case store {self.path} is unreadable ({error}); moved to {moved.name}, "
@@ -69,6 +74,18 @@ class CaseStore:
         with closing(sqlite3.connect(self.path, timeout=30)) as db, db:
             yield db
 
+    @contextmanager
+    def _transaction(self):
+        """A transaction of :meth:`get` or :meth:`put`: text read as bytes (decoded row by row, so
+        that a row which is not UTF-8 is one broken row rather than a failed query), and an
+        SQLite failure (disk full, locked) raised as an ``OSError`` naming the store's file."""
+        try:
+            with self._connect() as db:
+                db.text_factory = bytes
+                yield db
+        except sqlite3.Error as error:
+            raise OSError(errno.EIO, f"case store: {error}", str(self.path)) from None
+
     @staticmethod
     def _key(key: tuple) -> str:
         return json.dumps(key)
@@ -76,16 +93,17 @@ class CaseStore:
     def get(self, keys: list[tuple]) -> dict[tuple, dict]:
         """The stored rows among ``keys`` (a row that does not parse is dropped and recomputed)."""
         wanted = {self._key(k): k for k in keys}
-        with self._connect() as db:
+        with self._transaction() as db:
             found = db.execute("SELECT key, row FROM cases WHERE namespace = ?",
                                (self.namespace,)).fetchall()
         rows, broken = {}, []
-        for key, text in found:
+        for raw_key, text in found:
+            key = raw_key.decode("utf-8", errors="replace")
             if key not in wanted:
                 continue
             try:
-                row = json.loads(text)
-            except (TypeError, ValueError):
+                row = json.loads(text.decode("utf-8"))
+            except (AttributeError, ValueError):  # not text, not UTF-8, or not JSON
                 row = None
             if isinstance(row, dict):
                 rows[wanted[key]] = row
@@ -94,13 +112,13 @@ class CaseStore:
         if broken:
             log.warning(f"case store {self.path}: {len(broken)} unreadable row(s) dropped, "
                         "they will be recomputed")
-            with self._connect() as db:
+            with self._transaction() as db:
                 db.executemany("DELETE FROM cases WHERE namespace = ? AND key = ?",
                                [(self.namespace, k) for k in broken])
         return rows
 
     def put(self, items: list[tuple[tuple, dict]]) -> None:
         """Store ``(key, row)`` pairs in one transaction."""
-        with self._connect() as db:
+        with self._transaction() as db:
             db.executemany("INSERT OR REPLACE INTO cases VALUES (?, ?, ?)",
                            [(self.namespace, self._key(k), json.dumps(r)) for k, r in items])

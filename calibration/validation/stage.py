@@ -18,7 +18,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
+from calibration.fitted import fit_keys, fitted_file
+from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
+                                     writes_together)
 from calibration.runs.executors import Executor, Inline
 from calibration.laws import ContactPair, PolynomialPenalty, normal_force, tangential_stiffness
 from calibration.runs.provenance import provenance
@@ -53,6 +55,7 @@ def _profiles(runs: list[FemRun]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+@writes_together
 def validate(quick: bool = False, executor: Executor = Inline(),
              results: str | Path = "results", progress: bool = True) -> dict:
     """Run the stage, the FEM on ``executor``; return a summary (the laws validated and where
@@ -61,7 +64,8 @@ def validate(quick: bool = False, executor: Executor = Inline(),
     results = Path(results)
     out = check_writable("results", results / "validation", directory=True)
     settings = ValidationSettings.quick() if quick else ValidationSettings()
-    refit = PolynomialPenalty.from_fit(results / "penalty" / "fit.json")
+    fit = fitted_file(results)
+    refit = PolynomialPenalty.from_fit(fit.path)
     runs = fem_runs(settings, executor, progress=progress)
     finest = [r for r in runs if r.level == max(settings.levels)]
     by = {(r.case, r.support): r for r in finest}
@@ -106,7 +110,8 @@ def validate(quick: bool = False, executor: Executor = Inline(),
                                 for r in domain["timing"].itertuples() if r.failure}},
         "failures": {f"{r.case}, {r.support}, level {r.level}": r.failure
                      for r in runs if r.failure},
-        "provenance": provenance(), "seconds": round(time.perf_counter() - start, 1)}
+        **fit_keys(fit), "provenance": provenance(),
+        "seconds": round(time.perf_counter() - start, 1)}
     write_csv(curves, out / "curves.csv")
     write_csv(_profiles(finest), out / "profiles.csv")
     write_csv(verification, out / "verification.csv")
@@ -128,4 +133,4 @@ def validate(quick: bool = False, executor: Executor = Inline(),
     save_figure(figures.all_laws_figure(curves, settings), out / "laws_case1.png")
     return {"laws": list(label.values()), "out": str(out / "errors.csv"),
             "failures": {**summary["failures"], **summary["domain"]["failures"]},
-            "seconds": summary["seconds"]}
+            "seconds": summary["seconds"], **fit_keys(fit)}

@@ -29,7 +29,8 @@ Design notes (what was measured while the solver was built, and why it is built 
    60k-DOF elasticity matrix than with the symmetric minimum-degree ordering
    (``permc_spec="MMD_AT_PLUS_A"``), which :mod:`fem.contact.body` uses.
 3. *Threads can hurt.* Multithreaded BLAS made the many small dense solves of a step up to ~100x
-   slower on 2 cores; the contact iteration runs with one BLAS thread (threadpoolctl).
+   slower on 2 cores; the contact iteration runs with one BLAS thread (threadpoolctl, the pools
+   found once: finding them costs more than a load step, :mod:`fem.threads`).
 4. *Measure in the reference configuration.* In the current configuration the tangential surface
    displacement pulls the contact edge inward by a few per cent of a, while Hertz theory's x is
    the undeformed coordinate; :mod:`fem.contact.measure` reads half-widths on the reference

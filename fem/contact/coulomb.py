@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.linalg import lu_factor, lu_solve
+from scipy.linalg.lapack import dgesv
 
 #: active-set iterations before giving up
 MAX_ITERATIONS = 30
@@ -57,8 +57,9 @@ def solve_coulomb(M: np.ndarray, b: np.ndarray, mu: float, allowed: np.ndarray,
     ``start`` (n, 2) warm-starts the sets.
     """
     n = len(allowed)
-    diagonal = np.diag(M)
-    scale = COMPLEMENTARITY * np.tile(allowed, 2) / np.where(diagonal > 0, diagonal, 1.0)
+    diagonal = M.diagonal()
+    scale = (COMPLEMENTARITY * np.concatenate((allowed, allowed))
+             / np.where(diagonal > 0, diagonal, 1.0))
     x = np.where(allowed[:, None], start, 0.0).T.ravel()
     seen, previous = set(), None
     for iteration in range(MAX_ITERATIONS + 1):
@@ -75,21 +76,21 @@ def solve_coulomb(M: np.ndarray, b: np.ndarray, mu: float, allowed: np.ndarray,
             return None
         seen.add(key)
         previous = key
-        # unknowns: lambda_n of closed nodes, lambda_t of sticking nodes
+        # unknowns: lambda_n of closed nodes (a slipping one drags lambda_t = mu s lambda_n
+        # along), lambda_t of sticking nodes; equations: g = 0 at closed, d = 0 at sticking nodes
         c_nodes, s_nodes = np.flatnonzero(closed), np.flatnonzero(stick)
-        basis = np.zeros((2 * n, len(c_nodes) + len(s_nodes)))
-        basis[c_nodes, np.arange(len(c_nodes))] = 1.0
-        basis[n + c_nodes, np.arange(len(c_nodes))] = mu * sign[c_nodes]
-        basis[n + s_nodes, len(c_nodes) + np.arange(len(s_nodes))] = 1.0
         equations = np.concatenate([c_nodes, n + s_nodes])
         x = np.zeros(2 * n)
         if equations.size:
-            system = M[equations] @ basis
-            try:
-                z = lu_solve(lu_factor(system, check_finite=False), -b[equations])
-            except (np.linalg.LinAlgError, ValueError):
+            rows = M[equations]
+            drag = mu * sign[c_nodes]
+            system = np.concatenate([rows[:, c_nodes] + rows[:, n + c_nodes] * drag,
+                                     rows[:, n + s_nodes]], axis=1)
+            _, _, z, info = dgesv(system, -b[equations], overwrite_a=True, overwrite_b=True)
+            if info != 0 or not np.isfinite(z).all():  # singular, or not finite
                 return None
-            if not np.all(np.isfinite(z)):
-                return None
-            x = basis @ z
+            z_n = z[:len(c_nodes)]
+            x[c_nodes] = z_n
+            x[n + c_nodes] = drag * z_n
+            x[n + s_nodes] = z[len(c_nodes):]
     return None

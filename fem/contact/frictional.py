@@ -21,7 +21,9 @@ out of contact it is the point it faced). Coulomb's law, backward-Euler in time:
 Algorithm per load increment: a fixed point on the geometry, each frozen problem solved exactly.
 
 1. From the current window forces, the positions of both windows (condensed bodies, exact for
-   the linear bulk) and the projection of every slave node (xi_j, n_j, t_j).
+   the linear bulk) and the projection of every slave node (xi_j, n_j, t_j). The first
+   iteration takes the forces extrapolated from the two converged states before
+   (:meth:`ContactState.start_forces`).
 2. With that geometry frozen, gap and slip are affine in the multipliers,
    ``(g, d) = (A + a c^T) lambda + b``, ``A = G^T S G`` with S both bodies' symmetric window
    compliances and ``a c^T`` the non-symmetric rank-one inertia relief of the ``symmetric``
@@ -35,26 +37,30 @@ Algorithm per load increment: a fixed point on the geometry, each frozen problem
    back to step 1 are Anderson-mixed (depth :data:`MIXING_DEPTH`, restarted when the contact or
    slip sets change): the plain geometric fixed point contracts by about 0.25 per iteration
    while the contact slides (the force split between master nodes and the deformed normals are
-   lagged), mixing brings an increment from 13 to 8-9 iterations.
+   lagged), mixing brings an increment from 13 to 8-9 iterations (level 3, the paper's case 1),
+   and with the extrapolated start a step of the map's base case (level 2) takes 4.6-5.0.
 
 The geometric terms frozen in step 2 are the projection point and normal (their first-order
 variations vanish at the projection) and the tangential offset ``t . (x_m(xi) - x_m(zeta_old))``
 of the master between the current and the old contact point. All of them are updated in step 1,
 so the converged increment satisfies the full nonlinear conditions; the fixed point only lags
 them. Dense algebra runs with one BLAS thread: on 2 cores the default thread pools made a load
-step 2-3x slower at level 3 (benchmarks/twodisc.py).
+step 2-3x slower at level 3 (benchmarks/twodisc.py); the pools are found once
+(:mod:`fem.threads`). On windows of ~50 slave nodes (level 2) an iteration costs ~0.35 ms,
+mostly numpy's per-call overhead: the projection and the frozen problem (the congruence by
+batched 2 x 2 products per node) about a quarter each, the active-set solve a third.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from fem.contact.body import CondensedBody, RigidWindow
 from fem.contact.boxqp import solve_box_lcp
 from fem.contact.coulomb import solve_coulomb
-from fem.contact.surface import Projection, interpolate, project, segment_and_xi
+from fem.contact.surface import Projection, interpolate, project
+from fem.threads import one_blas_thread
 
 #: relative change of the multipliers at which an increment has converged
 TOLERANCE = 1e-9
@@ -85,6 +91,32 @@ class ContactState:
     #: (n_slave, 2) and (n_master, 2) window forces of the multipliers
     slave_forces: np.ndarray
     master_forces: np.ndarray
+    #: the rigid translation and window forces of the state this increment started from (None
+    #: for the initial state): the next increment's first geometry is extrapolated from the two
+    #: (:meth:`start_forces`)
+    preceding: tuple[tuple[float, float], np.ndarray, np.ndarray] | None = None
+
+    def start_forces(self, rigid: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+        """The window forces whose geometry the increment to ``rigid`` begins with.
+
+        Extrapolated linearly from the preceding state and this one while the prescribed
+        translation keeps its direction (the first geometry then lags the converged one by the
+        forces' second difference instead of their first, about one fixed-point iteration in
+        nine fewer on the map's paths); this state's own where it turns (a new stage, a
+        reversal) or has no predecessor. Where the fixed point begins changes how many
+        iterations it takes, not what it converges to.
+        """
+        if self.preceding is None:
+            return self.slave_forces, self.master_forces
+        preceding_rigid, preceding_slave, preceding_master = self.preceding
+        before = np.subtract(self.rigid, preceding_rigid)
+        now = np.subtract(rigid, self.rigid)
+        along = float(before @ now)
+        if along <= 0.0 or abs(before[0] * now[1] - before[1] * now[0]) > 1e-9 * along:
+            return self.slave_forces, self.master_forces
+        ratio = along / float(before @ before)
+        return (self.slave_forces + ratio * (self.slave_forces - preceding_slave),
+                self.master_forces + ratio * (self.master_forces - preceding_master))
 
 
 @dataclass(frozen=True)
@@ -136,9 +168,13 @@ class _ForceMap:
     def __init__(self, projection: Projection, n_master: int):
         self.frame = np.where(projection.inside[:, None, None],
                               np.stack([projection.normal, projection.tangent], axis=2), 0.0)
-        self.k, xi = segment_and_xi(projection.zeta, n_master - 1)
+        self.k, xi = projection.segment, projection.xi
         self.weights = np.column_stack([xi - 1.0, -xi])
         self.n_master = n_master
+        # per slave node j the 2 x 2 block frame[j]^T and the 1 x 2 weights of its master
+        # nodes, for the batched products of the congruence (half the time of broadcasting)
+        self._frame_t = np.ascontiguousarray(self.frame.transpose(0, 2, 1))
+        self._master_nodes = np.column_stack([self.k, self.k + 1])
 
     def forces(self, multipliers: np.ndarray):
         """Window forces (n_slave, 2), (n_master, 2) of multipliers (n_slave, 2)."""
@@ -150,24 +186,21 @@ class _ForceMap:
 
     def transpose(self, slave: np.ndarray, master: np.ndarray) -> np.ndarray:
         """``G^T`` of window vectors (n_slave, 2), (n_master, 2): [normal block; tangent block]."""
-        gathered = slave + sum(self.weights[:, r:r + 1] * master[self.k + r] for r in (0, 1))
+        gathered = slave + (self.weights[:, :1] * master[self.k]
+                            + self.weights[:, 1:] * master[self.k + 1])
         return np.einsum("jap,ja->pj", self.frame, gathered).ravel()
 
     def _rotate_rows(self, matrix: np.ndarray) -> np.ndarray:
         """``F^T M``: slave window rows (j, axis) -> multiplier rows (p, j), F = blockdiag(frame)."""
         rows = np.ascontiguousarray(matrix).reshape(len(self.k), 2, -1)
         out = np.empty((2, len(self.k), rows.shape[2]))
-        for p in (0, 1):
-            np.multiply(self.frame[:, 0, p, None], rows[:, 0], out=out[p])
-            out[p] += self.frame[:, 1, p, None] * rows[:, 1]
+        np.matmul(self._frame_t, rows, out=out.transpose(1, 0, 2))
         return out.reshape(2 * len(self.k), -1)
 
     def _interpolate_rows(self, matrix: np.ndarray) -> np.ndarray:
         """``W M``: master window rows -> rows at the slave nodes' contact points (weighted)."""
-        rows = np.ascontiguousarray(matrix).reshape(self.n_master, 2, -1)
-        mixed = np.take(rows, self.k, axis=0)
-        mixed *= self.weights[:, 0, None, None]
-        mixed += self.weights[:, 1, None, None] * np.take(rows, self.k + 1, axis=0)
+        rows = np.ascontiguousarray(matrix).reshape(self.n_master, -1)
+        mixed = self.weights[:, None, :] @ rows[self._master_nodes]
         return mixed.reshape(2 * len(self.k), -1)
 
     def congruence(self, slave: np.ndarray, master: np.ndarray | None) -> np.ndarray:
@@ -216,8 +249,7 @@ class NodeToSegmentContact:
         n = self.n_slave
         A = G.congruence(*self._S)
         b = G.transpose(self._X[0] + np.asarray(rigid), self._X[1])
-        shift = (interpolate(master_positions, projection.zeta)
-                 - interpolate(master_positions, old_zeta))
+        shift = projection.point - interpolate(master_positions, old_zeta)
         b[n:] += np.einsum("ij,ij->i", projection.tangent, shift)
         v_s, v_m = self._relief
         relief = G.transpose(v_s, -v_m)  # the master carries minus the slave's x-resultant
@@ -253,10 +285,10 @@ class NodeToSegmentContact:
         :class:`ContactOutsideWindow`.
         """
         multipliers = state.multipliers
-        slave_f, master_f = state.slave_forces, state.master_forces
+        slave_f, master_f = state.start_forces(rigid)
         mixer = _Anderson(MIXING_DEPTH)
         fallbacks, change, sets = 0, np.inf, None
-        with threadpool_limits(1):
+        with one_blas_thread():
             for iteration in range(1, MAX_ITERATIONS + 1):
                 slave_x, master_x = self._positions(rigid, slave_f, master_f)
                 projection = project(slave_x, master_x)
@@ -284,7 +316,8 @@ class NodeToSegmentContact:
                 f"contact fixed point did not converge in {iteration} iterations "
                 f"(relative change of the contact forces {change:.2e})")
         self._check_window(multipliers, projection)
-        new_state = ContactState(multipliers, projection.zeta, tuple(rigid), slave_f, master_f)
+        new_state = ContactState(multipliers, projection.zeta, tuple(rigid), slave_f, master_f,
+                                 (state.rigid, state.slave_forces, state.master_forces))
         return Increment(new_state, projection, slipping, iteration, fallbacks)
 
     def gap_residual(self, increment: Increment) -> float:
@@ -307,7 +340,7 @@ class NodeToSegmentContact:
         active = np.flatnonzero(multipliers[:, 0] > 0)
         if active.size == 0:
             return
-        k, _ = segment_and_xi(projection.zeta[active], self.n_master - 1)
+        k = projection.segment[active]
         if (active[0] == 0 or active[-1] == self.n_slave - 1 or k.min() == 0
                 or k.max() == self.n_master - 2):
             raise ContactOutsideWindow("the contact zone reached the end of a refined contact "

@@ -9,8 +9,9 @@ the FEM only: how a spec's axes become a path (through the laws' closed forms) l
 stored run.
 
 The paths that share their meshed bodies (:meth:`FemPath.bodies_key`: the load paths of one
-case) are one task, :func:`run_group`: meshing, assembly and factorisation, about half of a path's
-time at the map's level, are done once for them.
+case) are one task, :func:`run_group`: meshing, assembly and factorisation, about 0.3 s a case at
+the map's level and more than the load steps of its three paths take (benchmarks/map.py), are
+done once for them.
 
 A path that fails (a step that does not converge, contact leaving its window, any exception in
 the worker) comes back with its reason and an empty or partial table; the map records it and goes
@@ -23,13 +24,13 @@ import time
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from calibration.runs.cached import cached_results
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import versions
 from calibration.runs.store import CaseStore
 from fem.loadpath import LoadPath
+from fem.threads import one_blas_thread
 from fem.twodisc import MAX_STEPS, STEPS_LIMIT, Disc, RigidFlat, TwoBody, check_touching
 from checks import InputError, count
 from meshes.digest import code_digest
@@ -105,7 +106,7 @@ def run_group(paths: tuple[FemPath, ...]) -> list[dict]:
     """
     first, start = paths[0], time.perf_counter()
     try:
-        with threadpool_limits(1):
+        with one_blas_thread():
             model = TwoBody(first.upper, first.lower, first.mu, first.support, first.delta_n,
                             first.window, first.level)
     except Exception as error:  # recorded per path; the map goes on
@@ -118,7 +119,7 @@ def run_group(paths: tuple[FemPath, ...]) -> list[dict]:
         try:
             path = fem_path.path()
             count("path steps", len(path), maximum=MAX_STEPS, why=STEPS_LIMIT)
-            with threadpool_limits(1):
+            with one_blas_thread():
                 result = model.run(path, progress=False)
         except Exception as error:  # recorded per path; the map goes on
             rows.append(_failed(f"{type(error).__name__}: {error}",

@@ -39,6 +39,7 @@ slip is Eq. 27 with Eq. 33's w. A wall has no body 2: its cases leave ``R2_over_
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -69,6 +70,14 @@ PATH_KEYS = {"kinds", "normal_steps", "steps", "hold_normal_travel", "proportion
              "cycle_amplitude", "cycle_steps"}
 #: the variant every case runs at (the others are the convergence checks)
 DEFAULT_VARIANT = "default"
+#: CPU seconds of one load step of a map path at mesh level 2, its share of the law tables
+#: included: the committed full map (``default.toml``: 288 paths of 30 steps on average) took
+#: 100 s of wall time on 2 worker processes (``results/run.json``), 0.7 CPU s a path
+SECONDS_PER_STEP = 0.023
+#: the mesh level of that measurement; each level finer has 4 times the elements and costs 4x
+MEASURED_LEVEL = 2
+#: the estimated CPU time beyond which a map is refused unless ``max_cpu_hours`` allows it
+MAX_CPU_HOURS = 2.0
 
 
 @dataclass(frozen=True)
@@ -194,6 +203,8 @@ class MapSpec:
     case_studies: dict[MapCase, tuple[str, ...]] = field(default_factory=dict)
     #: the ``[base]`` values (checked)
     base: dict = field(default_factory=dict)
+    #: the CPU time :func:`estimate` expects of the FEM paths, s
+    estimated_seconds: float = 0.0
 
     @property
     def default_runs(self) -> list[MapRun]:
@@ -324,7 +335,7 @@ def _case(base: dict, values: dict, kind: str) -> MapCase:
                    a_over_R=merged["a_over_R"], support=merged["support"], path=kind)
 
 
-def _convergence(spec: dict, studies: dict[str, Study], level: int,
+def _convergence(spec: dict, studies: list[str], level: int,
                  settings: PathSettings) -> list[tuple[str, list[str], int, PathSettings]]:
     """``(variant, studies, level, settings)`` of each ``[convergence.*]`` table."""
     tables = spec_file.table(spec, "convergence", required=False)
@@ -350,32 +361,73 @@ def _convergence(spec: dict, studies: dict[str, Study], level: int,
     return checks
 
 
-def expand(spec: dict, name: str = "spec") -> MapSpec:
-    """Every run of a parsed spec, checked (values, then each FEM path's geometry) before any
-    FEM runs: the default runs first, in the studies' order, then the convergence checks."""
+def steps_of(kind: str, settings: PathSettings) -> int:
+    """The load steps of a path of ``kind`` (:meth:`MapRun.fem_path`, :mod:`fem.loadpath`)."""
+    return {"hold-normal": settings.normal_steps + settings.steps,
+            "proportional": settings.steps,
+            "cycle": settings.normal_steps + 5 * settings.cycle_steps}[kind]
+
+
+def estimate(studies: dict[str, tuple[Study, list[str]]], level: int, settings: PathSettings,
+             checks: list[tuple[str, list[str], int, PathSettings]]) -> tuple[int, float]:
+    """``(paths, CPU seconds)`` of a map, counted from the lengths of its axes before any case
+    is made: an upper bound on the paths (a case several studies reach runs once) and their cost
+    at :data:`SECONDS_PER_STEP`, times 4 per mesh level above :data:`MEASURED_LEVEL`."""
+    paths, seconds = 0, 0.0
+    for variant_studies, variant_level, variant_settings in (
+            [(list(studies), level, settings)]
+            + [(names, finer, scaled) for _, names, finer, scaled in checks]):
+        for name in variant_studies:
+            study, kinds = studies[name]
+            cases = math.prod(len(values) for values in study.axes.values())
+            paths += cases * len(kinds)
+            seconds += cases * sum(steps_of(kind, variant_settings) for kind in kinds) * (
+                SECONDS_PER_STEP * 4.0 ** (variant_level - MEASURED_LEVEL))
+    return paths, seconds
+
+
+def check_size(paths: int, seconds: float, max_cpu_hours: float) -> None:
+    """Refuse a map whose estimated CPU time exceeds ``max_cpu_hours``, naming both."""
+    if seconds > max_cpu_hours * 3600.0:
+        hours = seconds / 3600.0
+        raise InputError(
+            f"the spec's map is up to {paths} FEM paths, about {hours:.3g} CPU hours (measured "
+            f"{SECONDS_PER_STEP} CPU s a load step at mesh level {MEASURED_LEVEL}, 4x per finer "
+            f"level), more than max_cpu_hours={max_cpu_hours:g}; give --max-cpu-hours "
+            f"{math.ceil(hours)} if you mean it (N workers take about 1/N of that)")
+
+
+def expand(spec: dict, name: str = "spec", max_cpu_hours: float = MAX_CPU_HOURS) -> MapSpec:
+    """Every run of a parsed spec, checked (values, then its size against ``max_cpu_hours``,
+    then each FEM path's geometry) before any FEM runs: the default runs first, in the studies'
+    order, then the convergence checks."""
     spec_file.require_keys("spec", spec, {"base", "paths", "studies"}, {"convergence"})
     base, level = _base(spec)
     settings, kinds = _path_settings(spec)
-    studies, case_studies = {}, {}
-    for study_name, table in spec_file.table(spec, "studies").items():
-        study, study_kinds = _study(study_name, table, kinds)
-        studies[study_name] = study
+    studies = {study_name: _study(study_name, table, kinds)
+               for study_name, table in spec_file.table(spec, "studies").items()}
+    if not studies:
+        raise InputError("the spec declares no [studies.*]")
+    checks = _convergence(spec, list(studies), level, settings)
+    paths, seconds = estimate(studies, level, settings, checks)
+    check_size(paths, seconds, max_cpu_hours)
+    case_studies = {}
+    for study_name, (study, study_kinds) in studies.items():
         for values in itertools.product(*study.axes.values()):
             for kind in study_kinds:
                 case = _case(base, dict(zip(study.axes, values)), kind)
                 reached = case_studies.setdefault(case, ())
                 if study_name not in reached:
                     case_studies[case] = reached + (study_name,)
-    if not studies:
-        raise InputError("the spec declares no [studies.*]")
     runs = [MapRun(case, DEFAULT_VARIANT, level, settings) for case in case_studies]
-    for variant, names, variant_level, variant_settings in _convergence(spec, studies, level,
-                                                                        settings):
+    for variant, names, variant_level, variant_settings in checks:
         runs += [MapRun(case, variant, variant_level, variant_settings)
                  for case, reached in case_studies.items() if set(reached) & set(names)]
     for run in runs:
         _check_geometry(run, case_studies[run.case])
-    return MapSpec(name, level, settings, studies, runs, case_studies, {**base, "level": level})
+    return MapSpec(name, level, settings, {study_name: study for study_name, (study, _) in
+                                           studies.items()}, runs, case_studies,
+                   {**base, "level": level}, seconds)
 
 
 def _check_geometry(run: MapRun, studies: tuple[str, ...]) -> None:
@@ -387,8 +439,9 @@ def _check_geometry(run: MapRun, studies: tuple[str, ...]) -> None:
                          f"{error}") from None
 
 
-def read(path: str | Path | None = None, quick: bool = False) -> MapSpec:
+def read(path: str | Path | None = None, quick: bool = False,
+         max_cpu_hours: float = MAX_CPU_HOURS) -> MapSpec:
     """The expanded spec at ``path``, or the shipped default (or quick) spec."""
     shipped = "quick.toml" if quick else "default.toml"
     parsed = spec_file.read_spec(path, "calibration.validation.map.specs", shipped)
-    return expand(parsed, str(path) if path is not None else shipped)
+    return expand(parsed, str(path) if path is not None else shipped, max_cpu_hours)

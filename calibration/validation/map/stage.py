@@ -10,6 +10,7 @@ FEM's seconds per path by kind, the failures, provenance), the heatmaps ``<study
 """
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -17,7 +18,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
+from calibration.fitted import fit_keys, fitted_file
+from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
+                                     writes_together)
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
 from calibration.validation.map import figures
@@ -26,7 +29,8 @@ from calibration.validation.map.errors import (ENERGY, QUANTITIES, REVERSING, er
 from calibration.validation.map.regions import (THRESHOLDS, convergence, force_errors, percent,
                                                 regions)
 from calibration.validation.map.runs import run_paths
-from calibration.validation.map.spec import DEFAULT_VARIANT, MapRun, MapSpec, read
+from calibration.validation.map.spec import (DEFAULT_VARIANT, MAX_CPU_HOURS, MapRun, MapSpec,
+                                             read)
 
 #: columns of ``cases.csv``
 CASE_COLUMNS = ("case", "variant", "studies", "counterpart", "R2_over_R1", "E2_over_E1", "nu1",
@@ -65,16 +69,22 @@ def fem_seconds(cases: pd.DataFrame) -> dict:
             for kind, rows in done.groupby("path")}
 
 
+@writes_together
 def run_map(spec_path: str | Path | None = None, quick: bool = False,
             executor: Executor = Inline(), results: str | Path = "results",
-            progress: bool = True) -> dict:
-    """Run the map of a spec (the shipped default or quick one unless given), the FEM on
-    ``executor``, reusing stored paths; write ``<results>/map/``; return a summary."""
+            progress: bool = True, max_cpu_hours: float = MAX_CPU_HOURS) -> dict:
+    """Run the map of a spec (the shipped default or quick one unless given; refused when its
+    estimated CPU time exceeds ``max_cpu_hours``), the FEM on ``executor``, reusing stored
+    paths; write ``<results>/map/``; return a summary."""
     start = time.perf_counter()
     results = Path(results)
     out = check_writable("results", folder(results), directory=True)
-    spec = read(spec_path, quick)
-    laws = map_laws(results / "penalty" / "fit.json")
+    spec = read(spec_path, quick, max_cpu_hours)
+    if progress:
+        print(f"map: {len(spec.runs)} FEM paths, about {spec.estimated_seconds / 60:.2g} CPU "
+              "minutes (an estimate, before reuse)", file=sys.stderr, flush=True)
+    fit = fitted_file(results)
+    laws = map_laws(fit.path)
     tables = law_tables(spec, laws, executor, progress)
     fem_paths = {run: run.fem_path() for run in spec.runs}
     rows = run_paths(list(fem_paths.values()), executor, progress=progress)
@@ -98,7 +108,8 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
         "studies": {name: study.axes for name, study in spec.studies.items()},
         "settings": asdict(spec.settings),
         "regions": region, "convergence": checks.to_dict("records"),
-        "fem_seconds": fem_seconds(cases), "failures": failures, "provenance": provenance()}
+        "fem_seconds": fem_seconds(cases), "failures": failures, **fit_keys(fit),
+        "provenance": provenance()}
     write_csv(cases, out / "cases.csv")
     write_csv(errors, out / "errors.csv")
     if len(errors):
@@ -111,4 +122,5 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
     write_json(summary, out / "summary.json")
     return {"paths": summary["paths"], "check_paths": summary["check_paths"],
             "failed": summary["failed"], "reused": summary["reused"], "laws": summary["laws"],
-            "out": str(out / "errors.csv"), "failures": failures, "seconds": summary["seconds"]}
+            "out": str(out / "errors.csv"), "failures": failures, "seconds": summary["seconds"],
+            **fit_keys(fit)}

@@ -1,0 +1,109 @@
+"""The data flow runs one way: read from the sources' imports (AST), not from a running program.
+
+- no stage imports the command line (``calibration.commands``, ``calibration.cli``);
+- the law library (``calibration/laws``) and the DEM (``dem``), which a DEM code may use on their
+  own, import nothing of ``meshes`` and of ``fem`` but the load paths (``fem.loadpath``), and the
+  law library no stage;
+- no two modules import each other, directly or through others (deferred imports included).
+"""
+import ast
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parents[1]
+PACKAGES = ("checks", "meshes", "fem", "calibration", "dem")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PROJECT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_name(path): path for package in PACKAGES
+           for path in sorted((PROJECT / package).rglob("*.py"))}
+
+
+def _imported(module: str, node: ast.AST) -> list[str]:
+    """The project modules an import statement names (``from p import m`` names p.m if that is
+    a module, else p)."""
+    if isinstance(node, ast.Import):
+        names = [alias.name for alias in node.names]
+    else:
+        base = node.module or ""
+        if node.level:  # relative: from the importing module's package
+            package = module.split(".") if MODULES[module].name == "__init__.py" else \
+                module.split(".")[:-1]
+            base = ".".join(package[:len(package) - node.level + 1] + ([base] if base else []))
+        names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
+                 for alias in node.names]
+    return [name for name in names if name.split(".")[0] in PACKAGES]
+
+
+def _imports(module: str) -> set[str]:
+    """The project modules ``module`` imports, at import time or inside a function (a deferred
+    import is a dependency all the same)."""
+    found, pending = set(), [ast.parse(MODULES[module].read_text())]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.update(_imported(module, node))
+        pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def test_the_sources_are_found():
+    assert {"checks", "calibration.laws.scalar", "dem.forces", "calibration.commands.model",
+            "fem.loadpath"} <= set(MODULES)
+    assert "calibration.laws.penalty_factor" in _imports("calibration.fitted")
+
+
+def test_no_stage_imports_the_command_line():
+    offenders = {module: sorted(name for name in _imports(module)
+                                if name.startswith(("calibration.commands", "calibration.cli")))
+                 for module in MODULES
+                 if not module.startswith(("calibration.commands", "calibration.cli",
+                                           "calibration.__main__"))}
+    assert {module: names for module, names in offenders.items() if names} == {}
+
+
+def _offenders(package: str, forbidden) -> dict[str, list[str]]:
+    found = {module: sorted(name for name in _imports(module) if forbidden(name))
+             for module in MODULES if module == package or module.startswith(package + ".")}
+    return {module: names for module, names in found.items() if names}
+
+
+def _mesh_or_fem(name: str) -> bool:
+    return name.split(".")[0] in ("meshes", "fem") and name != "fem.loadpath"
+
+
+@pytest.mark.parametrize("package", ["calibration.laws", "dem"])
+def test_the_law_library_and_the_dem_do_not_depend_on_meshes_or_the_fem(package):
+    assert _offenders(package, _mesh_or_fem) == {}
+
+
+def test_the_law_library_imports_no_stage():
+    def stage(name):
+        return name.startswith(("calibration.penalty", "calibration.validation",
+                                "calibration.biaxial", "calibration.report", "calibration.fitted",
+                                "calibration.commands", "calibration.cli"))
+    assert _offenders("calibration.laws", stage) == {}
+
+
+def test_no_import_cycles():
+    graph = {module: _imports(module) & set(MODULES) for module in MODULES}
+    cycles, state = [], {}
+
+    def visit(module, trail):
+        state[module] = "open"
+        for name in sorted(graph[module]):
+            if state.get(name) == "open":
+                cycles.append(trail[trail.index(name):] + [name])
+            elif name not in state:
+                visit(name, trail + [name])
+        state[module] = "done"
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    assert cycles == []
