@@ -101,7 +101,10 @@ def test_table1_update_matches_simplified_update(pair, fraction, penalty, step, 
         coefficients(penalty), *weights(pair))
     assert close(N, float(state.N)) and close(a, float(state.a)) and close(kt, float(state.kt))
     assert T == pytest.approx(float(state.T), rel=1e-12, abs=1e-12 * float(state.N))
-    assert slipping == bool(state.slipping)
+    # a trial force within rounding of the cap may be called sliding by one and not the other;
+    # both then give the capped force, checked above
+    cap = float(pair.mu) * float(state.N)
+    assert slipping == bool(state.slipping) or abs(abs(T) - cap) <= 1e-12 * cap
     assert close(k_normal, scalar.hertz2d_normal_tangent(a, float(pair.R1), float(pair.R2),
                                                          float(pair.modulus), *weights(pair)),
                  rel=1e-11)
