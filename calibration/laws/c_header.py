@@ -1,8 +1,9 @@
 """``hertz2d_law.h``: the simplified law (Table 1) as a dependency-free C99 header for other codes.
 
 The header is the template ``c99/hertz2d_law.h.in`` (readable C: the bracket weights of the two
-bodies, the normal Newton solve of :func:`calibration.laws.hertz2d.normal_force`, Eqs. 29 and 31,
-the capped update of Eq. 32 and the wall rule of Section 3.2) rendered with a ``law.json`` object
+bodies, Lambert's W (:mod:`calibration.laws.lambert_w`, the same arithmetic) and the exact normal
+solve of :func:`calibration.laws.hertz2d.normal_force`, Eqs. 29 and 31, the capped trapezoidal
+update of Eq. 32 and the wall rule of Section 3.2) rendered with a ``law.json`` object
 (:func:`calibration.laws.law_file.law_description`): its form is baked in as
 ``HERTZ2D_PER_BODY`` (1: the weights ``2 s_i`` computed from each pair's E and nu; 0: the
 composite form, weights 1), its six penalty coefficients as ``HERTZ2D_W_C0`` .. ``HERTZ2D_W_C5``,
@@ -13,7 +14,6 @@ from __future__ import annotations
 from pathlib import Path
 from string import Template
 
-from calibration.laws.hertz2d import NEWTON_ITERATIONS
 
 TEMPLATE = Path(__file__).with_name("c99") / "hertz2d_law.h.in"
 
@@ -40,6 +40,5 @@ def c_header(law: dict) -> str:
         label=_comment_text(penalty["label"]),
         base_support=_comment_text(penalty["base_support"]),
         a_over_R_low=f"{validity['a_over_R'][0]:g}", a_over_R_high=f"{validity['a_over_R'][1]:g}",
-        nu_low=f"{validity['nu'][0]:g}", nu_high=f"{validity['nu'][1]:g}",
-        newton_iterations=str(NEWTON_ITERATIONS))
+        nu_low=f"{validity['nu'][0]:g}", nu_high=f"{validity['nu'][1]:g}")
     return Template(TEMPLATE.read_text()).substitute(values)
