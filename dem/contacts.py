@@ -1,9 +1,14 @@
-"""Contacts and their history: per pair of discs and per disc and wall.
+"""Contacts: the candidate lists, each candidate's constants and each contact's history.
 
-A contact's history is what the next step needs besides the positions: the tangential force of
-Eq. 32 (the spring's force along the contact tangent), the half-width a (the warm start of the
-normal law's Newton solve) and kt (for the energy ledger, :mod:`dem.energy`). The normal force is
-kept for output. Every entry is 0 while a contact is open, so the history starts afresh when a
+A contact's history is what the next step needs besides the positions. Its first
+:data:`HISTORY` columns are the same for every law: the normal force N (kept for output, and 0
+exactly while the contact is open), the tangential force T of Eq. 32 (the spring's force along
+the contact tangent), the tangential stiffness kt (for the trapezoidal step of Eq. 32 and the
+energy ledger, :mod:`dem.energy`) and the half-width a (0 for the linear spring). A law with a
+longer memory keeps its own columns after those (:attr:`dem.laws.Law.history_width`); the arrays
+are as wide as the law asks; the force loops pass each contact's row to the law's step
+(:func:`dem.laws.law_step`) and store the row it returns, so only the law reads and writes its own
+columns. Every entry is 0 while a contact is open, so the history starts afresh when a
 contact is lost (Cundall and Strack's scheme).
 
 Frame rotation: in 2D the tangent is the normal turned by +90 degrees, ``t = (-n_y, n_x)``, and
@@ -11,9 +16,13 @@ the history stores the tangential force as one scalar along it. When the line of
 the force turns with it: the stored scalar is the rotated force vector exactly (no projection
 and rescaling, which 3D codes need because there the tangent plane has two directions).
 
-Disc pairs are keyed by ``(i, j)``, i < j, in the order of the Verlet list (:mod:`dem.neighbours`);
-when the list is rebuilt, the history of every pair still listed is carried to its new row by a
-merge of the two sorted key lists. Disc-wall contacts are indexed by (wall, disc) directly.
+Candidates (:mod:`dem.neighbours`): disc pairs ``(i, j)``, i < j, sorted, and disc-wall pairs
+``(w, i)``, sorted by wall then disc, both within the skin when the lists were built. With each
+candidate the law's constants of that pair (:func:`dem.laws.pair_constants`: the reduced mass,
+constant dashpot coefficients, the normal law's logarithms), computed at the build, not at every
+step. When the lists are rebuilt, the history of every disc pair still listed is carried to its
+new row by a merge of the two sorted key lists (a contact not yet released stays listed);
+disc-wall histories are indexed by (wall, disc) directly.
 """
 from __future__ import annotations
 
@@ -22,32 +31,65 @@ from typing import NamedTuple
 import numpy as np
 
 from dem.jit import njit
-from dem.neighbours import candidate_pairs
+from dem.laws import HALF_WIDTH, HISTORY, NORMAL, PAIR_CONSTANTS, STIFFNESS, TANGENTIAL  # noqa
+from dem.laws import pair_constants
+from dem.neighbours import candidate_pairs, wall_candidates, with_pairs_kept
 
 
 class Contacts(NamedTuple):
-    """The Verlet list and every contact's history."""
+    """The candidate lists, their constants and every contact's history."""
 
     #: (p, 2) disc pairs i < j, sorted
     pairs: np.ndarray
-    #: (p, 4) per pair: tangential force T, half-width a, kt, normal force N
+    #: (p, PAIR_CONSTANTS) the law's constants of each pair
+    pair_constants: np.ndarray
+    #: (p, width) per pair: N, T, kt, a, then the law's own columns
     pair_history: np.ndarray
-    #: (w, n, 4) per wall and disc: the same four
+    #: (q, 2) disc-wall pairs (wall, disc), sorted
+    wall_pairs: np.ndarray
+    #: (n, PAIR_CONSTANTS) the law's constants of each disc and its mirror image (Section 3.2)
+    wall_constants: np.ndarray
+    #: (w, n, width) per wall and disc: the same columns
     wall_history: np.ndarray
-    #: (n, 3) positions when the list was built
+    #: (n, 3) disc positions when the lists were built
     reference: np.ndarray
+    #: (w, 2) wall points when the lists were built
+    wall_reference: np.ndarray
 
 
-#: columns of the history arrays
-TANGENTIAL, HALF_WIDTH, STIFFNESS, NORMAL = 0, 1, 2, 3
-HISTORY = 4
+@njit
+def constants_of_pairs(pairs, radius, inertia, code, law, ratio):
+    """The law's constants of each disc pair (:func:`dem.laws.pair_constants`)."""
+    constants = np.empty((pairs.shape[0], PAIR_CONSTANTS))
+    for k in range(pairs.shape[0]):
+        i, j = pairs[k, 0], pairs[k, 1]
+        reduced_mass = inertia[i, 0] * inertia[j, 0] / (inertia[i, 0] + inertia[j, 0])
+        pair_constants(code, law, ratio, reduced_mass, radius[i], radius[j], constants[k])
+    return constants
 
 
-def empty_contacts(discs, walls, skin: float) -> Contacts:
-    """The list for the discs' current positions, with no history."""
+@njit
+def constants_of_walls(radius, inertia, code, law, ratio):
+    """The law's constants of each disc against its mirror image (reduced mass m/2)."""
+    constants = np.empty((radius.shape[0], PAIR_CONSTANTS))
+    for i in range(radius.shape[0]):
+        pair_constants(code, law, ratio, 0.5 * inertia[i, 0], radius[i], radius[i],
+                       constants[i])
+    return constants
+
+
+def empty_contacts(discs, walls, skin: float, law, ratio: float) -> Contacts:
+    """The lists for the current positions, with no history (``law.history_width`` columns)."""
     pairs = candidate_pairs(discs.position, discs.radius, skin)
-    return Contacts(pairs, np.zeros((len(pairs), HISTORY)),
-                    np.zeros((walls.count, discs.count, HISTORY)), discs.position.copy())
+    width, parameters = law.history_width, tuple(float(v) for v in law.parameters)
+    return Contacts(
+        pairs, constants_of_pairs(pairs, discs.radius, discs.inertia, law.code, parameters,
+                                  ratio),
+        np.zeros((len(pairs), width)),
+        wall_candidates(discs.position, discs.radius, walls.point, walls.normal, skin,
+                        np.zeros((walls.count, discs.count), dtype=np.bool_)),
+        constants_of_walls(discs.radius, discs.inertia, law.code, parameters, ratio),
+        np.zeros((walls.count, discs.count, width)), discs.position.copy(), walls.point.copy())
 
 
 @njit
@@ -65,8 +107,15 @@ def carried_history(old_pairs, old_history, new_pairs, n):
 
 
 @njit
-def rebuilt(contacts, position, radius, skin):
-    """The contacts with a new Verlet list for ``position``, history carried over."""
-    pairs = candidate_pairs(position, radius, skin)
-    history = carried_history(contacts.pairs, contacts.pair_history, pairs, radius.shape[0])
-    return Contacts(pairs, history, contacts.wall_history, position.copy())
+def rebuilt(contacts, discs, walls, skin, code, law, ratio):
+    """The contacts with new candidate lists for the current positions, histories carried over."""
+    position, radius, n = discs.position, discs.radius, discs.radius.shape[0]
+    pairs = with_pairs_kept(candidate_pairs(position, radius, skin), contacts.pairs,
+                            contacts.pair_history[:, NORMAL] != 0.0, n)
+    history = carried_history(contacts.pairs, contacts.pair_history, pairs, n)
+    touching = contacts.wall_history[:, :, NORMAL] != 0.0
+    return Contacts(pairs, constants_of_pairs(pairs, radius, discs.inertia, code, law, ratio),
+                    history, wall_candidates(position, radius, walls.point, walls.normal, skin,
+                                             touching),
+                    contacts.wall_constants, contacts.wall_history, position.copy(),
+                    walls.point.copy())

@@ -58,13 +58,13 @@ class Damping:
 PAPER = Damping(local=0.7)
 
 
-@njit
+@njit(inline=True)
 def dashpot(ratio, reduced_mass, stiffness):
     """``gamma = 2 zeta sqrt(m* k)``."""
     return 2.0 * ratio * math.sqrt(reduced_mass * stiffness)
 
 
-@njit
+@njit(inline=True)
 def local_damping(alpha, force, velocity):
     """``-alpha |F| sign(v)`` for one degree of freedom."""
     if velocity > 0.0:

@@ -17,9 +17,11 @@ Balance (J/m, from the start of a run):
 - slip: at each step where the Coulomb cap acts, the mean tangential force of the step times the
   slip ``(T_trial - T)/kt``;
 - kt changes: an incremental law with a varying kt (Eq. 32 with Eq. 31, or Mindlin's 8 G* a)
-  is not a potential: when kt changes under a tangential force T its stored ``T^2/(2 kt)`` changes
-  without work, by ``-T^2/2 Delta(1/kt)``, counted here (positive when kt grows); and a contact
-  that opens gives up what its spring still holds.
+  is not a potential: a step moves T by ``k (d(delta_t) - slip)`` with the step's stiffness
+  ``k = (kt0 + kt)/2`` while the stored ``T^2/(2 kt)`` changes by ``T^2/(2 kt) - T0^2/(2 kt0)``;
+  the difference, ``T0^2/2 (1/kt0 - 1/k) - T^2/2 (1/kt - 1/k)``, is counted here (0 for a
+  constant kt; :func:`dem.forces.contact`), and a contact that opens gives up what its spring
+  still holds.
 
 The first four terms come from the motion (per-disc powers at the full-step velocities of the
 velocity-Verlet integrator, whose kinetic energy changes by exactly the sum of those powers), the
@@ -45,16 +47,11 @@ def new_ledger() -> np.ndarray:
 
 
 @njit
-def add_powers(discs, walls, forces, wall_velocity_before, ledger, dt):
-    """Add one step's powers at the full-step velocities (after the servo has set the walls'
-    next velocities; a wall's full-step velocity is the mean of its two half-step ones)."""
-    velocity = discs.velocity
-    elastic = damped = local = 0.0
-    for i in range(velocity.shape[0]):
-        for c in range(3):
-            elastic += forces.elastic[i, c] * velocity[i, c]
-            damped += forces.dashpot[i, c] * velocity[i, c]
-            local += forces.local[i, c] * velocity[i, c]
+def add_powers(walls, forces, wall_velocity_before, ledger, dt, elastic, damped, local):
+    """Add one step's powers at the full-step velocities: ``elastic``, ``damped`` and ``local``
+    are the discs' (each kind of force dotted with the discs' velocities, summed), the walls' are
+    added here (after the servo has set the walls' next velocities; a wall's full-step velocity is
+    the mean of its two half-step ones)."""
     wall_elastic = wall_damped = 0.0
     for w in range(walls.point.shape[0]):
         for c in range(2):

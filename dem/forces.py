@@ -27,7 +27,11 @@ from dem.contacts import HALF_WIDTH, NORMAL, STIFFNESS, TANGENTIAL
 from dem.damping import dashpot, local_damping
 from dem.energy import SLIP, STIFFNESS_CHANGE
 from dem.jit import njit
-from dem.laws import pair_update
+from dem.laws import (FRICTION, KN, KT, LINEAR, NORMAL_DASHPOT, REDUCED_MASS, TANGENTIAL_DASHPOT,
+                      constants_row, history_row, kernels, law_step, linear_step,
+                      parameters_tuple, store_row)
+
+_step_stiffness = kernels.step_stiffness
 
 #: the ``status`` of a force evaluation
 OK, LAW_FAILED = 0, 1
@@ -57,44 +61,62 @@ class Forces(NamedTuple):
 
 
 @njit
-def release(history, row, scale, ledger, accumulate):
-    """A contact that opened: its spring's remaining energy is dissipated, its history reset."""
-    if accumulate and history[row, STIFFNESS] > 0.0:
-        ledger[STIFFNESS_CHANGE] += (0.5 * history[row, TANGENTIAL] ** 2
-                                     / history[row, STIFFNESS] / scale)
-    history[row, :] = 0.0
+def release(state, scale):
+    """The energy a contact's spring still holds when the contact opens, ``T^2/(2 kt)`` (half of
+    it for a wall's mirrored pair), dissipated as the history is reset."""
+    if state[STIFFNESS] > 0.0:
+        return 0.5 * state[TANGENTIAL] ** 2 / state[STIFFNESS] / scale
+    return 0.0
 
 
 @njit
-def contact(code, p, ratio, dt, delta, v_n, v_t, reduced_mass, R1, R2, scale, history, row,
-            ledger, accumulate):
-    """One touching contact: ``(N, T, N_dashpot, T_dashpot, k_normal)`` of the pair, its history
-    (``history[row]``) and the ledger updated. ``scale`` is 1 for two discs, 2 for a disc and
-    its mirror (a wall); N is NaN if the law fails."""
+def contact(code, law, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale, accumulate):
+    """One touching contact, from its constants ``pair`` and history ``state`` (tuples,
+    :mod:`dem.laws`); ``scale`` is 1 for two discs, 2 for a disc and its mirror (a wall).
+
+    Returns ``(state, N_dashpot, T_dashpot, k_normal, slip, kt_change)``: the contact's new
+    history (:func:`dem.laws.law_step`), the dashpot forces, the tangent normal stiffness and the
+    energy the step dissipates by slip and by the change of kt (for the ledger; 0 unless
+    ``accumulate``). Its N is NaN if the law fails.
+
+    Ledger: the step's stiffness ``k = (kt0 + kt)/2`` (Eq. 32's trapezoidal step) moves the
+    force elastically by ``k (d(delta_t) - slip)``, the work ``(T0 + T)/2`` times that, while the
+    spring's energy ``T^2/(2 kt)`` changes by ``T^2/(2 kt) - T0^2/(2 kt0)``: the difference,
+    ``T0^2/2 (1/kt0 - 1/k) - T^2/2 (1/kt - 1/k)``, is what a varying kt dissipates (0 for a
+    constant kt); the slip dissipates the step's mean force times the slip."""
     d_delta_t = scale * v_t * dt if accumulate else 0.0
-    T_previous, kt_previous = history[row, TANGENTIAL], history[row, STIFFNESS]
-    N, T, a, k_normal, kt, slipping = pair_update(code, p, scale * delta, d_delta_t, T_previous,
-                                                  history[row, HALF_WIDTH], R1, R2)
+    T_previous, kt_previous = state[TANGENTIAL], state[STIFFNESS]
+    if code == LINEAR:  # the commonest law without the parameter tuple's copy (measured)
+        new, k_normal, slipping = linear_step(law[KN], law[KT], law[FRICTION], state,
+                                              scale * delta, d_delta_t)
+    else:
+        new, k_normal, slipping = law_step(code, law, pair, state, scale * delta, d_delta_t, R1,
+                                           R2)
+    N, T, kt = new[NORMAL], new[TANGENTIAL], new[STIFFNESS]
     if not N > 0.0:  # NaN: the law failed; 0 cannot happen for a touching contact
-        return math.nan, 0.0, 0.0, 0.0, 0.0
-    if accumulate:
+        return new, 0.0, 0.0, 0.0, 0.0, 0.0
+    slip = change = 0.0
+    if accumulate and (slipping or kt != kt_previous):
+        k_step = _step_stiffness(kt_previous, kt)
         if slipping:
-            slip = (T_previous + kt * d_delta_t - T) / kt
-            ledger[SLIP] += 0.5 * (T_previous + T) * slip / scale
+            slip = 0.5 * (T_previous + T) * ((T_previous + k_step * d_delta_t - T) / k_step) / scale
         if kt_previous > 0.0 and kt != kt_previous:
-            ledger[STIFFNESS_CHANGE] += (0.5 * T_previous * T_previous
-                                         * (1.0 / kt_previous - 1.0 / kt) / scale)
+            change = (0.5 * T_previous * T_previous * (1.0 / kt_previous - 1.0 / k_step)
+                      - 0.5 * T * T * (1.0 / kt - 1.0 / k_step)) / scale
     N_dashpot = T_dashpot = 0.0
     if ratio > 0.0:
-        N_dashpot = -dashpot(ratio, reduced_mass, k_normal) * scale * v_n
+        if code == LINEAR:  # constant stiffnesses: coefficients computed with the list
+            normal, tangential = pair[NORMAL_DASHPOT], pair[TANGENTIAL_DASHPOT]
+        else:
+            normal = dashpot(ratio, pair[REDUCED_MASS], k_normal)
+            tangential = dashpot(ratio, pair[REDUCED_MASS], kt)
+        N_dashpot = -normal * scale * v_n
         if not slipping:
-            T_dashpot = dashpot(ratio, reduced_mass, kt) * scale * v_t
-    history[row, TANGENTIAL], history[row, HALF_WIDTH] = T, a
-    history[row, STIFFNESS], history[row, NORMAL] = kt, N
-    return N, T, N_dashpot, T_dashpot, k_normal
+            T_dashpot = tangential * scale * v_t
+    return new, N_dashpot, T_dashpot, k_normal, slip, change
 
 
-@njit
+@njit(inline=True)
 def add_pair_force(target, i, j, N, T, nx, ny, lever_i, lever_j):
     """Add a pair contact's normal force N (along n, from i to j, pushing them apart) and
     tangential force T (along t = (-ny, nx)) to discs i and j: forces and torques (lever arms)."""
@@ -107,7 +129,7 @@ def add_pair_force(target, i, j, N, T, nx, ny, lever_i, lever_j):
     target[j, 2] += lever_j * T
 
 
-@njit
+@njit(inline=True)
 def add_wall_force(target, wall_target, i, w, N, T, nx, ny, lever):
     """Add a wall contact's forces to disc i (force and torque) and to wall w (the force the
     disc receives, summed; the wall's own force is its negative)."""
@@ -120,21 +142,11 @@ def add_wall_force(target, wall_target, i, w, N, T, nx, ny, lever):
 
 
 @njit
-def compute_forces(discs, walls, contacts, forces, ledger, code, p, ratio, alpha, gravity, dt,
-                   accumulate):
-    """Every force at the current positions (velocities: the latest half step). With
-    ``accumulate`` False (the first evaluation of a run) no tangential increment is applied and
-    the ledger is untouched. Returns :data:`OK` or :data:`LAW_FAILED`."""
-    position, velocity, radius, inertia = (discs.position, discs.velocity, discs.radius,
-                                           discs.inertia)
+def pair_forces(discs, contacts, forces, ledger, code, law, ratio, dt, accumulate):
+    """The disc-disc contacts' forces, added to the discs (:data:`OK` or :data:`LAW_FAILED`)."""
+    position, velocity, radius = discs.position, discs.velocity, discs.radius
     elastic, damped = forces.elastic, forces.dashpot
-    elastic[:] = 0.0
-    damped[:] = 0.0
-    forces.wall_elastic[:] = 0.0
-    forces.wall_dashpot[:] = 0.0
-    walls.stiffness[:] = 0.0
-
-    pairs, history = contacts.pairs, contacts.pair_history
+    pairs, history, constants = contacts.pairs, contacts.pair_history, contacts.pair_constants
     for k in range(pairs.shape[0]):
         i, j = pairs[k, 0], pairs[k, 1]
         dx = position[j, 0] - position[i, 0]
@@ -143,7 +155,9 @@ def compute_forces(discs, walls, contacts, forces, ledger, code, p, ratio, alpha
         distance_squared = dx * dx + dy * dy
         if distance_squared >= reach * reach:
             if history[k, NORMAL] != 0.0:
-                release(history, k, 1.0, ledger, accumulate)
+                if accumulate:
+                    ledger[STIFFNESS_CHANGE] += release(history_row(history, k), 1.0)
+                history[k, :] = 0.0
             continue
         distance = math.sqrt(distance_squared)
         nx, ny = dx / distance, dy / distance
@@ -154,50 +168,111 @@ def compute_forces(discs, walls, contacts, forces, ledger, code, p, ratio, alpha
         rvy = velocity[j, 1] - velocity[i, 1]
         v_n = rvx * nx + rvy * ny
         v_t = rvx * tx + rvy * ty - (velocity[i, 2] * lever_i + velocity[j, 2] * lever_j)
-        reduced_mass = inertia[i, 0] * inertia[j, 0] / (inertia[i, 0] + inertia[j, 0])
-        N, T, N_d, T_d, _ = contact(code, p, ratio, dt, delta, v_n, v_t, reduced_mass,
-                                    radius[i], radius[j], 1.0, history, k, ledger, accumulate)
+        state, N_d, T_d, _, slip, change = contact(
+            code, law, ratio, dt, delta, v_n, v_t, constants_row(constants, k),
+            history_row(history, k), radius[i], radius[j], 1.0, accumulate)
+        N, T = state[NORMAL], state[TANGENTIAL]
         if math.isnan(N):
             return LAW_FAILED
+        store_row(history, k, state)
+        if slip != 0.0:
+            ledger[SLIP] += slip
+        if change != 0.0:
+            ledger[STIFFNESS_CHANGE] += change
         add_pair_force(elastic, i, j, N, T, nx, ny, lever_i, lever_j)
         if N_d != 0.0 or T_d != 0.0:
             add_pair_force(damped, i, j, N_d, T_d, nx, ny, lever_i, lever_j)
+    return OK
 
-    for w in range(walls.point.shape[0]):
+
+@njit
+def wall_forces(discs, walls, contacts, forces, ledger, code, law, ratio, dt, accumulate):
+    """The disc-wall contacts' forces, added to the discs and summed per wall, and each wall's
+    tangent stiffness for its servo (:data:`OK` or :data:`LAW_FAILED`)."""
+    position, velocity, radius = discs.position, discs.velocity, discs.radius
+    elastic, damped = forces.elastic, forces.dashpot
+    n = radius.shape[0]
+    history = contacts.wall_history.reshape((walls.point.shape[0] * n,
+                                             contacts.wall_history.shape[2]))
+    wall_pairs, wall_constants = contacts.wall_pairs, contacts.wall_constants
+    for m in range(wall_pairs.shape[0]):
+        w, i = wall_pairs[m, 0], wall_pairs[m, 1]
         wnx, wny = walls.normal[w, 0], walls.normal[w, 1]
         nx, ny = -wnx, -wny  # from the disc to the wall
         tx, ty = -ny, nx
-        wall_history = contacts.wall_history[w]
-        for i in range(radius.shape[0]):
-            delta = radius[i] - ((position[i, 0] - walls.point[w, 0]) * wnx
-                                 + (position[i, 1] - walls.point[w, 1]) * wny)
-            if delta <= 0.0:
-                if wall_history[i, NORMAL] != 0.0:
-                    release(wall_history, i, 2.0, ledger, accumulate)
-                continue
-            lever = radius[i] - delta
-            rvx = walls.velocity[w, 0] - velocity[i, 0]
-            rvy = walls.velocity[w, 1] - velocity[i, 1]
-            v_n = rvx * nx + rvy * ny
-            v_t = rvx * tx + rvy * ty - velocity[i, 2] * lever
-            N, T, N_d, T_d, k_normal = contact(code, p, ratio, dt, delta, v_n, v_t,
-                                               0.5 * inertia[i, 0], radius[i], radius[i], 2.0,
-                                               wall_history, i, ledger, accumulate)
-            if math.isnan(N):
-                return LAW_FAILED
-            add_wall_force(elastic, forces.wall_elastic, i, w, N, T, nx, ny, lever)
-            if N_d != 0.0 or T_d != 0.0:
-                add_wall_force(damped, forces.wall_dashpot, i, w, N_d, T_d, nx, ny, lever)
-            walls.stiffness[w] += 2.0 * k_normal  # d(N)/d(disc's approach), mirror rule
+        row = w * n + i
+        delta = radius[i] - ((position[i, 0] - walls.point[w, 0]) * wnx
+                             + (position[i, 1] - walls.point[w, 1]) * wny)
+        if delta <= 0.0:
+            if history[row, NORMAL] != 0.0:
+                if accumulate:
+                    ledger[STIFFNESS_CHANGE] += release(history_row(history, row), 2.0)
+                history[row, :] = 0.0
+            continue
+        lever = radius[i] - delta
+        rvx = walls.velocity[w, 0] - velocity[i, 0]
+        rvy = walls.velocity[w, 1] - velocity[i, 1]
+        v_n = rvx * nx + rvy * ny
+        v_t = rvx * tx + rvy * ty - velocity[i, 2] * lever
+        state, N_d, T_d, k_normal, slip, change = contact(
+            code, law, ratio, dt, delta, v_n, v_t, constants_row(wall_constants, i),
+            history_row(history, row), radius[i], radius[i], 2.0, accumulate)
+        N, T = state[NORMAL], state[TANGENTIAL]
+        if math.isnan(N):
+            return LAW_FAILED
+        store_row(history, row, state)
+        if slip != 0.0:
+            ledger[SLIP] += slip
+        if change != 0.0:
+            ledger[STIFFNESS_CHANGE] += change
+        add_wall_force(elastic, forces.wall_elastic, i, w, N, T, nx, ny, lever)
+        if N_d != 0.0 or T_d != 0.0:
+            add_wall_force(damped, forces.wall_dashpot, i, w, N_d, T_d, nx, ny, lever)
+        walls.stiffness[w] += 2.0 * k_normal  # d(N)/d(disc's approach), mirror rule
+    for w in range(walls.point.shape[0]):
         walls.force[w, 0] = -(forces.wall_elastic[w, 0] + forces.wall_dashpot[w, 0])
         walls.force[w, 1] = -(forces.wall_elastic[w, 1] + forces.wall_dashpot[w, 1])
-
-    for i in range(radius.shape[0]):
-        for c in range(3):
-            force = elastic[i, c] + damped[i, c]
-            if c < 2:
-                force += inertia[i, c] * gravity[c]
-            local = local_damping(alpha, force, velocity[i, c]) if alpha > 0.0 else 0.0
-            forces.local[i, c] = local
-            forces.total[i, c] = force + local
     return OK
+
+
+@njit
+def contact_forces(discs, walls, contacts, forces, ledger, code, law, ratio, dt, accumulate):
+    """Every contact's forces at the current positions (velocities: the latest half step) with
+    the law ``code`` of parameters ``law`` (:func:`dem.laws.parameters_tuple`), into
+    ``forces.elastic``, ``forces.dashpot`` and the walls' arrays. With ``accumulate`` False (the
+    first evaluation of a run) no tangential increment is applied and the ledger is untouched.
+    Returns :data:`OK` or :data:`LAW_FAILED`."""
+    forces.elastic[:] = 0.0
+    forces.dashpot[:] = 0.0
+    forces.wall_elastic[:] = 0.0
+    forces.wall_dashpot[:] = 0.0
+    walls.stiffness[:] = 0.0
+    status = pair_forces(discs, contacts, forces, ledger, code, law, ratio, dt, accumulate)
+    if status != OK:
+        return status
+    return wall_forces(discs, walls, contacts, forces, ledger, code, law, ratio, dt, accumulate)
+
+
+@njit(inline=True)
+def total_force(forces, velocity, inertia, gravity, alpha, i):
+    """Disc i's total force (contacts, gravity, local damping) into ``forces.total`` and its local
+    damping into ``forces.local``."""
+    for c in range(3):
+        force = forces.elastic[i, c] + forces.dashpot[i, c]
+        if c < 2:
+            force += inertia[i, c] * gravity[c]
+        local = local_damping(alpha, force, velocity[i, c]) if alpha > 0.0 else 0.0
+        forces.local[i, c] = local
+        forces.total[i, c] = force + local
+
+
+@njit
+def compute_forces(discs, walls, contacts, forces, ledger, code, p, ratio, alpha, gravity, dt,
+                   accumulate):
+    """Every force at the current positions (:func:`contact_forces`, then each disc's
+    :func:`total_force`). Returns :data:`OK` or :data:`LAW_FAILED`."""
+    status = contact_forces(discs, walls, contacts, forces, ledger, code, parameters_tuple(p),
+                            ratio, dt, accumulate)
+    for i in range(discs.radius.shape[0]):
+        total_force(forces, discs.velocity, discs.inertia, gravity, alpha, i)
+    return status

@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass
 from scipy import integrate, optimize
 
 from dem.damping import Damping
-from dem.laws import Law, pair_energy, pair_update
+from dem.laws import Law, loaded_state, pair_energy
 from dem.simulation import Simulation
 from dem.state import Discs
 from dem.walls import Walls
@@ -73,7 +73,7 @@ def _pair(law: Law, radius: float):
 def pair_potential(law: Law, delta: float, radius: float) -> float:
     """U of the pair of two discs of ``radius`` at approach ``delta`` (J/m)."""
     code, p, R1, R2 = _pair(law, radius)
-    a = pair_update(code, p, delta, 0.0, 0.0, 0.0, R1, R2)[2]
+    a = loaded_state(code, p, delta, R1, R2)[1]
     return float(pair_energy(code, p, delta, a, R1, R2))
 
 
@@ -105,7 +105,7 @@ def elastic_contact_time(law: Law, reduced_mass: float, speed: float, radius: fl
     def integrand(s):
         if s == 0.0:
             code, p, R1, R2 = _pair(law, radius)
-            force = pair_update(code, p, d_max, 0.0, 0.0, 0.0, R1, R2)[0]
+            force = loaded_state(code, p, d_max, R1, R2)[0]
             return 2.0 * d_max / math.sqrt(2.0 * force * d_max / reduced_mass)
         drop = top - pair_potential(law, d_max * (1.0 - s * s), radius)
         return 2.0 * d_max * s / math.sqrt(2.0 * drop / reduced_mass)
@@ -156,7 +156,7 @@ def stability_limit(law: Law, speed: float, radius: float, density: float, wall:
     pair_speed = 2.0 * speed if wall else speed
     d_max = largest_approach(law, 0.5 * mass, pair_speed, radius)
     code, p, R1, R2 = _pair(law, radius)
-    _, _, _, k_normal, kt, _ = pair_update(code, p, d_max, 0.0, 0.0, 0.0, R1, R2)
+    _, _, k_normal, kt = loaded_state(code, p, d_max, R1, R2)
     # a wall contact's stiffness on the disc is 2 k (mirror rule), on the reduced mass m/2 of two
     # equal discs the pair's k: the same frequency sqrt(2 k / m) either way
     stiffest = max(k_normal, 3.0 * kt)

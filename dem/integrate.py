@@ -5,13 +5,16 @@ One step of length dt (kick-drift-kick, the velocity-Verlet form of leapfrog, as
 
 1. half kick: ``v += dt/2 F/m`` for the three degrees of freedom (``omega += dt/2 M/I``);
 2. drift: ``x += dt v`` (and theta), walls move with their velocities;
-3. the Verlet list is rebuilt if a disc moved more than half the skin (:mod:`dem.neighbours`);
-4. forces at the new positions (:mod:`dem.forces`); the velocities they see (dashpots,
+3. the Verlet lists are rebuilt if a disc or a wall moved more than half the skin
+   (:mod:`dem.neighbours`);
+4. contact forces at the new positions (:mod:`dem.forces`); the velocities they see (dashpots,
    tangential increments ``v_t dt``, the sign for local damping) are the half-step ones, which
    are exactly the displacement of the step divided by dt;
 5. the servo sets the servo walls' velocities for the next step (:mod:`dem.walls`);
-6. half kick with the new forces, giving full-step velocities; the energy ledger adds the step's
-   powers at those velocities (:mod:`dem.energy`).
+6. per disc, in one pass: its total force (gravity and local damping added), the half kick with
+   it, giving the full-step velocity, the step's powers at that velocity for the energy ledger
+   (:mod:`dem.energy`), and the next step's half kick and drift (1 and 2), which use the same
+   force.
 
 It is second-order accurate and symplectic for conservative forces; its stability limit for a
 contact of stiffness k between masses of reduced mass m* is ``dt < 2 sqrt(m*/k)``.
@@ -22,10 +25,19 @@ import numpy as np
 
 from dem.contacts import rebuilt
 from dem.energy import add_powers
-from dem.forces import OK, compute_forces
+from dem.forces import OK, contact_forces, total_force
 from dem.jit import njit
+from dem.laws import parameters_tuple
 from dem.neighbours import needs_rebuild
 from dem.walls import servo
+
+
+@njit(inline=True)
+def kick_and_drift(position, velocity, total, inertia, half, dt, i):
+    """Disc i's half kick and drift (steps 1 and 2)."""
+    for c in range(3):
+        velocity[i, c] += half * total[i, c] / inertia[i, c]
+        position[i, c] += dt * velocity[i, c]
 
 
 @njit
@@ -36,24 +48,32 @@ def advance(discs, walls, contacts, forces, ledger, code, p, ratio, alpha, gravi
     total = forces.total
     wall_velocity_before = np.empty_like(walls.velocity)
     half = 0.5 * dt
-    for step in range(steps):
+    law = parameters_tuple(p)
+    if steps > 0:
         for i in range(position.shape[0]):
-            for c in range(3):
-                velocity[i, c] += half * total[i, c] / inertia[i, c]
-                position[i, c] += dt * velocity[i, c]
+            kick_and_drift(position, velocity, total, inertia, half, dt, i)
+    for step in range(steps):
         for w in range(walls.point.shape[0]):
             walls.point[w, 0] += dt * walls.velocity[w, 0]
             walls.point[w, 1] += dt * walls.velocity[w, 1]
-        if needs_rebuild(position, contacts.reference, skin):
-            contacts = rebuilt(contacts, position, discs.radius, skin)
-        status = compute_forces(discs, walls, contacts, forces, ledger, code, p, ratio, alpha,
-                                gravity, dt, True)
+        if needs_rebuild(contacts, position, walls.point, skin):
+            contacts = rebuilt(contacts, discs, walls, skin, code, law, ratio)
+        status = contact_forces(discs, walls, contacts, forces, ledger, code, law, ratio, dt,
+                                True)
         if status != OK:
             return contacts, status, step
         wall_velocity_before[:] = walls.velocity
         servo(walls, forces.wall_elastic, dt)
+        elastic = damped = local = 0.0
+        next_step = step + 1 < steps
         for i in range(position.shape[0]):
+            total_force(forces, velocity, inertia, gravity, alpha, i)
             for c in range(3):
                 velocity[i, c] += half * total[i, c] / inertia[i, c]
-        add_powers(discs, walls, forces, wall_velocity_before, ledger, dt)
+                elastic += forces.elastic[i, c] * velocity[i, c]
+                damped += forces.dashpot[i, c] * velocity[i, c]
+                local += forces.local[i, c] * velocity[i, c]
+            if next_step:
+                kick_and_drift(position, velocity, total, inertia, half, dt, i)
+        add_powers(walls, forces, wall_velocity_before, ledger, dt, elastic, damped, local)
     return contacts, OK, steps

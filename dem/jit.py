@@ -3,7 +3,9 @@
 The law library (:mod:`calibration.laws.scalar`) is plain Python and does not import numba;
 :func:`compile_functions` compiles a copy of each of its functions with ``numba.njit`` in a
 namespace where the functions' references to each other point at the compiled copies, so a kernel
-that calls another (the simplified law calling its Newton solve, say) compiles as a whole.
+that calls another (the simplified law calling Lambert's W, say) compiles as a whole; a function
+it imports from another module of the law library (:mod:`calibration.laws.lambert_w`) is compiled
+the same way in its own module's namespace.
 
 Every kernel is compiled once per process on first call and cached on disk (``cache=True``), so
 later processes load machine code instead of compiling it (about a minute of compilation for the
@@ -32,17 +34,20 @@ except ImportError as error:  # the DEM is an optional extra
     raise ImportError("hertz2d's DEM engine needs numba: pip install 'hertz2d[dem]' "
                       "(or pip install numba)") from error
 
+import calibration.laws.lambert_w
 import calibration.laws.scalar
 
 #: the package's modules that only drive the engine from Python: none defines a compiled
 #: function or is called by one (a test checks), so editing them does not recompile the engine
-DRIVERS = ("analysis.py", "biaxial.py", "impact.py", "output.py", "packing.py", "rolling.py",
-           "simulation.py")
+DRIVERS = ("analysis.py", "biaxial.py", "impact.py", "impact_reference.py", "output.py",
+           "packing.py", "rolling.py", "simulation.py")
+#: the law library's modules the engine compiles
+LAW_MODULES = (calibration.laws.scalar, calibration.laws.lambert_w)
 #: every source the compiled engine is made of: this package but its drivers, and the law
 #: library's kernels
 SOURCES = tuple(sorted(str(path.resolve()) for path in Path(__file__).parent.glob("*.py")
-                       if path.name not in DRIVERS)) + (
-    str(Path(calibration.laws.scalar.__file__).resolve()),)
+                       if path.name not in DRIVERS)) + tuple(
+    str(Path(module.__file__).resolve()) for module in LAW_MODULES)
 
 
 @functools.lru_cache(maxsize=None)
@@ -103,21 +108,35 @@ if CACHE and EngineCacheLocator not in _IMPL._locator_classes:
     _IMPL._locator_classes.insert(0, EngineCacheLocator)
 
 
-def njit(function):
+def njit(function=None, *, inline: bool = False):
     """``numba.njit`` as the engine uses it: compiled on first call, cached on disk (when
-    :data:`CACHE`)."""
-    return numba.njit(cache=CACHE)(function)
+    :data:`CACHE`). ``inline=True`` (as ``@njit(inline=True)``) makes numba inline the function
+    into its callers (numba's ``inline="always"``): for the small functions of the per-contact and
+    per-disc loops, whose calls would otherwise pass their arrays by reference count, twice per
+    array and call."""
+    def compile_(function):
+        return numba.njit(cache=CACHE, inline="always" if inline else "never")(function)
+    return compile_ if function is None else compile_(function)
 
 
+@functools.lru_cache(maxsize=None)
 def compile_functions(module) -> types.SimpleNamespace:
-    """Every function defined in ``module``, compiled, as attributes of a namespace."""
+    """Every function defined in ``module``, compiled, as attributes of a namespace (once per
+    module); the functions it imports from the other :data:`LAW_MODULES` are their compiled
+    copies."""
     namespace = dict(vars(module))
     compiled = {}
     for name, value in vars(module).items():
-        if isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
+        if not isinstance(value, types.FunctionType):
+            continue
+        if value.__module__ == module.__name__:
             copy = types.FunctionType(value.__code__, namespace, name, value.__defaults__,
                                       value.__closure__)
             copy.__qualname__, copy.__module__ = value.__qualname__, value.__module__
             compiled[name] = njit(copy)
+        else:
+            home = next((m for m in LAW_MODULES if m.__name__ == value.__module__), None)
+            if home is not None:
+                namespace[name] = getattr(compile_functions(home), value.__name__)
     namespace.update(compiled)
     return types.SimpleNamespace(**compiled)

@@ -19,7 +19,7 @@ from scipy import optimize
 
 from dem.damping import Damping
 from dem.impact import DENSITY, RADIUS
-from dem.laws import Law, pair_update
+from dem.laws import Law, loaded_state
 from dem.simulation import Simulation
 from dem.state import Discs
 from dem.walls import Walls
@@ -55,8 +55,7 @@ def resting_overlap(law: Law, weight: float, radius: float) -> float:
     """The disc-to-wall overlap whose normal force carries ``weight`` (mirror rule: the pair's
     force at twice the overlap)."""
     def excess(overlap):
-        return pair_update(law.code, law.parameters, 2.0 * overlap, 0.0, 0.0, 0.0, radius,
-                           radius)[0] - weight
+        return loaded_state(law.code, law.parameters, 2.0 * overlap, radius, radius)[0] - weight
     high = 1e-12 * radius
     while excess(high) < 0.0:
         high *= 2.0

@@ -51,7 +51,7 @@ class Simulation:
         if self.gravity.shape != (2,) or not np.all(np.isfinite(self.gravity)):
             raise InputError(f"gravity={gravity!r} must be two finite numbers")
         self.skin = positive("skin", SKIN * discs.radius.max() if skin is None else skin)
-        self.contacts = empty_contacts(discs, self.walls, self.skin)
+        self.contacts = empty_contacts(discs, self.walls, self.skin, law, damping.ratio)
         self.forces = Forces.zeros(discs, self.walls)
         self.ledger = new_ledger()
         status = compute_forces(discs, self.walls, self.contacts, self.forces, self.ledger,

@@ -82,7 +82,7 @@ def test_without_numba_the_dem_exits_2_and_everything_else_runs(tmp_path):
         "from calibration.laws import ContactPair, simplified_update, scalar\n"
         "pair = ContactPair.discs(0.035, 10e9, 0.25, 0.3)\n"
         "assert simplified_update(pair, 1e-5, 0.0, 0.0).N > 0\n"
-        "assert scalar.hertz2d_normal(1e-5, 0.035, 0.035, 5e9, 0.0)[0] > 0\n"
+        "assert scalar.hertz2d_normal(1e-5, 0.035, 0.035, 5e9)[0] > 0\n"
         "from calibration.cli import main\n"
         "sys.exit(main(['dem', 'impact', '--speed', '1']))\n")
     result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,

@@ -55,17 +55,16 @@ def weights(pair: ContactPair) -> tuple[float, float]:
     return omega
 
 
-@given(pairs(), fractions, st.floats(0.5, 2.0))
-def test_normal_force_matches_the_vectorised_law_cold_and_warm_started(pair, fraction, factor):
+@given(pairs(), fractions)
+def test_normal_force_matches_the_vectorised_law(pair, fraction):
     delta = fraction * float(max_normal_approach(pair))
     N, a = (float(v) for v in normal_force(pair, delta))
     modulus = float(pair.modulus)
     assert close(scalar.pair_modulus(float(pair.E1), float(pair.nu1), float(pair.E2),
                                      float(pair.nu2)), modulus)
-    R1, R2 = float(pair.R1), float(pair.R2)
-    for start in (0.0, a * factor):  # a new contact; a warm start from a nearby half-width
-        N_s, a_s = scalar.hertz2d_normal(delta, R1, R2, modulus, start, *weights(pair))
-        assert close(N_s, N) and close(a_s, a)
+    N_s, a_s = scalar.hertz2d_normal(delta, float(pair.R1), float(pair.R2), modulus,
+                                     *weights(pair))
+    assert close(N_s, N) and close(a_s, a)
 
 
 @given(pairs(), fractions, penalties)
@@ -82,24 +81,47 @@ def test_stiffnesses_match_the_vectorised_law(pair, fraction, penalty):
     assert close(kt, float(tangential_stiffness(pair, a, penalty)))
 
 
-@given(pairs(), fractions, penalties, st.floats(-1.0, 1.0), st.floats(-1.5, 1.5))
-def test_table1_update_matches_simplified_update(pair, fraction, penalty, step, previous):
+@given(pairs(), fractions, penalties, st.floats(-1.0, 1.0), st.floats(-1.5, 1.5),
+       st.sampled_from([0.0, 0.9, 1.0, 1.05]))
+def test_table1_update_matches_simplified_update(pair, fraction, penalty, step, previous,
+                                                 earlier):
+    """With the history of a previous step at ``earlier`` times the approach (0: a new contact):
+    its tangential force and half-width for the vectorised law, its kt for the scalar one."""
     delta = fraction * float(max_normal_approach(pair))
     state = simplified_update(pair, delta, 0.0, 0.0, penalty)
+    a_previous = float(normal_force(pair, earlier * delta)[1])
+    kt_previous = float(tangential_stiffness(pair, a_previous, penalty))
     # a tangential increment and a previous force on the scale of the contact's own
     d_delta_t = step * pair.mu * float(state.N) / float(state.kt) if state.kt > 0 else step
     T_previous = previous * float(pair.mu) * float(state.N)
-    state = simplified_update(pair, delta, d_delta_t, T_previous, penalty)
+    state = simplified_update(pair, delta, d_delta_t, T_previous, penalty, a_previous)
     N, T, a, k_normal, kt, slipping = scalar.hertz2d_update(
-        delta, float(d_delta_t), float(T_previous), 0.0, float(pair.R1), float(pair.R2),
+        delta, float(d_delta_t), float(T_previous), kt_previous, float(pair.R1), float(pair.R2),
         float(pair.nu1), float(pair.nu2), float(pair.modulus), float(pair.mu),
         coefficients(penalty), *weights(pair))
     assert close(N, float(state.N)) and close(a, float(state.a)) and close(kt, float(state.kt))
     assert T == pytest.approx(float(state.T), rel=1e-12, abs=1e-12 * float(state.N))
-    assert slipping == bool(state.slipping)
+    # a trial force within rounding of the cap may be called sliding by one and not the other;
+    # both then give the capped force, checked above
+    cap = float(pair.mu) * float(state.N)
+    assert slipping == bool(state.slipping) or abs(abs(T) - cap) <= 1e-12 * cap
     assert close(k_normal, scalar.hertz2d_normal_tangent(a, float(pair.R1), float(pair.R2),
                                                          float(pair.modulus), *weights(pair)),
                  rel=1e-11)
+
+
+def test_a_step_takes_the_mean_of_the_stiffnesses_at_its_ends():
+    """Eq. 32 integrated by the trapezoidal rule: ``T = T0 + (kt0 + kt1)/2 d(delta_t)`` while it
+    sticks; a new contact (kt0 = 0) takes kt1; a constant kt is kept to the bit."""
+    pair = ContactPair.discs(0.035, 10e9, 0.25, 0.3)
+    _, a0 = normal_force(pair, 1e-5)
+    _, a1 = normal_force(pair, 1.2e-5)
+    kt0, kt1 = (float(tangential_stiffness(pair, a)) for a in (a0, a1))
+    state = simplified_update(pair, 1.2e-5, 1e-9, 5.0, EQ33, a0)
+    assert float(state.T) == pytest.approx(5.0 + 0.5 * (kt0 + kt1) * 1e-9, rel=1e-15)
+    assert float(simplified_update(pair, 1.2e-5, 1e-9, 0.0).T) == pytest.approx(kt1 * 1e-9,
+                                                                                rel=1e-15)
+    assert scalar.step_stiffness(1.5e9, 1.5e9) == 1.5e9 and scalar.step_stiffness(0.0, 7.0) == 7.0
 
 
 @given(st.floats(-1e6, 1e6), st.floats(1e3, 1e10), st.floats(-1e-3, 1e-3),
@@ -130,9 +152,9 @@ def test_hertz2d_tangent_and_potential_are_the_derivative_and_integral_of_N(frac
     delta = fraction * limit
 
     def force(d):
-        return scalar.hertz2d_normal(d, R1, R2, modulus, 0.0)[0]
+        return scalar.hertz2d_normal(d, R1, R2, modulus)[0]
 
-    N, a = scalar.hertz2d_normal(delta, R1, R2, modulus, 0.0)
+    N, a = scalar.hertz2d_normal(delta, R1, R2, modulus)
     h = 1e-5 * delta
     slope = (force(delta + h) - force(delta - h)) / (2 * h)
     assert scalar.hertz2d_normal_tangent(a, R1, R2, modulus) == pytest.approx(slope, rel=1e-7)
@@ -154,30 +176,24 @@ def test_hertz_and_linear_potentials_are_the_integrals_of_their_forces():
     assert scalar.hertz_normal_tangent(a, modulus) == pytest.approx(slope, rel=1e-8)
 
 
-def test_newton_takes_two_iterations_from_the_previous_step():
-    """The warm start is what makes the DEM fast: from the last step's half-width, a step that
-    changes the approach by 1e-3 converges in two Newton iterations."""
-    R1, R2 = 0.035, 0.03
-    delta = 1e-5
-    y = scalar.hertz2d_log_width(delta, R1, R2, math.log(4 * R1 * R2 / (R1 + R2) * delta))
-    iterations = []
-    C = math.log(16 * R1 * R2) - 1
-    target = math.log(4 * R1 * R2 / (R1 + R2) * delta * 1.001)
-    x = y
-    for _ in range(10):
-        step = (x + math.log(C - x) - target) / (1 - 1 / (C - x))
-        x -= step
-        iterations.append(abs(step))
-        if step * step <= 2 * (C - x) * (C - x - 1) * scalar.NEWTON_TOLERANCE * max(1, abs(x)):
-            break
-    assert len(iterations) == 2
-    assert scalar.hertz2d_log_width(delta * 1.001, R1, R2, y) == x
+@pytest.mark.parametrize("omega", [(1.0, 1.0), (0.3, 1.7)])
+def test_the_root_solves_the_normal_law_to_rounding_over_its_whole_range(omega):
+    """Eq. 23 (22) as printed, ``delta_n = N / kn`` with kn of Eq. 29 from the logarithms of a,
+    gives the approach back, from 1e-15 of the largest approach to 1 - 1e-9 of it (where the
+    root is nearly double and an ulp of the approach moves a by 1e-12)."""
+    R1, R2, modulus = 0.035, 0.03, 5.3e9
+    limit = scalar.hertz2d_max_approach(R1, R2, *omega)
+    for fraction in np.concatenate([np.logspace(-15, -0.5, 60), 1 - np.logspace(-9, -0.5, 30)]):
+        delta = fraction * limit
+        N, a = scalar.hertz2d_normal(delta, R1, R2, modulus, *omega)
+        back = N / scalar.hertz2d_normal_stiffness(a, R1, R2, modulus, *omega)
+        assert back == pytest.approx(delta, rel=1e-14 if fraction < 0.5 else 1e-12)
 
 
 def test_beyond_the_largest_approach_the_kernels_return_nan():
     R1, R2 = 0.035, 0.035
     beyond = 1.01 * scalar.hertz2d_max_approach(R1, R2)
-    assert all(math.isnan(v) for v in scalar.hertz2d_normal(beyond, R1, R2, 5e9, 0.0))
+    assert all(math.isnan(v) for v in scalar.hertz2d_normal(beyond, R1, R2, 5e9))
     assert math.isnan(scalar.hertz2d_update(beyond, 0.0, 0.0, 0.0, R1, R2, 0.25, 0.25, 5e9, 0.3,
                                             EQ33.coefficients)[0])
 
@@ -190,8 +206,8 @@ def test_compiled_kernels_agree_with_plain_python():
     for _ in range(200):
         R1, R2 = rng.uniform(0.01, 1.0, 2)
         delta = rng.uniform(1e-9, 0.9) * scalar.hertz2d_max_approach(R1, R2)
-        args = (delta, rng.normal() * 1e-6, rng.normal() * 1e3, 0.0, R1, R2, 0.25, 0.3, 5e9, 0.3,
-                EQ33.coefficients)
+        args = (delta, rng.normal() * 1e-6, rng.normal() * 1e3, rng.choice([0.0, 1e9]), R1, R2,
+                0.25, 0.3, 5e9, 0.3, EQ33.coefficients)
         plain = scalar.hertz2d_update(*args)
         compiled = kernels.hertz2d_update(*args)
         assert compiled[5] == plain[5]

@@ -187,21 +187,18 @@ def test_beta_and_the_curves():
     assert found.B_first == found.B_cyclic and found.kappa_first == found.kappa_cyclic
 
 
-def test_lambert_w_lower_branch_against_arbitrary_precision():
-    """1e-14 relative over the whole branch, against mpmath at 40 digits, but at the branch point
-    itself, where W is ill-conditioned (dW/dz ~ 1/p, p = sqrt(2 (1 + e z))): there as close as
-    z's rounding allows (the law never goes there: B/kappa >= 10/9). scipy's lambertw is no
-    reference near -1/e (it returns -1.00000001 for z = -1/e + 1.5e-9, where W is -1.00009)."""
-    mpmath = pytest.importorskip("mpmath")
-    mpmath.mp.dps = 40
-    z = np.r_[-np.geomspace(10 / 9 * math.exp(-10 / 9), 1e-300, 300),
-              -1 / math.e + np.geomspace(1e-15, 1e-2, 60)]
-    exact = np.array([float(mpmath.lambertw(mpmath.mpf(v), -1)) for v in z])
-    ours = np.array([kernel.lambert_w_lower(v) for v in z])
-    p = np.sqrt(np.maximum(2 * (1 + math.e * z), 0.0))
-    assert np.all(np.abs(ours - exact) <= 1e-14 * np.abs(exact) + 4e-16 / np.maximum(p, 1e-300))
-    branch_point = z < -1 / math.e + 1e-3
-    np.testing.assert_allclose(ours[~branch_point], exact[~branch_point], rtol=1e-14)
+@pytest.mark.parametrize("ratio", [10 / 9, 1.5, 3.0, 12.0, 60.0])
+def test_the_slip_front_inverts_the_displacement_curve(ratio):
+    """front_fraction solves ``y (B - kappa log y) = v`` (C2) for y in (0, 1] through W_{-1}:
+    put back into the curve, the front gives v to rounding, from a front at the edge (v next to
+    B) to one next to the centre (v 1e-12 of B), for every B/kappa the fit allows (>= 10/9)."""
+    kappa = 0.7
+    B = ratio * kappa
+    v = B * np.r_[np.geomspace(1e-12, 0.5, 40), 1 - np.geomspace(1e-12, 0.5, 40)]
+    y = np.array([kernel.front_fraction(float(x), B, kappa) for x in v])
+    assert np.all((y > 0) & (y <= 1))
+    np.testing.assert_allclose(y * (B - kappa * np.log(y)), v, rtol=1e-12)
+    assert kernel.front_fraction(B, B, kappa) == 1.0 and kernel.front_fraction(0.0, B, kappa) == 0
 
 
 def test_compiled_batch_equals_the_python_law():

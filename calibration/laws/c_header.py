@@ -1,28 +1,28 @@
 """``hertz2d_law.h``: an exported law as a dependency-free C99 header for other codes.
 
 Each law's header is a template in ``c99/`` (readable C) rendered with its ``law.json`` object;
-the part every law shares, the pair of two bodies, their bracket weights, the normal law (the
-Newton solve of :func:`calibration.laws.hertz2d.normal_force`, Eq. 29's kn, dN/d(delta_n)) and a
-wall's mirror image, is one template of its own (``c99/normal_law.h.in``) that :func:`render`
-puts where the law's template says ``${normal_law}``, so the two headers share one source.
+the part every law shares, the pair of two bodies, their bracket weights, Lambert's W_{-1}
+(:mod:`calibration.laws.lambert_w`, the same arithmetic), the normal law (the exact solve of
+:func:`calibration.laws.hertz2d.normal_force`, Eq. 29's kn, dN/d(delta_n)) and a wall's mirror
+image, is one template of its own (``c99/normal_law.h.in``) that :func:`render` puts where the
+law's template says ``${normal_law}``, so the two headers share one source.
 
-- The simplified law (Table 1, ``c99/hertz2d_law.h.in``, :func:`c_header`): its form is baked
-  in as ``HERTZ2D_PER_BODY`` (1: the weights ``2 s_i`` computed from each pair's E and nu; 0:
-  the composite form, weights 1), its six penalty coefficients as ``HERTZ2D_W_C0`` ..
+- The simplified law (Table 1, ``c99/hertz2d_law.h.in``, :func:`c_header`: Eqs. 29 and 31, the
+  capped trapezoidal update of Eq. 32, the wall rule of Section 3.2): its form is baked in as
+  ``HERTZ2D_PER_BODY`` (1: the weights ``2 s_i`` computed from each pair's E and nu; 0: the
+  composite form, weights 1), its six penalty coefficients as ``HERTZ2D_W_C0`` ..
   ``HERTZ2D_W_C5``, its label, base support and fitted range go into the opening comment.
 - The calibrated law (``c99/calibrated_law.h.in``, :func:`calibrated_header`): the per-body
   form, the fitted coefficients (``law["coefficients"]["values"]``, group ``penalty`` entry 0 as
   ``HERTZ2D_PENALTY_0`` and so on), the curve constants of
   :func:`calibration.laws.calibrated.curve_constants` and the slip-front kernel of
-  :mod:`calibration.laws.calibrated_kernel` with its constants (``law["constants"]``).
+  :mod:`calibration.laws.calibrated_kernel` (its front's inverse through the shared W_{-1})
+  with its constants (``law["constants"]``).
 """
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from string import Template
-
-from calibration.laws.hertz2d import NEWTON_ITERATIONS
 
 FOLDER = Path(__file__).with_name("c99")
 TEMPLATE = FOLDER / "hertz2d_law.h.in"
@@ -43,7 +43,6 @@ def _comment_text(text: str) -> str:
 
 def render(template: Path, values: dict) -> str:
     """``template`` with ``values`` and the shared normal law in place of ``${normal_law}``."""
-    values = {**values, "newton_iterations": str(NEWTON_ITERATIONS)}
     normal_law = Template(NORMAL_LAW.read_text()).substitute(values)
     return Template(template.read_text()).substitute(values, normal_law=normal_law)
 
@@ -89,5 +88,4 @@ def calibrated_header(law: dict) -> str:
         "source": _comment_text(coefficients["source"]),
         "ranges": _ranges_text(law["validity"]["ranges"]),
         "pieces": str(int(constants["PIECES"])),
-        "halley_steps": str(int(constants["HALLEY_STEPS"])),
-        "kappa_floor": _c_double(constants["KAPPA_FLOOR"]), "e": _c_double(math.e)})
+        "kappa_floor": _c_double(constants["KAPPA_FLOOR"])})

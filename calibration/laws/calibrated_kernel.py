@@ -44,40 +44,14 @@ import math
 
 import numpy as np
 
+from calibration.laws.lambert_w import lambert_w_minus1
+
 #: the most traction pieces a contact keeps (one more for the length of a step)
 PIECES = 8
 #: doubles of history per contact: count, displacement, branch, then e, log e and phi per piece
 HISTORY = 3 + 3 * PIECES
 #: offsets of the per-piece arrays in the history
 EDGES, LOGS, DENSITIES = 3, 3 + PIECES, 3 + 2 * PIECES
-#: Halley iterations of W_{-1} (cubic convergence from the starting series: 3 suffice)
-HALLEY_STEPS = 4
-
-
-def lambert_w_lower(z: float) -> float:
-    """W_{-1}(z) for -1/e <= z < 0: the branch-point series in ``p = -sqrt(2 (1 + e z))`` (near
-    -1/e; its terms to p^6) or the logarithmic asymptote (near 0) as a start, then Halley's
-    iteration on ``w e^w = z``. Near -1/e, W is ill-conditioned (dW/dz ~ 1/p): the result is as
-    good as z's rounding allows there, 1e-16/|p| absolute, and 1e-15 relative elsewhere."""
-    if z <= -1.0 / math.e:
-        return -1.0
-    if z > -0.25:
-        log_z = math.log(-z)
-        w = log_z - math.log(-log_z) + math.log(-log_z) / log_z
-    else:
-        p = -math.sqrt(2.0 * (1.0 + math.e * z))
-        w = -1.0 + p * (1.0 + p * (-1.0 / 3.0 + p * (11.0 / 72.0 + p * (
-            -43.0 / 540.0 + p * (769.0 / 17280.0 + p * (-221.0 / 8505.0))))))
-        if p > -1e-3:  # the series is exact to rounding; Halley's steps would only add noise
-            return w
-    for _ in range(HALLEY_STEPS):
-        exponential = math.exp(w)
-        f = w * exponential - z
-        if f == 0.0:
-            break
-        w1 = w + 1.0
-        w = w - f / (exponential * w1 - (w + 2.0) * f / (2.0 * w1))
-    return w
 
 
 def front_fraction(v: float, B: float, kappa: float) -> float:
@@ -87,7 +61,7 @@ def front_fraction(v: float, B: float, kappa: float) -> float:
     if v <= 0.0:
         return 0.0
     ratio = B / kappa
-    return math.exp(ratio + lambert_w_lower(-(v / kappa) * math.exp(-ratio)))
+    return math.exp(ratio + lambert_w_minus1(-(v / kappa) * math.exp(-ratio)))
 
 
 def _displacement(e: float, log_e: float, s: float, log_area: float, area: float, B: float,

@@ -94,13 +94,10 @@ CALIBRATED_FORMULAS = {
                         "(e_(j+1) - e_(j-1)) into their size-weighted mean"},
     "front-inverse": {"equation": "(C2) inverted",
                       "formula": "y (B - kappa log y) = v gives y = exp(B/kappa + W_{-1}(-(v/"
-                                 "kappa) e^(-B/kappa))) (y = 1 for v >= B, 0 for v <= 0); "
-                                 "W_{-1}(z) (-1 at z <= -1/e) from L1 - L2 + L2/L1, L1 = log(-z), "
-                                 "L2 = log(-L1), for z > -1/4, else from the branch-point "
-                                 "series -1 + p - p^2/3 + 11 p^3/72 - 43 p^4/540 + 769 p^5/"
-                                 "17280 - 221 p^6/8505 with p = -sqrt(2 (1 + e z)) (taken as it "
-                                 "is where p > -1e-3), then HALLEY_STEPS of Halley's iteration "
-                                 "on w e^w = z (stopped where w e^w - z = 0)"},
+                                 "kappa) e^(-B/kappa))) (y = 1 for v >= B, 0 for v <= 0), with "
+                                 "the normal solve's W_{-1} (a start from the branch-point or "
+                                 "the asymptotic series, then a fixed fourth-order Householder "
+                                 "step, two for -0.3 <= z < -0.01)"},
     "tangent-stiffness": {"equation": "(C1)'s slope",
                           "formula": "kt = dT/d(delta_t) = pi E*/(B - kappa - kappa log y) at the "
                                      "front, y = (front/a)^2; pi E*/(B - kappa) while nothing "
@@ -133,8 +130,7 @@ HISTORY = {
 }
 
 #: the kernel's constants a port needs (law.json "constants")
-CONSTANTS = {"PIECES": kernel.PIECES, "HALLEY_STEPS": kernel.HALLEY_STEPS,
-             "KAPPA_FLOOR": KAPPA_FLOOR}
+CONSTANTS = {"PIECES": kernel.PIECES, "KAPPA_FLOOR": KAPPA_FLOOR}
 
 
 def formulas() -> dict:

@@ -15,11 +15,11 @@ Normal law. With ``a^2 = 4 N R*/(pi E*)`` (Eq. 4) the normal law becomes
 the law is defined for ``delta_n < e^(C-1)/(4 R*)`` (:func:`max_normal_approach`; composite:
 ``4 (R1 + R2)/e^2``, about 0.54 (R1 + R2); per-body: the same with ``16 R1 R2`` replaced by the
 weighted geometric mean ``(4 R1)^(2 s1) (4 R2)^(2 s2)``; beyond, the contact would be wider than
-the discs). :func:`normal_force` solves it by Newton's method in ``y = log x``:
-``h(y) = y + log(C - y) - log(4 R* delta_n)`` is increasing and concave on ``y < C - 1``, so from any
-start there the first step lands left of the root and every later step rises monotonically to it
-(quadratically near it). The argument holds for any C, so for both forms: Newton converges for
-every admissible delta_n > 0, from 1e-15 R to the limit.
+the discs). :func:`normal_force` solves it exactly: with ``u = C - log x`` it reads
+``u e^(-u) = 4 R* delta_n e^(-C)``, whose root left of the maximum (u > 1) is
+``u = -W_{-1}(-4 R* delta_n e^(-C))``, Lambert's W on its lower branch
+(:mod:`calibration.laws.lambert_w`, accurate to 4e-16 over its whole range); then
+``x = 4 R* delta_n / u`` and ``N = pi E* delta_n / u`` (Eq. 29's kn is ``pi E* / u``).
 
 Tangential law:
 
@@ -29,7 +29,8 @@ Tangential law:
   a/R_i <= 0.3 for both bodies, :data:`ACCURATE_MAX_A_OVER_R`, in either form since the weights
   are positive, and refuses wider contacts);
 - simplified model (Section 3.3, Table 1): ``kt = pi E*/B(a)`` (Eq. 31), ``T = T0 + kt d(delta_t)``
-  capped at ``|T| <= mu N`` (Eq. 32, :mod:`calibration.laws.incremental`).
+  capped at ``|T| <= mu N`` (Eq. 32, :mod:`calibration.laws.incremental`), the step's kt the mean
+  of its two ends' (the increment integrated by the trapezoidal rule: second order in the step).
 
 For a dissimilar pair the forms differ by ``(s1 - s2)(b1 - b2)`` in the bracket (b_i body i's own
 bracket): for R = 0.3/0.7 m, E = 10/70 GPa, nu = 0.2/0.35 the per-body approach at a given N is
@@ -46,16 +47,14 @@ import numpy as np
 import pandas as pd
 
 from calibration.laws.base import ContactLaw, law_table
-from calibration.laws.incremental import capped_history, capped_update
+from calibration.laws.incremental import capped_history, capped_update, step_stiffness
+from calibration.laws.lambert_w import lambert_w_minus1_array
 from calibration.laws.pair import ContactPair
 from calibration.laws.penalty_factor import EQ33, bounded
 from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
 from fem.loadpath import LoadPath
 from checks import InputError
 
-#: Newton iterations of the normal law before it reports failure (it needs < 10, up to ~40
-#: within 1e-9 of the largest approach, where the root is nearly double)
-NEWTON_ITERATIONS = 60
 #: bisection steps of the accurate model's inverse (c/a to 2^-60)
 BISECTIONS = 60
 #: widest contact (a / smaller radius) the accurate model accepts: with Eq. 33's w, Eqs. 24-26 stop
@@ -90,8 +89,8 @@ def max_normal_approach(pair: ContactPair) -> np.ndarray:
 
 
 def normal_force(pair: ContactPair, delta_n) -> tuple[np.ndarray, np.ndarray]:
-    """``(N, a)`` from the approach ``delta_n`` (Eq. 4 with Eq. 22 or 23 solved together; 0 where
-    delta_n <= 0)."""
+    """``(N, a)`` from the approach ``delta_n`` (Eq. 4 with Eq. 22 or 23 solved together, exactly,
+    module docstring; 0 where delta_n <= 0)."""
     delta_n = np.asarray(delta_n, float)
     limit = max_normal_approach(pair)
     too_far = delta_n >= limit
@@ -102,26 +101,11 @@ def normal_force(pair: ContactPair, delta_n) -> tuple[np.ndarray, np.ndarray]:
         raise InputError(f"delta_n={float(value)!r} is beyond the largest approach of the normal "
                          f"law ({pair.form} form), {bound:.6g}")
     touching = delta_n > 0
-    C = _normal_constant(pair)
-    # open contacts iterate on a stand-in with a root (C - 3 < C - 1) and are zeroed below
-    log_D = np.where(touching, np.log(np.where(touching, 4.0 * pair.radius * delta_n, 1.0)),
-                     C - 3.0)
-    y = np.minimum(log_D, C - 2.0)
-    for _ in range(NEWTON_ITERATIONS):
-        room = C - y
-        residual = y + np.log(room) - log_D
-        step = residual / (1.0 - 1.0 / room)
-        y = y - step
-        # converged: a negligible step, or a residual at rounding level (near the largest
-        # approach h' -> 0 and rounding alone moves the step)
-        noise = 8 * np.finfo(float).eps * (np.abs(y) + np.abs(np.log(room)) + np.abs(log_D))
-        if np.all((np.abs(step) <= 1e-14 * np.maximum(1.0, np.abs(y)))
-                  | (np.abs(residual) <= noise)):
-            break
-    else:
-        raise ArithmeticError("Newton's method on the normal law did not converge")
-    a = np.where(touching, np.exp(0.5 * y), 0.0)
-    N = np.pi * pair.modulus * a * a / (4.0 * pair.radius)
+    D = 4.0 * pair.radius * np.where(touching, delta_n, 0.0)
+    # open contacts take a stand-in argument in W's domain and are zeroed below
+    u = -lambert_w_minus1_array(np.where(touching, -D * np.exp(-_normal_constant(pair)), -0.1))
+    a = np.where(touching, np.sqrt(D / u), 0.0)
+    N = np.where(touching, np.pi * pair.modulus * delta_n / u, 0.0)
     return N, a
 
 
@@ -241,17 +225,23 @@ class SimplifiedState:
     slipping: np.ndarray
 
 
-def simplified_update(pair: ContactPair, delta_n, d_delta_t, T_previous,
-                      penalty=EQ33) -> SimplifiedState:
+def simplified_update(pair: ContactPair, delta_n, d_delta_t, T_previous, penalty=EQ33,
+                      a_previous=0.0) -> SimplifiedState:
     """Table 1 for a batch of contacts: the DEM hot path, vectorised over contacts.
 
     ``delta_n`` the current approach, ``d_delta_t`` the tangential displacement increment of this
-    step and ``T_previous`` the tangential force of the previous step (the history), all of the
-    disc relative to the other body (doubled internally for a wall).
+    step, ``T_previous`` and ``a_previous`` the tangential force and the half-width of the
+    previous step (the history; ``a_previous`` 0 for a new contact), all of the disc relative to
+    the other body (doubled internally for a wall). Eq. 32 takes the step's increment with kt
+    integrated by the trapezoidal rule, ``(kt(a_previous) + kt(a))/2``
+    (:func:`~calibration.laws.incremental.step_stiffness`): second order in the step, where kt of
+    the step's end alone would be first order.
     """
     N, a = normal_force(pair, pair.pair_displacement(delta_n))
     kn, kt = normal_stiffness(pair, a), tangential_stiffness(pair, a, penalty)
-    T, slipping = capped_update(T_previous, kt, pair.pair_displacement(d_delta_t), N, pair.mu)
+    kt_step = step_stiffness(tangential_stiffness(pair, a_previous, penalty), kt)
+    T, slipping = capped_update(T_previous, kt_step, pair.pair_displacement(d_delta_t), N,
+                                pair.mu)
     return SimplifiedState(N, T, a, kn, kt, slipping)
 
 

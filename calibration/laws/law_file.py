@@ -17,7 +17,7 @@ composite law without saying so).
     penalty, law = read_law("law.json")
     penalty.coefficients  # six floats, in the order of law["penalty"]["terms"]
     pair = ContactPair(R1, R2, E1, E2, nu1, nu2, mu, form=law["form"])
-    state = simplified_update(pair, delta_n, d_delta_t, T_previous, penalty)
+    state = simplified_update(pair, delta_n, d_delta_t, T_previous, penalty, a_previous)
 """
 from __future__ import annotations
 
@@ -68,13 +68,11 @@ FORMULAS = {
                          "formula": "kn = pi E*/sum_i omega_i [log(4 R_i/a) - 1/2]"},
     "normal-solve": {
         "equation": "Eqs. 4 + 22/23",
-        "formula": "Newton in y = log(a^2) on h(y) = y + log(C - y) - log(4 R* delta_n) = 0, "
-                   "C = L - 1, L = omega1 log(4 R1) + omega2 log(4 R2) (log(16 R1 R2) for "
-                   "omega = 1), from y = min(log(4 R* delta_n), C - 2), "
-                   "until |step| <= 1e-14 max(1, |y|) (y after the step) or, after the first, a "
-                   "step would not raise y (the root to rounding: next to the largest approach "
-                   "the steps can cycle above the tolerance); a = exp(y/2), N = pi E* a^2/(4 R*); "
-                   "N = a = 0 where delta_n <= 0"},
+        "formula": "4 R* delta_n = x (C - log x) in x = a^2, C = omega1 log(4 R1) + omega2 "
+                   "log(4 R2) - 1 (log(16 R1 R2) - 1 for omega = 1), solved exactly: "
+                   "u = C - log x = -W_{-1}(-4 R* delta_n e^(-C)) (Lambert's W, lower branch), "
+                   "a = sqrt(4 R* delta_n / u), N = pi E* delta_n / u; N = a = 0 where "
+                   "delta_n <= 0"},
     "tangential-stiffness": {
         "equation": "Eq. 31",
         "formula": "kt = pi E*/sum_i omega_i [log(2 R_i/a) + 1/2 + w_i (log(4 R_i/a) "
@@ -83,9 +81,11 @@ FORMULAS = {
                        "formula": "w = clip(c0 + c1 x + c2 nu + c3 x^2 + c4 x nu + c5 nu^2, "
                                   "0, 1), x = a/R_i"},
     "tangential-update": {"equation": "Eq. 32",
-                          "formula": "T = clip(T0 + kt d(delta_t), -mu N, mu N); T = 0 where "
-                                     "N = 0; slipping where N > 0 and |T0 + kt d(delta_t)| >= "
-                                     "mu N"},
+                          "formula": "T = clip(T0 + k d(delta_t), -mu N, mu N), k = (kt(a0) + "
+                                     "kt(a))/2 with a0 the previous step's half-width (the "
+                                     "increment integrated by the trapezoidal rule), k = kt(a) "
+                                     "for a new contact (a0 = 0); T = 0 where N = 0; slipping "
+                                     "where N > 0 and |T0 + k d(delta_t)| >= mu N"},
 }
 
 

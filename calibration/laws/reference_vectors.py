@@ -7,7 +7,8 @@ Poisson's ratios 0 to 0.49; where the forms differ) and discs on a wall (Section
 contacts, approaches from 1e-15 of the admissible range to 1 - 1e-6 of it (the normal law's
 largest approach, :func:`calibration.laws.hertz2d.max_normal_approach`, where the contact is so
 wide that w is clipped to 0), stick and slip (Eq. 32's cap) for both signs of d(delta_t) and of
-the previous force, mu = 0 and mu > 0, plus a seeded random sample of all of these. Written with
+the previous force, mu = 0 and mu > 0, a previous half-width (Eq. 32's trapezoidal step) of a new
+contact (0), of a smaller and of a larger approach, plus a seeded random sample of all of these. Written with
 '%.17g', every number reads back exactly.
 """
 from __future__ import annotations
@@ -17,12 +18,12 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from calibration.laws.hertz2d import max_normal_approach, simplified_update
+from calibration.laws.hertz2d import max_normal_approach, normal_force, simplified_update
 from calibration.laws.pair import ContactPair
 from calibration.laws.penalty_factor import EQ33
 
 INPUTS = ("wall", "R1", "R2", "E1", "E2", "nu1", "nu2", "mu", "delta_n", "d_delta_t",
-          "T_previous")
+          "T_previous", "a_previous")
 OUTPUTS = ("N", "T", "a", "kn", "kt", "slipping")
 #: the CSV's columns: the inputs of one contact update, then its outputs
 COLUMNS = INPUTS + OUTPUTS
@@ -46,6 +47,11 @@ FRICTION = (0.0, 0.3, 1.0)
 #: the displacement F/kt: trial forces from -3.4 to 3 F, stick and slip for either sign
 PREVIOUS_FORCE = (0.0, 0.5, -0.9)
 INCREMENT = (-2.5, -0.3, 0.0, 0.3, 2.5)
+#: the previous step's approach as a multiple of this one's (0: a new contact), cycled through
+#: the previous forces and increments
+PREVIOUS_APPROACH = (0.0, 0.97, 1.03)
+#: the previous step's approach stays below this fraction of the admissible range
+LARGEST_PREVIOUS = 0.9999999
 #: contacts drawn at random (seeded) on top of the grid above
 RANDOM_CONTACTS = 500
 
@@ -54,10 +60,12 @@ def _grid() -> dict[str, list]:
     rows = []
     for R1, R2, E1, E2, nu1, nu2, wall in BODIES:
         for mu, fraction in itertools.product(FRICTION, APPROACH_FRACTIONS):
-            rows.extend((wall, R1, R2, E1, E2, nu1, nu2, mu, fraction, f, s)
-                        for f, s in itertools.product(PREVIOUS_FORCE, INCREMENT))
+            rows.extend((wall, R1, R2, E1, E2, nu1, nu2, mu, fraction, f, s,
+                         PREVIOUS_APPROACH[(k + m) % len(PREVIOUS_APPROACH)])
+                        for (k, f), (m, s) in itertools.product(enumerate(PREVIOUS_FORCE),
+                                                                enumerate(INCREMENT)))
     return dict(zip(("wall", "R1", "R2", "E1", "E2", "nu1", "nu2", "mu", "fraction", "force",
-                     "increment"), map(list, zip(*rows))))
+                     "increment", "earlier"), map(list, zip(*rows))))
 
 
 def _random(seed: int) -> dict[str, np.ndarray]:
@@ -72,7 +80,8 @@ def _random(seed: int) -> dict[str, np.ndarray]:
             "mu": np.where(rng.random(n) < 0.2, 0.0, rng.uniform(0, 1, n)),
             "fraction": np.where(rng.random(n) < 0.05, -rng.random(n),
                                  10 ** rng.uniform(-12, np.log10(0.9999), n)),
-            "force": rng.uniform(-1.5, 1.5, n), "increment": rng.uniform(-3, 3, n)}
+            "force": rng.uniform(-1.5, 1.5, n), "increment": rng.uniform(-3, 3, n),
+            "earlier": np.where(rng.random(n) < 0.15, 0.0, rng.uniform(0.8, 1.2, n))}
 
 
 def _evaluate(cases: pd.DataFrame, wall: bool, penalty, form: str) -> pd.DataFrame:
@@ -80,14 +89,20 @@ def _evaluate(cases: pd.DataFrame, wall: bool, penalty, form: str) -> pd.DataFra
     pair = ContactPair(*(cases[k].to_numpy() for k in ("R1", "R2", "E1", "E2", "nu1", "nu2",
                                                        "mu")), wall=wall, form=form)
     scale = 2.0 if wall else 1.0  # the disc's displacements are half the pair's (Section 3.2)
-    delta_n = cases.fraction.to_numpy() * max_normal_approach(pair) / scale
+    limit = max_normal_approach(pair)
+    fraction = cases.fraction.to_numpy()
+    delta_n = fraction * limit / scale
+    earlier = np.minimum(cases.earlier.to_numpy() * np.where(fraction > 0, fraction, 1e-3),
+                         LARGEST_PREVIOUS)
+    a_previous = normal_force(pair, earlier * limit)[1]  # the pair's half-width
     loaded = simplified_update(pair, delta_n, 0.0, 0.0, penalty)
     force = np.where(loaded.N > 0, np.maximum(pair.mu, 0.1) * loaded.N, 1e3)  # open: any history
     stiffness = np.where(loaded.N > 0, loaded.kt, 1e9)
     inputs = cases.assign(delta_n=delta_n, T_previous=cases.force * force,
-                          d_delta_t=cases.increment * force / stiffness / scale)
+                          d_delta_t=cases.increment * force / stiffness / scale,
+                          a_previous=a_previous)
     state = simplified_update(pair, inputs.delta_n.to_numpy(), inputs.d_delta_t.to_numpy(),
-                              inputs.T_previous.to_numpy(), penalty)
+                              inputs.T_previous.to_numpy(), penalty, a_previous)
     return inputs.assign(wall=int(wall), N=state.N, T=state.T, a=state.a, kn=state.kn,
                          kt=state.kt, slipping=state.slipping.astype(int))
 
