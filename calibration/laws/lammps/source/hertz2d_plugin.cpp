@@ -42,7 +42,9 @@ typedef struct {
 
 typedef void (*hertz2d_register)(hertz2d_plugin_record *, void *);
 
-void lammpsplugin_init(void *lmp, void *handle, void *register_style);
+/* the plugin's only exported symbol (it is built with -fvisibility=hidden) */
+__attribute__((visibility("default"))) void lammpsplugin_init(void *lmp, void *handle,
+                                                              void *register_style);
 }
 
 static void *new_pair(void *lmp)

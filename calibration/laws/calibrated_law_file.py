@@ -1,0 +1,245 @@
+"""``law.json`` of the calibrated law (:mod:`calibration.laws.calibrated`), for other codes.
+
+The same file format as the simplified law's (:mod:`calibration.laws.law_file`, format
+``hertz2d-law`` version 2) with the law ``hertz2d-calibrated``: the formula of each piece (ids
+with the paper's equation numbers and the calibrated law's own (C1), (C2)), the fitted
+coefficients (:meth:`CalibratedCoefficients.as_dict`, with the role of each group), where they
+came from and the ranges of the training contacts they were fitted on (a ``coefficients.json``'s
+``training``, when it records them), units, the wall rule with the wall's own Dundurs constant,
+the admissible normal approach and the per-contact history (:data:`HISTORY_SIZE` doubles).
+The law is the per-body form only (its coefficients are fitted in it).
+
+:func:`calibrated_law_description` writes the object, :func:`read_calibrated_law` reads it back
+with schema checks:
+
+    coefficients, law = read_calibrated_law("law.json")
+    pair = ContactPair(R1, R2, E1, E2, nu1, nu2, mu)          # or ContactPair.disc_on_wall
+    state = calibrated_update(pair, delta_n, d_delta_t, state, coefficients)
+"""
+from __future__ import annotations
+
+import copy
+import json
+import math
+from pathlib import Path
+
+from calibration.laws import calibrated_kernel as kernel
+from calibration.laws.calibrated import KAPPA_FLOOR, CalibratedCoefficients
+from calibration.laws.law_file import (BRACKET_WEIGHTS, FORMAT, FORMAT_VERSION, FORMULAS,
+                                       NORMAL_RANGE, UNITS, hertz2d_version, number_pair,
+                                       read_json, require)
+from calibration.runs.provenance import provenance
+from checks import InputError
+
+LAW_ID = "hertz2d-calibrated"
+FORM = "per-body"
+HISTORY_SIZE = kernel.HISTORY
+
+#: the normal law's pieces, as the simplified law's law.json writes them
+NORMAL_FORMULAS = ("composite-modulus", "composite-radius", "half-width", "normal-solve",
+                   "normal-stiffness")
+
+#: the calibrated law's own pieces: id -> equation number and formula (log the natural
+#: logarithm; x_i = a/R_i; [wall] 1 for a disc on a wall, else 0)
+CALIBRATED_FORMULAS = {
+    "normal-tangent": {"equation": "Eqs. 4 + 22 differentiated",
+                       "formula": "dN/d(delta_n) = pi E*/(sum_i omega_i [log(4 R_i/a) - 1/2] "
+                                  "- 1); 0 where a = 0"},
+    "penalty-factor": {"equation": "Eq. 33's form",
+                       "formula": "w_i = p0 + p1 x_i + p2 nu_i + p3 x_i^2 + p4 x_i nu_i + p5 "
+                                  "nu_i^2 (not clipped), p = coefficients.penalty"},
+    "bracket": {"equation": "Eq. 27",
+                "formula": "B0 = sum_i omega_i [log(2 R_i/a) + 1/2 + w_i (log(4 R_i/a) + "
+                           "nu_i/(2 (1 - nu_i)))]: delta at full slip is s B"},
+    "stick-weight": {"equation": "Eq. 26 with the penalty term at a, Eq. 7",
+                     "formula": "kappa0 = 1 + sum_i omega_i (1/2) x_i (k0 + k1 nu_i), (k0, k1) "
+                                "= coefficients.stick"},
+    "dundurs-beta": {"equation": "Dundurs' constant, plane strain",
+                     "formula": "|beta| = |(1/2) [(1 - 2 nu1)/G1 - (1 - 2 nu2)/G2] / [(1 - "
+                                "nu1)/G1 + (1 - nu2)/G2]|, G_i = E_i/(2 (1 + nu_i)); a disc on "
+                                "a wall: (1 - 2 nu)/(2 (1 - nu))"},
+    "coupling-share": {"equation": "Spence's slip under normal load",
+                       "formula": "phi = b^2/(b^2 + b1^2), b = |beta|/mu, b1 = "
+                                  "coefficients.coupling_width[0]; phi = 1 where mu = 0"},
+    "curves": {"equation": "(C1)'s constants",
+               "formula": "B_v = B0 + phi (v0 + v1 |beta|) + v2 beta^2 + v3 [wall], kappa_v = "
+                          "clip(kappa0 + phi (q0 + q1 |beta|) + q2 beta^2 + q3 [wall], B_v/500, "
+                          "0.9 B_v) with v = coefficients.first_bracket, q = first_stick for the "
+                          "first loading, cyclic_bracket and cyclic_stick for the branches after "
+                          "the first reversal"},
+    "branch": {"equation": "(C1)",
+               "formula": "at constant N, from a turning point T* (0 for the first loading): "
+                          "delta/(k s) = t B + kappa (1 - t) log(1 - t), t = |T - T*|/(k mu N), "
+                          "s = mu N/(pi E*), k = 1 the first loading, 2 a branch after a "
+                          "reversal (Masing's rule); the stick zone is c = a sqrt(1 - t) "
+                          "(Eq. 7)"},
+    "traction-pieces": {"equation": "(C2)",
+                        "formula": "pieces (b_(j-1), b_j] of the half-width with densities "
+                                   "-1 <= phi_j <= 1: T = mu N sum_j phi_j (e_j - e_(j-1))/a^2, "
+                                   "e = b^2; they stand for the displacement sum_j phi_j "
+                                   "[D(e_j) - D(e_(j-1))], D(e) = s y (B - kappa log y), "
+                                   "y = e/a^2"},
+    "step": {"equation": "Section 3.3 (the accurate model's rules with memory)",
+             "formula": "1. pieces outside a falling a are cut; a growing contact gains an "
+                        "annulus piece that takes the increment first (phi = clip(rest/span, -1, "
+                        "1), span = s B - D(e_last)); 2. the rest of (displacement stood for "
+                        "before + d(delta_t)) - (what the pieces stand for now) moves a slip "
+                        "front in from the edge if |rest| > 1e-13 s B: each piece it crosses "
+                        "takes phi = sigma = sign(rest), the piece it stops in splits at y "
+                        "(front-inverse); at the centre: full slip, one piece of phi = sigma; "
+                        "the first motion against the first loading's direction switches to "
+                        "the branches' curve; 3. neighbouring pieces of equal phi merge, and "
+                        "before a step more than PIECES - 2 (PIECES - 1 without an annulus) "
+                        "merge by pairs: the two neighbours of least |phi_j - phi_(j+1)| "
+                        "(e_(j+1) - e_(j-1)) into their size-weighted mean"},
+    "front-inverse": {"equation": "(C2) inverted",
+                      "formula": "y (B - kappa log y) = v gives y = exp(B/kappa + W_{-1}(-(v/"
+                                 "kappa) e^(-B/kappa))) (y = 1 for v >= B, 0 for v <= 0), with "
+                                 "the normal solve's W_{-1} (a start from the branch-point or "
+                                 "the asymptotic series, then a fixed fourth-order Householder "
+                                 "step, two for -0.3 <= z < -0.01)"},
+    "tangent-stiffness": {"equation": "(C1)'s slope",
+                          "formula": "kt = dT/d(delta_t) = pi E*/(B - kappa - kappa log y) at the "
+                                     "front, y = (front/a)^2; pi E*/(B - kappa) while nothing "
+                                     "slips; 0 in full slip"},
+}
+
+#: what each coefficient group does (the ``curves`` formula names them)
+ROLES = {
+    "penalty": "p0..p5 of w(x, nu), Eq. 33's terms 1, x, nu, x^2, x nu, nu^2",
+    "stick": "(k0, k1) of kappa0",
+    "coupling_width": "(b1, b2): b1 the width of phi; b2 unused by this law's formulas",
+    "first_bracket": "(v0, v1, v2, v3) of the first loading's B",
+    "first_stick": "(q0, q1, q2, q3) of the first loading's kappa",
+    "cyclic_bracket": "(v0, v1, v2, v3) of the branches' B",
+    "cyclic_stick": "(q0, q1, q2, q3) of the branches' kappa",
+}
+
+WALL_RULE = ("A disc against a rigid straight wall (Section 3.2) is the pair of the disc and its "
+             "mirror image (R2 = R1, E2 = E1, nu2 = nu1, so omega_i = 1); the disc-to-wall "
+             "delta_n and d(delta_t) are doubled before the pair's law is applied, forces are "
+             "the pair's. The coupling takes the wall's own Dundurs constant, |beta| = (1 - 2 "
+             "nu)/(2 (1 - nu)) (the mirror pair's is 0), and [wall] = 1.")
+
+HISTORY = {
+    "size": HISTORY_SIZE, "pieces": kernel.PIECES,
+    "layout": "[0] the number of pieces, [1] the displacement they stand for (pair's, m), [2] "
+              "the branch (0 no tangential motion yet, +-1 the first loading in that direction, "
+              "+-2 after a reversal), then PIECES each of e_j (m^2), log e_j and phi_j",
+    "rule": "all 0 for a new contact; an open contact (delta_n <= 0, N = 0) or mu = 0 zeroes it",
+}
+
+#: the kernel's constants a port needs (law.json "constants")
+CONSTANTS = {"PIECES": kernel.PIECES, "KAPPA_FLOOR": KAPPA_FLOOR}
+
+
+def formulas() -> dict:
+    """Every piece of the calibrated law: the per-body weights, the simplified law's normal law
+    and the calibrated law's own formulas."""
+    return {"bracket-weights": BRACKET_WEIGHTS[FORM],
+            **{name: FORMULAS[name] for name in NORMAL_FORMULAS}, **CALIBRATED_FORMULAS}
+
+
+def training_record(path: str | Path) -> dict | None:
+    """The ``training`` entry of a ``coefficients.json`` (spec, paths, ranges, ...), or None."""
+    training = json.loads(Path(path).read_text()).get("training")
+    return training if isinstance(training, dict) else None
+
+
+def _validity(training: dict | None) -> dict:
+    ranges = (training or {}).get("ranges") or None
+    return {"ranges": ranges,
+            "training": ({key: value for key, value in training.items() if key != "ranges"}
+                         if training else None),
+            "note": ("the ranges of the two-body FEM contacts the coefficients were fitted on "
+                     "(R2_over_R1, E2_over_E1 of a disc pair; a wall is a counterpart of its "
+                     "own); outside them the law extrapolates" if ranges else
+                     "the coefficients file records no training ranges")}
+
+
+def calibrated_law_description(coefficients: CalibratedCoefficients, source: str,
+                               training: dict | None = None) -> dict:
+    """The ``law.json`` object of the calibrated law with ``coefficients`` read from ``source``
+    (a path, or where they were shipped) and, if known, the ``training`` record of that
+    ``coefficients.json`` (its ``ranges`` become the law's validity)."""
+    return copy.deepcopy({
+        "format": FORMAT, "format_version": FORMAT_VERSION, "law": LAW_ID,
+        "title": "2D Hertzian frictional contact, the paper's law calibrated on the two-body "
+                 "FEM (slip fronts with memory)",
+        "form": FORM,
+        "formulas": formulas(),
+        "coefficients": {"label": coefficients.label, "source": source, "roles": ROLES,
+                         "values": coefficients.as_dict()},
+        "constants": CONSTANTS,
+        "validity": _validity(training),
+        "history": HISTORY,
+        "normal_range": NORMAL_RANGE,
+        "wall": WALL_RULE,
+        "units": UNITS,
+        "hertz2d_version": hertz2d_version(),
+        "provenance": provenance(),
+    })
+
+
+def _check_coefficients(entry: dict, where: str) -> CalibratedCoefficients:
+    values = require(entry, "values", dict, where, "coefficients.")
+    checked = {}
+    for name, length in CalibratedCoefficients.groups().items():
+        group = values.get(name)
+        if not (isinstance(group, list) and len(group) == length
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                        and math.isfinite(v) for v in group)):
+            raise InputError(f"law={where!r}: coefficients {name}={group!r} are not {length} "
+                             "finite numbers")
+        checked[name] = tuple(float(v) for v in group)
+    label = require(entry, "label", str, where, "coefficients.")
+    require(entry, "source", str, where, "coefficients.")
+    return CalibratedCoefficients(**checked, label=label)
+
+
+def check_calibrated_law(law, where: str) -> CalibratedCoefficients:
+    """The coefficients of a calibrated ``law.json`` object (:class:`InputError` naming what is
+    wrong)."""
+    if not isinstance(law, dict):
+        raise InputError(f"law={where!r} is not a JSON object")
+    if require(law, "format", str, where) != FORMAT:
+        raise InputError(f"law={where!r}: format={law['format']!r} is not {FORMAT!r}")
+    if require(law, "format_version", int, where) != FORMAT_VERSION:
+        raise InputError(f"law={where!r}: format_version={law['format_version']!r} is not "
+                         f"{FORMAT_VERSION} (the version this hertz2d reads)")
+    if require(law, "law", str, where) != LAW_ID:
+        raise InputError(f"law={where!r}: law={law['law']!r} is not {LAW_ID!r}")
+    if require(law, "form", str, where) != FORM:
+        raise InputError(f"law={where!r}: form={law['form']!r} is not {FORM!r} (the form the "
+                         "calibrated law is fitted in)")
+    written = require(law, "formulas", dict, where)
+    for name, formula in formulas().items():
+        if not isinstance(written.get(name), dict) or (written[name].get("equation")
+                                                       != formula["equation"]):
+            raise InputError(f"law={where!r}: formulas[{name!r}] is missing or not "
+                             f"{formula['equation']}")
+    coefficients = _check_coefficients(require(law, "coefficients", dict, where), where)
+    if require(law, "constants", dict, where) != CONSTANTS:
+        raise InputError(f"law={where!r}: constants={law['constants']!r} are not this hertz2d's "
+                         f"{CONSTANTS!r}")
+    history = require(law, "history", dict, where)
+    if history.get("size") != HISTORY_SIZE:
+        raise InputError(f"law={where!r}: history size={history.get('size')!r} is not "
+                         f"{HISTORY_SIZE} (this hertz2d's)")
+    ranges = require(law, "validity", dict, where).get("ranges")
+    if ranges is not None:
+        if not isinstance(ranges, dict):
+            raise InputError(f"law={where!r}: validity ranges={ranges!r} is not an object")
+        for name, value in ranges.items():
+            number_pair(value, f"validity ranges {name}", where)
+    for key, kind in (("normal_range", dict), ("wall", str), ("units", dict),
+                      ("hertz2d_version", str), ("provenance", dict)):
+        require(law, key, kind, where)
+    return coefficients
+
+
+def read_calibrated_law(path: str | Path) -> tuple[CalibratedCoefficients, dict]:
+    """``(coefficients, law)`` from a calibrated ``law.json`` (missing, not JSON or not of this
+    format: an :class:`InputError` naming what is wrong)."""
+    law = read_json(path)
+    return check_calibrated_law(law, str(path)), law
