@@ -23,7 +23,7 @@ from fem.loadpath import LoadPath
 
 #: a set of coefficients with every term switched on (not a fit: the tests are about the law)
 COEFFICIENTS = CalibratedCoefficients(
-    penalty=(0.08, 0.85, 0.12, -3.8, 1.8, 0.48), stick=(-0.3, 1.0), coupling_width=(0.9, 7.6),
+    penalty=(0.08, 0.85, 0.12, -3.8, 1.8, 0.48), stick=(-0.3, 1.0), coupling_width=(0.9,),
     first_bracket=(-0.35, 7.7, -1.3, -0.06), first_stick=(-0.8, 6.4, 3.6, -0.2),
     cyclic_bracket=(0.16, 0.67, -5.6, 0.14), cyclic_stick=(0.11, 0.03, -2.7, 0.02))
 EQUAL = ContactPair.discs(0.5, 10e9, 0.25, 0.3)

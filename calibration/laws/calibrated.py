@@ -31,13 +31,19 @@ contact). Term by term, and what each stands for:
 - Dundurs coupling. Two bodies of different elastic constants, or a disc on a rigid wall, have
   Dundurs' constant ``beta != 0`` (:func:`coupling_beta`); under normal load with friction their
   contact edges already slip (Spence's self-similar problem), the more so the larger
-  ``b = |beta|/mu``. Two shares of it, ``phi_k = b^2/(b^2 + b_k^2)`` (zero for beta = 0, one for
-  a frictionless contact; b1 < b2 fitted: the edges slip first, the rest of the contact at larger
-  b), move the curve of the first loading, ``B = B0 + phi_1 (v0 + v1 |beta|) + phi_2 (v2 + v3
-  |beta|)`` and kappa likewise, and with coefficients of their own the curve of the branches
+  ``b = |beta|/mu``. The share ``phi = b^2/(b^2 + b1^2)`` (zero for beta = 0, one for a
+  frictionless contact; the width b1 fitted) moves the curve of the first loading,
+
+      ``B = B0 + phi (v0 + v1 |beta|) + v2 beta^2 + v3 [wall]``
+
+  and kappa likewise (q0..q3), and with coefficients of their own the curve of the branches
   after the first reversal: the FEM shows the first loading of such a contact with another
   curvature than the loops that follow, which are centred off the origin (the shear locked in
-  under normal load is released by the first cycle).
+  under normal load is released by the first cycle). The curve cannot depend on the sign of
+  beta (swapping the bodies flips it), so |beta| and beta^2 are its first terms: ``v2 beta^2``
+  is the part of the coupling that friction does not switch on or off (it acts at any mu), and
+  ``v3 [wall]`` (1 for a disc on a rigid wall, else 0) what separates a rigid flat from the
+  disc's mirror image, which stands in for the wall in the normal law (Section 3.2).
 
 (C1) is explicit in both directions: given delta, ``t = 1 - exp(B/kappa + W_{-1}((delta/(k s) -
 B)/kappa e^{-B/kappa}))`` with Lambert's W on its lower branch. Its slope at t is
@@ -82,10 +88,10 @@ class CalibratedCoefficients:
     penalty: tuple[float, ...] = (0.22, 2.89, 0.18, -10.31, 1.75, 0.36)
     #: (k0, k1) of kappa0 = 1 + sum_i (omega_i/2) x_i (k0 + k1 nu_i)
     stick: tuple[float, ...] = (0.0, 0.0)
-    #: (b1, b2): the widths of the shares phi_k = b^2/(b^2 + b_k^2), b = |beta|/mu
-    coupling_width: tuple[float, ...] = (0.5, 3.0)
+    #: (b1,): the width of the share phi = b^2/(b^2 + b1^2), b = |beta|/mu
+    coupling_width: tuple[float, ...] = (0.5,)
     #: (v0, v1, v2, v3), (q0, q1, q2, q3): the first loading's B and kappa move by
-    #: phi_1 (c0 + c1 |beta|) + phi_2 (c2 + c3 |beta|)
+    #: phi (c0 + c1 |beta|) + c2 beta^2 + c3 [wall]
     first_bracket: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
     first_stick: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
     #: the same for the branches after the first reversal

@@ -108,7 +108,7 @@ CALIBRATED_FORMULAS = {
 ROLES = {
     "penalty": "p0..p5 of w(x, nu), Eq. 33's terms 1, x, nu, x^2, x nu, nu^2",
     "stick": "(k0, k1) of kappa0",
-    "coupling_width": "(b1, b2): b1 the width of phi; b2 unused by this law's formulas",
+    "coupling_width": "(b1,): the width of phi",
     "first_bracket": "(v0, v1, v2, v3) of the first loading's B",
     "first_stick": "(q0, q1, q2, q3) of the first loading's kappa",
     "cyclic_bracket": "(v0, v1, v2, v3) of the branches' B",

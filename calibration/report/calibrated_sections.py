@@ -65,10 +65,10 @@ def _coefficients(c: CalibratedResults) -> pd.DataFrame:
                    "bodies' compliance under a Hertzian tangential traction",
         "stick": "kappa0 = 1 + sum (omega_i/2) x_i (k0 + k1 nu_i): the stick zone's share "
                  "of the displacement, corrected for a finite body",
-        "coupling_width": "b1, b2 of the shares b^2/(b^2 + b_k^2), b = |beta|/mu: how much of "
+        "coupling_width": "b1 of the share phi = b^2/(b^2 + b1^2), b = |beta|/mu: how much of "
                           "a dissimilar contact slips under normal load",
-        "first_bracket": "B of the first loading: + phi_1 (v0 + v1 |beta|) + phi_2 (v2 + v3 "
-                         "|beta|)",
+        "first_bracket": "B of the first loading: + phi (v0 + v1 |beta|) + v2 beta^2 + v3 "
+                         "[wall]",
         "first_stick": "kappa of the first loading, likewise",
         "cyclic_bracket": "B of the branches after the first reversal, likewise",
         "cyclic_stick": "kappa of the branches, likewise"}
