@@ -6,7 +6,7 @@ calibrated.coupling_beta`) and ``|beta|/mu``; :func:`by_coupling` counts a law's
 force threshold per band of ``|beta|``; :func:`cycle_energies` measures the FEM's energy in the
 first and in the last cycle of every cycle path, the evidence that a dissimilar pair's first
 cycle also releases the shear locked in under normal load (so the energy per cycle is judged on
-the last).
+the last), and the swing of the normal force the tangential cycles cause.
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from calibration.laws import ContactPair
 from calibration.laws.calibrated import coupling_beta
 from calibration.laws.energy import loop_work
 from calibration.validation.map.regions import force_errors
+from calibration.validation.map.spec import DEFAULT_VARIANT
 
 #: bands of |beta| the report counts paths in
 BETA_BANDS = (0.0, 1e-9, 0.1, 0.2, 0.3, 0.5)
@@ -37,24 +38,31 @@ def coupling_of(table: pd.DataFrame) -> pd.DataFrame:
     return table.assign(beta=beta, beta_over_mu=beta / table.mu)
 
 
-def by_coupling(errors: pd.DataFrame, law: str, threshold: float = 0.05) -> pd.DataFrame:
-    """Per band of |beta| and per load path: a law's paths and the share within ``threshold``."""
-    force = coupling_of(force_errors(errors[errors.law == law]))
-    labels = ["0 (one material)"] + [f"{low:g}-{high:g}" for low, high in
-                                     zip(BETA_BANDS[1:-1], BETA_BANDS[2:])]
+def by_coupling(errors: pd.DataFrame, law: str, threshold: float = 0.05,
+                variant: str = DEFAULT_VARIANT) -> pd.DataFrame:
+    """Per band of |beta| and per load path: a law's paths at the map's own mesh (``variant``;
+    the convergence check's finer meshes are not counted again) and the share within
+    ``threshold``."""
+    mine = errors[(errors.law == law) & (errors.variant == variant)]
+    force = coupling_of(force_errors(mine))
+    labels = ["0 (one material)"] + [f"({low if low > BETA_BANDS[1] else 0:g}, {high:g}]"
+                                     for low, high in zip(BETA_BANDS[1:-1], BETA_BANDS[2:])]
     force["|beta|"] = pd.cut(force.beta, BETA_BANDS, labels=labels, include_lowest=True)
     rows = []
-    for (band, path), mine in force.groupby(["|beta|", "path"], observed=True):
-        rows.append({"|beta|": band, "path": path, "paths": len(mine),
-                     f"force < {100 * threshold:g} %": float((mine.force_error < threshold).mean()),
-                     "median force error": float(mine.force_error.median())})
+    for (band, path), of_band in force.groupby(["|beta|", "path"], observed=True):
+        rows.append({"|beta|": band, "path": path, "paths": len(of_band),
+                     f"force < {100 * threshold:g} %": float(
+                         (of_band.force_error < threshold).mean()),
+                     "median force error": float(of_band.force_error.median())})
     return pd.DataFrame(rows)
 
 
 def cycle_energies(paths: list) -> pd.DataFrame:
     """Per cycle path ``(run, FEM table)`` with two or more cycles: the FEM's energy in the first
-    and in the last cycle (loop areas of Fx on delta_t and Fz on delta_n), and the contact's
-    |beta| and |beta|/mu."""
+    and in the last cycle (loop areas of Fx on delta_t and Fz on delta_n), how far the normal
+    force swings over the cycles relative to its mean (on a ``cycle`` path delta_n is held, so a
+    law whose N depends on the overlap alone keeps N constant there), and the contact's |beta|
+    and |beta|/mu."""
     rows = []
     for run, table in paths:
         stage = table.stage.to_numpy()
@@ -66,6 +74,8 @@ def cycle_energies(paths: list) -> pd.DataFrame:
         for start, end in zip(starts, [*starts[1:], len(stage)]):
             cycle = table.iloc[start - 1:end]
             works.append(loop_work(cycle.delta_t, cycle.Fx) + loop_work(cycle.delta_n, cycle.Fz))
+        cycles = table.iloc[starts[0] - 1:]
         rows.append({**run.case.row(), "first cycle (J/m)": works[0],
-                     "last cycle (J/m)": works[-1], "last / first": works[-1] / works[0]})
+                     "last cycle (J/m)": works[-1], "last / first": works[-1] / works[0],
+                     "N swing / N": float(np.ptp(cycles.Fz) / np.abs(cycles.Fz).mean())})
     return coupling_of(pd.DataFrame(rows)) if rows else pd.DataFrame()

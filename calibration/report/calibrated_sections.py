@@ -92,35 +92,41 @@ def _heldout_convergence(c: CalibratedResults) -> str:
             f"over {int(row.cases)} paths; verdicts that change: {', '.join(flips)}.")
 
 
+def _band_share(band: pd.DataFrame, label) -> float:
+    within = [col for col in band.columns if col.startswith("force <")][0]
+    mine = band[band["|beta|"] == label]
+    return (mine[within] * mine.paths).sum() / mine.paths.sum() if len(mine) else float("nan")
+
+
 def _failures(c: CalibratedResults) -> str:
     band = c.by_coupling
-    one = band[band["|beta|"] == band["|beta|"].iloc[0]]
-    within = [col for col in band.columns if col.startswith("force <")][0]
-    share = (one[within] * one.paths).sum() / one.paths.sum() if len(one) else float("nan")
-    strong = band[band["|beta|"] == band["|beta|"].iloc[-1]]
-    strong_share = ((strong[within] * strong.paths).sum() / strong.paths.sum()
-                    if len(strong) else float("nan"))
+    weakest, strongest = band["|beta|"].iloc[0], band["|beta|"].iloc[-1]
     cycles = c.cycles
     drops = cycles[cycles.beta > 0.2]["last / first"]
     same = cycles[(cycles.beta == 0) & (cycles.path == "cycle")]["last / first"]
+    held = cycles[cycles.path == "cycle"]
+    coupled_swing = held[held.beta > 0.3]["N swing / N"]
+    one_swing = held[held.beta == 0]["N swing / N"]
     return (
-        f"Where it still fails, and why. On held-out contacts of one material (Dundurs' beta = "
-        f"0) {_percent(share)} of the paths have a force error under 5 %; with |beta| in "
-        f"{strong['|beta|'].iloc[0] if len(strong) else '-'} (a disc on a rigid wall with nu "
-        f"below about 0.3, or a much stiffer counterpart) {_percent(strong_share)}. The FEM "
-        f"shows what the law leaves out there. (1) The coupling of the normal and tangential "
-        f"problems: with beta != 0 friction locks shear into the contact under normal load "
-        f"(the 'law's domain' section measures the stick zone it leaves against the coupled "
-        f"half-plane model), the first loading starts from that state and the first cycle "
-        f"releases it: on the training contacts the FEM's last cycle dissipates "
-        f"{drops.min():.2f}-{drops.max():.2f} times its first where |beta| > 0.2, against "
-        f"{same.min():.3f}-{same.max():.3f} for bodies of one material (cycles.csv; the energy "
-        f"per cycle is therefore judged on the last cycle of a two-cycle path). (2) The normal "
-        f"force itself moves with the tangential load when beta != 0 (up to about 3 % of N at "
-        f"|beta| = 0.5, mu = 1), which a per-contact law whose N depends on the overlap alone "
-        f"cannot follow. The law's two curves (first loading, later branches) with coefficients "
-        f"in |beta| and |beta|/mu carry the average of these effects; the spread around it is "
-        f"the failure the tables show.")
+        f"Where it still fails, and why. On held-out contacts with |beta| in {weakest} "
+        f"{_percent(_band_share(band, weakest))} of the paths have a force error under 5 %; "
+        f"with |beta| in {strongest} (a disc on a rigid wall with nu below about 0.3, or a much "
+        f"stiffer counterpart) {_percent(_band_share(band, strongest))}. The FEM shows what the "
+        f"law leaves out there. (1) The coupling of the normal and tangential problems: with "
+        f"beta != 0 friction locks shear into the contact under normal load (the 'law's "
+        f"domain' section measures the stick zone it leaves against the coupled half-plane "
+        f"model), the first loading starts from that state and the first cycle releases it: on "
+        f"the training contacts the FEM's last cycle dissipates {drops.min():.2f}-"
+        f"{drops.max():.2f} times its first where |beta| > 0.2, against {same.min():.3f}-"
+        f"{same.max():.3f} for bodies of one material (cycles.csv; the energy per cycle is "
+        f"therefore judged on the last cycle of a two-cycle path). (2) The normal force itself "
+        f"moves with the tangential load when beta != 0: on the training cycles at a held "
+        f"delta_n it swings by up to {_percent(coupled_swing.max())} of its mean where |beta| "
+        f"> 0.3, against {_percent(one_swing.max())} for bodies of one material (cycles.csv), "
+        f"which a per-contact law whose N depends on the overlap alone cannot follow. The law's "
+        f"two curves (first loading, later branches) with coefficients in |beta| and |beta|/mu "
+        f"carry the average of these effects; the spread around it is the failure the tables "
+        f"show.")
 
 
 def calibrated_section(c: CalibratedResults | None) -> Section | None:
