@@ -1,0 +1,74 @@
+"""The shipped calibrated law against two-body FEM paths it was not fitted on.
+
+The held-out spec (``heldout.toml``) draws its contacts at random (a seeded Latin hypercube over
+the training ranges); no fit ever reads them. Here the FEM runs those contacts again, at the
+spec's own mesh level, and the shipped coefficients are judged on them with the map's metric:
+
+- by default the held-out contacts with Dundurs' |beta| <= 0.1 (one material is |beta| = 0):
+  there the law meets every target of its calibration on every path (force under 5 %,
+  tangential stiffness within 10 % on partial-slip steps, energy per cycle within 10 %);
+- ``slow``: every held-out contact, and the domain statements the README makes for
+  |beta| <= 0.2 (force under 10 % on every path, under 5 % on at least 90 %).
+"""
+import numpy as np
+import pandas as pd
+import pytest
+
+from calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, CalibratedCoefficients,
+                                         coupling_beta)
+from calibration.validation.comparison import with_stiffness
+from calibration.validation.map.errors import ENERGY, LawChoice, case_errors
+from calibration.runs.store import CaseStore
+from calibration.validation.map.runs import run_paths, solver_namespace
+from calibration.validation.map.spec import read
+
+pytest.importorskip("numba")  # the calibrated law's kernel runs compiled in the map's laws
+
+#: the targets of the calibration (relative errors)
+FORCE, STIFFNESS, ENERGY_LIMIT = 0.05, 0.10, 0.10
+
+
+def heldout_errors(largest_beta: float, folder) -> pd.DataFrame:
+    """Per held-out path with |beta| <= ``largest_beta``: the shipped law's force error (the
+    larger of N and Fx), tangential-stiffness error and energy-per-cycle error, the FEM run
+    afresh (a new case store in ``folder``)."""
+    spec = read(shipped="heldout.toml")
+    runs = [run for run in spec.default_runs
+            if float(coupling_beta(run.case.pair())) <= largest_beta]
+    assert runs, f"the held-out sample has no contact with |beta| <= {largest_beta}"
+    paths = {run: run.fem_path() for run in runs}
+    fem = run_paths(list(paths.values()), store=CaseStore(solver_namespace(), folder / "cases.sqlite"),
+                   progress=False)
+    law = LawChoice("calibrated", coefficients=CalibratedCoefficients.from_file(
+        SHIPPED_COEFFICIENTS))
+    rows = []
+    for run, path in paths.items():
+        assert fem[path]["failure"] is None, fem[path]["failure"]
+        found = case_errors(with_stiffness(pd.DataFrame(fem[path]["table"])),
+                            with_stiffness(law.build(run.case).run(path.path())))
+        rows.append({"path": run.case.path, "beta": float(coupling_beta(run.case.pair())),
+                     "force": max(found["normal force"]["max_rel_error"],
+                                  found["tangential force"]["max_rel_error"]),
+                     "stiffness": found.get("tangential stiffness", {}).get("max_rel_error"),
+                     "energy": abs(found[ENERGY]["max_rel_error"]) if ENERGY in found
+                     else None})
+    return pd.DataFrame(rows)
+
+
+def test_where_the_coupling_is_weak_every_heldout_path_meets_every_target(tmp_path):
+    errors = heldout_errors(0.1, tmp_path)
+    assert len(errors) >= 12
+    assert errors.force.max() < FORCE, errors.sort_values("force").tail(3)
+    stiffness, energy = errors.stiffness.dropna(), errors.energy.dropna()
+    assert len(stiffness) and stiffness.max() < STIFFNESS
+    assert len(energy) and energy.max() < ENERGY_LIMIT
+
+
+@pytest.mark.slow
+def test_the_readme_domain_statement_holds_on_every_heldout_contact(tmp_path):
+    errors = heldout_errors(np.inf, tmp_path)
+    assert len(errors) == 160
+    domain = errors[errors.beta <= 0.2]
+    assert domain.force.max() < 0.10
+    assert (domain.force < FORCE).mean() >= 0.90
+    assert (errors.force < 0.10).mean() >= 0.99
