@@ -14,6 +14,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from functools import partial
 from pathlib import Path
@@ -277,6 +278,33 @@ def test_a_bad_scheduler_address_exits_2_in_one_line(where, named, tmp_path, mon
     assert err.count("\n") == 1 and err.startswith("hertz2d sweep: error: ")
     assert named.format(port=port) in err and "cannot reach a dask scheduler" in err
     assert not (tmp_path / "penalty").exists()
+
+
+def test_a_port_that_answers_in_another_protocol_is_named_as_such(tmp_path, monkeypatch,
+                                                                   capsys):
+    """A service that is not dask (here one that sends eight bytes of 0xff, which dask reads as
+    a frame length of 2^64 - 1) is one line saying so, not the allocation error dask meets."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+
+        def answer():
+            connection, _ = server.accept()
+            with connection:
+                connection.sendall(b"\xff" * 64)
+                connection.recv(1024)
+
+        thread = threading.Thread(target=answer, daemon=True)
+        thread.start()
+        monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2.0)
+        address = f"tcp://127.0.0.1:{port}"
+        assert main(["sweep", "--quick", "--scheduler", address, "--results",
+                     str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert f"scheduler='{address}': cannot reach a dask scheduler there (what answers there does " \
+           "not speak dask's protocol" in err
 
 
 def _stored_rows(store: Path) -> int:

@@ -38,7 +38,9 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
 from distributed import Client, as_completed, get_worker
-from distributed.comm import connect
+from distributed.comm import connect, parse_address
+from distributed.comm.addressing import get_address_host_port
+from distributed.comm.registry import get_backend
 
 from calibration.runs.executors import Executor
 from calibration.runs.provenance import versions
@@ -123,12 +125,24 @@ class DaskCluster(Executor):
         security = scheduler_security(address, name)
         connection_args = security.get_connection_args("client")
         try:
+            get_backend(parse_address(address)[0])
+            host, port = get_address_host_port(address)
+            if not host or not 0 < port < 65536:
+                raise ValueError("a scheduler's address is SCHEME://HOST:PORT, PORT 1-65535")
+        except ValueError as error:  # a scheme dask does not know, no host or port
+            raise InputError(f"{name}={address!r}: cannot reach a dask scheduler there "
+                             f"({error})") from None
+        try:
             with ThreadPoolExecutor(1) as thread:  # an event loop of its own, even in a notebook
                 thread.submit(asyncio.run, _answers(address, connection_args)).result()
-        except Exception as error:  # OSError: nobody answered; ValueError: not an address
+        except OSError as error:  # refused, timed out, a certificate rejected
             reason = str(error).splitlines()[0] if str(error) else type(error).__name__
             raise InputError(f"{name}={address!r}: cannot reach a dask scheduler there "
                              f"({reason})") from None
+        except Exception as error:  # an answer dask cannot read: an HTTP server, a proxy
+            raise InputError(f"{name}={address!r}: cannot reach a dask scheduler there (what "
+                             "answers there does not speak dask's protocol: "
+                             f"{type(error).__name__} reading its reply)") from None
         client = Client(address, security=security, timeout=CONNECT_TIMEOUT, set_as_default=False)
         workers = len(client.nthreads())
         if not workers:
