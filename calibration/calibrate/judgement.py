@@ -3,7 +3,8 @@ contact and by load path, from a map's error table, and the FEM's first and seco
 
 :func:`coupling_of` adds to a map table the contact's ``|beta|`` (:func:`calibration.laws.
 calibrated.coupling_beta`) and ``|beta|/mu``; :func:`by_coupling` counts a law's paths within the
-force threshold per band of ``|beta|``; :func:`cycle_energies` measures the FEM's energy in the
+force threshold per band of ``|beta|`` and :func:`by_domain` gives its targets on the contacts
+with ``|beta|`` up to a bound; :func:`cycle_energies` measures the FEM's energy in the
 first and in the last cycle of every cycle path, the evidence that a dissimilar pair's first
 cycle also releases the shear locked in under normal load (so the energy per cycle is judged on
 the last), and the swing of the normal force the tangential cycles cause.
@@ -13,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from calibration.calibrate.targets import law_targets
 from calibration.laws import ContactPair
 from calibration.laws.calibrated import coupling_beta
 from calibration.laws.energy import loop_work
@@ -21,6 +23,8 @@ from calibration.validation.map.spec import DEFAULT_VARIANT
 
 #: bands of |beta| the report counts paths in
 BETA_BANDS = (0.0, 1e-9, 0.1, 0.2, 0.3, 0.5)
+#: the bounds of |beta| the law's targets are given up to (the last: every contact)
+DOMAIN_BOUNDS = (0.1, 0.2, float("inf"))
 
 
 def _beta(row) -> float:
@@ -54,6 +58,21 @@ def by_coupling(errors: pd.DataFrame, law: str, threshold: float = 0.05,
                      f"force < {100 * threshold:g} %": float(
                          (of_band.force_error < threshold).mean()),
                      "median force error": float(of_band.force_error.median())})
+    return pd.DataFrame(rows)
+
+
+def by_domain(errors: pd.DataFrame, law: str,
+              bounds: tuple[float, ...] = DOMAIN_BOUNDS) -> pd.DataFrame:
+    """A law's targets (:func:`~calibration.calibrate.targets.law_targets`) on the contacts
+    with ``|beta|`` up to each bound (``inf``: all of them), one row per bound."""
+    mine = coupling_of(errors[errors.law == law])
+    rows = []
+    for bound in bounds:
+        within = mine[mine.beta <= bound]
+        found = law_targets(within) if len(within) else within
+        if len(found):
+            rows.append({"|beta| up to": "all" if np.isinf(bound) else f"{bound:g}",
+                         **found.iloc[0].drop("law").to_dict()})
     return pd.DataFrame(rows)
 
 

@@ -11,7 +11,8 @@
    anything; ``quick-heldout.toml``) run through the map (:func:`run_map`) with every law of the
    catalogue, the calibrated one with the coefficients just fitted: the map's files in
    ``<results>/calibrated/heldout/``, the targets per law in ``targets.csv`` and ``summary.json``,
-   the calibrated law's held-out paths by Dundurs coupling in ``by_coupling.csv``, the figure
+   the calibrated law's held-out paths by Dundurs coupling in ``by_coupling.csv`` and its
+   targets on the contacts with |beta| up to 0.1, 0.2 and on all in ``domain.csv``, the figure
    ``heldout.png``, and the FEM's first against last cycle of every training cycle path in
    ``cycles.csv`` (:mod:`calibration.calibrate.judgement`).
 """
@@ -24,7 +25,7 @@ import pandas as pd
 
 from calibration.calibrate.figures import heldout_errors
 from calibration.calibrate.fit import ALL_GROUPS, BASE_GROUPS, fit
-from calibration.calibrate.judgement import by_coupling, cycle_energies
+from calibration.calibrate.judgement import by_coupling, by_domain, cycle_energies
 from calibration.calibrate.targets import law_targets, met
 from calibration.fitted import CALIBRATED_FILE
 from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
@@ -100,6 +101,7 @@ def calibrate(spec_path: str | Path | None = None, heldout_path: str | Path | No
     label = result.coefficients.label
     if len(errors):
         write_csv(by_coupling(errors, label), out / "by_coupling.csv")
+        write_csv(by_domain(errors, label), out / "domain.csv")
         drawn = [law for law in (label, *COMPARED) if law in set(errors.law)]
         save_figure(heldout_errors(errors, drawn), out / "heldout.png")
     mine = targets[targets.law == result.coefficients.label] if len(targets) else targets
