@@ -37,6 +37,12 @@ The history of one contact is :data:`HISTORY` doubles: the number of pieces, the
 they stand for, the branch (0 no tangential motion yet; +-1 the first loading, moving in that
 direction; +-2 after a reversal, the last motion's direction), then per piece e_j, log e_j and
 phi_j (all 0 for a new contact).
+
+The curves' constants at the contact's half-width a (:func:`curves`, (C1)'s B and kappa of the
+first loading and of the branches) come from a and from :data:`CURVE_DATA` numbers of the pair
+that do not depend on a (:func:`calibration.laws.calibrated.curve_data`: the bracket weights,
+the penalty polynomial's and the stick weight's terms in nu, the Dundurs coupling's shifts), so
+that a DEM code computes those once per pair and only :func:`curves`' few products per step.
 """
 from __future__ import annotations
 
@@ -52,6 +58,46 @@ PIECES = 8
 HISTORY = 3 + 3 * PIECES
 #: offsets of the per-piece arrays in the history
 EDGES, LOGS, DENSITIES = 3, 3 + PIECES, 3 + 2 * PIECES
+#: the smallest stick-zone weight relative to B: keeps e^(-B/kappa) above the smallest double
+KAPPA_FLOOR = 1.0 / 500.0
+#: log(2), of the half-space term log(2R/a) = log(4R/a) - log(2)
+LOG_2 = 0.6931471805599453
+#: a pair's numbers for :func:`curves` (:func:`calibration.laws.calibrated.curve_data`): per body
+#: (body 2's at +BODY) its bracket weight omega, the penalty factor's terms constant and linear in
+#: x = a/R (``w0 + w2 nu + w5 nu^2``, ``w1 + w4 nu``), ``nu/(2(1 - nu))`` and the stick weight's
+#: slope ``omega (k0 + k1 nu)/2``; then w3 (of x^2) and the coupling's shifts of B and kappa of
+#: the first loading and of the branches
+OMEGA, W_CONSTANT, W_LINEAR, POISSON_TERM, STICK_SLOPE, BODY = 0, 1, 2, 3, 4, 5
+W_SQUARE, SHIFT_B_FIRST, SHIFT_KAPPA_FIRST, SHIFT_B_CYCLIC, SHIFT_KAPPA_CYCLIC = 10, 11, 12, 13, 14
+CURVE_DATA = 15
+
+
+def curves(a, log_a, R1, R2, log_4R1, log_4R2, data):
+    """(C1)'s constants at half-width a (> 0): ``(B_first, kappa_first, B_cyclic, kappa_cyclic)``
+    from ``log a``, the radii, ``log(4 R_i)`` and the pair's :data:`CURVE_DATA` numbers ``data``
+    (indexable: a tuple of floats, or of arrays to evaluate many contacts at once).
+
+    ``B = sum_i omega_i [log(2 R_i/a) + 1/2 + w_i (log(4 R_i/a) + nu_i/(2(1 - nu_i)))]`` (Eq. 27's
+    bracket, w of Eq. 33's form in x_i = a/R_i, not clipped) and ``kappa = 1 + sum_i (omega_i/2)
+    x_i (k0 + k1 nu_i)``, each moved by the coupling's shift; kappa kept in [B/500, 0.9 B] so
+    that (C1) stays monotone (B > kappa) and concave (kappa > 0).
+    """
+    x1, x2 = a / R1, a / R2
+    l1, l2 = log_4R1 - log_a, log_4R2 - log_a
+    w1 = data[W_CONSTANT] + data[W_LINEAR] * x1 + data[W_SQUARE] * x1 * x1
+    w2 = data[BODY + W_CONSTANT] + data[BODY + W_LINEAR] * x2 + data[W_SQUARE] * x2 * x2
+    bracket = (data[OMEGA] * (l1 - LOG_2 + 0.5 + w1 * (l1 + data[POISSON_TERM]))
+               + data[BODY + OMEGA] * (l2 - LOG_2 + 0.5 + w2 * (l2 + data[BODY + POISSON_TERM])))
+    kappa = 1.0 + data[STICK_SLOPE] * x1 + data[BODY + STICK_SLOPE] * x2
+    B_first = bracket + data[SHIFT_B_FIRST]
+    B_cyclic = bracket + data[SHIFT_B_CYCLIC]
+    return (B_first, _stick_weight(kappa + data[SHIFT_KAPPA_FIRST], B_first), B_cyclic,
+            _stick_weight(kappa + data[SHIFT_KAPPA_CYCLIC], B_cyclic))
+
+
+def _stick_weight(kappa, bracket):
+    """kappa clipped to [B/500, 0.9 B] (:data:`KAPPA_FLOOR`)."""
+    return np.minimum(np.maximum(kappa, KAPPA_FLOOR * bracket), 0.9 * bracket)
 
 
 def front_fraction(v: float, B: float, kappa: float) -> float:
