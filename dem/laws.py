@@ -180,7 +180,9 @@ class Law:
         if not np.all(np.isfinite(extra)):
             raise InputError(f"the calibrated law's coefficients ({coefficients.label}) give "
                              f"non-finite curve constants for E={E!r}, nu={nu!r}, mu={mu!r}")
-        return cls._build(CALIBRATED, f"calibrated ({coefficients.label})", E, nu, mu,
+        label = coefficients.label
+        return cls._build(CALIBRATED, label if label.startswith("calibrated") else
+                          f"calibrated ({label})", E, nu, mu,
                           penalty=coefficients.penalty, extra=extra)
 
 
