@@ -285,8 +285,8 @@ def calibrated_step(law, p, pair, own, delta_n, d_delta_t, R1, R2, curves):
         return (N, 0.0, 0.0, 0.0), 0.0, False
     B_first, kappa_first, B_cyclic, kappa_cyclic = _curves(
         a, log_a, R1, R2, pair[LOG_4R1], pair[LOG_4R2], curve_row(p, curves))
-    T, kt, _, full = _tangential_step(own[1:], N, a, d_delta_t, law[FRICTION], law[MODULUS],
-                                      B_first, kappa_first, B_cyclic, kappa_cyclic)
+    T, kt, _, full = _tangential_step(own[1:], N, a, log_a, d_delta_t, law[FRICTION],
+                                      law[MODULUS], B_first, kappa_first, B_cyclic, kappa_cyclic)
     own[0] = math.pi * law[MODULUS] / (B_cyclic - kappa_cyclic)
     return (N, T, kt, a), k_normal, full
 

@@ -195,10 +195,12 @@ def test_the_slip_front_inverts_the_displacement_curve(ratio):
     kappa = 0.7
     B = ratio * kappa
     v = B * np.r_[np.geomspace(1e-12, 0.5, 40), 1 - np.geomspace(1e-12, 0.5, 40)]
-    y = np.array([kernel.front_fraction(float(x), B, kappa) for x in v])
+    y, log_y = np.array([kernel.front_fraction(float(x), B, kappa) for x in v]).T
     assert np.all((y > 0) & (y <= 1))
     np.testing.assert_allclose(y * (B - kappa * np.log(y)), v, rtol=1e-12)
-    assert kernel.front_fraction(B, B, kappa) == 1.0 and kernel.front_fraction(0.0, B, kappa) == 0
+    np.testing.assert_allclose(log_y, np.log(y), rtol=1e-15, atol=1e-15)
+    assert kernel.front_fraction(B, B, kappa) == (1.0, 0.0)
+    assert kernel.front_fraction(0.0, B, kappa)[0] == 0
 
 
 def test_compiled_batch_equals_the_python_law():
@@ -304,3 +306,22 @@ def test_curve_constants_are_the_brackets_of_eq27_moved_by_the_coupling(pair):
         expected = [float(getattr(found, f)[k]) for f in ("B_first", "kappa_first", "B_cyclic",
                                                           "kappa_cyclic")]
         np.testing.assert_allclose(got, expected, rtol=1e-15)
+
+
+@pytest.mark.parametrize("ratio", [10 / 9, 3.0, 60.0])
+def test_a_front_moving_in_from_a_nearby_edge_is_the_same_root(ratio):
+    """front_from (Halley's method from the edge the front moves in from, the step's usual case)
+    solves (C2) as front_fraction (W_{-1}) does: put back into the curve it gives v to rounding,
+    and the same front y as W_{-1}'s to 5e-15, for moves of 1e-12 to half the edge's displacement
+    (far moves fall back on W_{-1}) and edges from the contact's rim to 1e-12 of its area."""
+    kappa = 0.7
+    B = ratio * kappa
+    for y0 in np.r_[1.0, np.geomspace(1e-12, 0.9, 9)]:
+        log_y0 = math.log(y0)
+        v0 = y0 * (B - kappa * log_y0)
+        for move in np.geomspace(1e-12, 0.5, 12):
+            v = v0 * (1 - move)
+            y, log_y = kernel.front_from(v, B, kappa, y0, log_y0)
+            assert y * (B - kappa * log_y) == pytest.approx(v, rel=1e-13)
+            assert y == pytest.approx(kernel.front_fraction(v, B, kappa)[0], rel=5e-15)
+            assert y == math.exp(log_y)

@@ -235,9 +235,9 @@ def calibrated_update(pair: ContactPair, delta_n, d_delta_t, state: CalibratedSt
             found.kappa_cyclic))
     outputs = np.zeros((4, contacts))
     for i in range(contacts):
-        outputs[:, i] = kernel.tangential_step(state.history[i], N[i], a[i], step[i], mu[i],
-                                               modulus[i], B_first[i], kappa_first[i],
-                                               B_cyclic[i], kappa_cyclic[i])
+        outputs[:, i] = kernel.tangential_step(
+            state.history[i], N[i], a[i], math.log(a[i]) if a[i] > 0 else 0.0, step[i], mu[i],
+            modulus[i], B_first[i], kappa_first[i], B_cyclic[i], kappa_cyclic[i])
     return CalibratedState(state.history, N.copy(), outputs[0], a.copy(), outputs[1],
                            outputs[2], outputs[3].astype(bool))
 
