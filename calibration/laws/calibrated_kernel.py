@@ -117,20 +117,23 @@ def front_from(v: float, B: float, kappa: float, y: float, log_y: float) -> tupl
     in from): Halley's method on ``g(L) = e^L (B - kappa L) - v`` in L = log y (``g' = e^L (B -
     kappa - kappa L)``, ``g'' = e^L (B - 2 kappa - kappa L)``), whose error after a correction of
     size h is below ``C h^3`` with C about 20 at most (B - kappa >= B/10): a correction below
-    1e-6 leaves the root to 1e-16 in log y. A front that moves a few per cent of the contact
-    takes two or three corrections, one exponential each, instead of :func:`front_fraction`'s
-    W_{-1} and two exponentials; one that moves far (more than five corrections) is solved by
-    :func:`front_fraction`."""
+    1e-6 leaves the root to 1e-16 in log y. A correction h below 1e-3 moves y by ``e^-h``'s
+    Taylor series to h^5 (1e-21) instead of an exponential, so a front that moves by a small
+    fraction of the contact costs two or three corrections and at most one exponential, against
+    :func:`front_fraction`'s W_{-1} and two exponentials; one that moves far (more than five
+    corrections) is solved by :func:`front_fraction`."""
     if v >= B or v <= 0.0:
         return front_fraction(v, B, kappa)
     for _ in range(5):
         slope = B - kappa - kappa * log_y
         residual = y * (B - kappa * log_y) - v
-        correction = 2.0 * residual * slope / (2.0 * y * slope * slope
-                                               - residual * (slope - kappa))
-        log_y -= correction
-        y = math.exp(log_y)
-        if abs(correction) < 1e-6:
+        h = 2.0 * residual * slope / (2.0 * y * slope * slope - residual * (slope - kappa))
+        log_y -= h
+        if abs(h) < 1e-3:
+            y *= 1.0 - h * (1.0 - h * (0.5 - h * (1.0 / 6.0 - h * (1.0 / 24.0 - h / 120.0))))
+        else:
+            y = math.exp(log_y)
+        if abs(h) < 1e-6:
             return y, log_y
     return front_fraction(v, B, kappa)
 
