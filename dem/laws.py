@@ -226,7 +226,8 @@ def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2):
     """One step of one contact of the law ``code`` with parameters ``law``
     (:func:`parameters_tuple`), pair constants ``pair`` (a tuple of :data:`PAIR_CONSTANTS`) and
     the contact's history ``state`` (a tuple of :data:`HISTORY`: N, T, kt, a of the previous
-    step; a law with a longer memory widens it and returns its new columns too).
+    step), for every law but the calibrated one, whose memory is in the history array
+    (:func:`calibrated_step`).
 
     Returns ``(state, k_normal, slipping)``: the contact's new history (:data:`HISTORY` values:
     the normal and tangential force, the tangential stiffness, the half-width, 0 for the linear

@@ -19,9 +19,11 @@ tangential increment d of the pair displacement):
    gains an annulus piece that takes the increment first, sticking while ``|d| <= dD``;
 2. what the pieces must stand for is the previous displacement plus d; the rest moves a slip front
    in from the edge (every piece it crosses takes ``phi = sigma``), solved for its position by
-   (C2)'s inverse, Lambert's W_{-1}: ``y(B - kappa log y) = v`` gives ``y = exp(B/kappa +
-   W_{-1}(-(v/kappa) e^{-B/kappa}))``. A front reaching the centre is full slip (one piece at
-   sigma, the rest of d rigid slip);
+   (C2)'s inverse: ``y(B - kappa log y) = v`` gives ``y = exp(B/kappa + W_{-1}(-(v/kappa)
+   e^{-B/kappa}))`` with Lambert's W_{-1} (:func:`front_fraction`), which a front moving in from
+   a nearby edge reaches in fewer operations by Halley's method from that edge
+   (:func:`front_from`). A front reaching the centre is full slip (one piece at sigma, the rest
+   of d rigid slip);
 3. neighbouring pieces of one density merge; beyond :data:`PIECES` the two closest (by density,
    weighed by their size) merge into one of their mean density, which keeps T and nearly keeps
    the displacement (memory bounded for a DEM code).
