@@ -5,11 +5,13 @@ A contact's history is what the next step needs besides the positions. Its first
 exactly while the contact is open), the tangential force T of Eq. 32 (the spring's force along
 the contact tangent), the tangential stiffness kt (for the trapezoidal step of Eq. 32 and the
 energy ledger, :mod:`dem.energy`) and the half-width a (0 for the linear spring). A law with a
-longer memory keeps its own columns after those (:attr:`dem.laws.Law.history_width`); the arrays
-are as wide as the law asks; the force loops pass each contact's row to the law's step
-(:func:`dem.laws.law_step`) and store the row it returns, so only the law reads and writes its own
-columns. Every entry is 0 while a contact is open, so the history starts afresh when a
-contact is lost (Cundall and Strack's scheme).
+longer memory keeps its own columns after those (:attr:`dem.laws.Law.history_width`: the
+calibrated law's stored-energy stiffness and its 27 doubles of traction pieces); the arrays are as
+wide as the law asks. The force loops pass each contact's first columns to the law's step
+(:func:`dem.laws.law_step`) and store the ones it returns; the calibrated law's step updates its
+own columns in place (:func:`dem.laws.calibrated_step`). Every entry, a law's own columns
+included, is 0 while a contact is open, so the history starts afresh when a contact is lost
+(Cundall and Strack's scheme), and a list rebuild carries whole rows.
 
 Frame rotation: in 2D the tangent is the normal turned by +90 degrees, ``t = (-n_y, n_x)``, and
 the history stores the tangential force as one scalar along it. When the line of centres turns,

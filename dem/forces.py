@@ -15,6 +15,11 @@ force.
 The forces are kept apart by kind (springs, dashpots, local damping) because the energy ledger
 (:mod:`dem.energy`) needs the power of each. Each contact also adds to the ledger the energy its
 tangential spring dissipates by slip and by changes of kt (see :mod:`dem.energy`).
+
+The calibrated law keeps columns of its own in the history rows (:func:`dem.laws.calibrated_step`
+updates them in place): the loops call :func:`calibrated_contact` with the history array and
+the row for it, and :func:`contact` with the row's :data:`~dem.laws.HISTORY` values (a tuple) for
+every other law.
 """
 from __future__ import annotations
 
@@ -27,9 +32,10 @@ from dem.contacts import HALF_WIDTH, NORMAL, STIFFNESS, TANGENTIAL
 from dem.damping import dashpot, local_damping
 from dem.energy import SLIP, STIFFNESS_CHANGE
 from dem.jit import njit
-from dem.laws import (FRICTION, KN, KT, LINEAR, NORMAL_DASHPOT, REDUCED_MASS, TANGENTIAL_DASHPOT,
+from dem.laws import (CALIBRATED, FRICTION, KN, KT, LINEAR, NORMAL_DASHPOT, PAIR_CURVES,
+                      REDUCED_MASS, SPRING, TANGENTIAL_DASHPOT, WALL_CURVES, calibrated_step,
                       constants_row, history_row, kernels, law_step, linear_step,
-                      parameters_tuple, store_row)
+                      parameters_tuple, spring_column, store_row)
 
 _step_stiffness = kernels.step_stiffness
 
@@ -61,12 +67,32 @@ class Forces(NamedTuple):
 
 
 @njit
-def release(state, scale):
-    """The energy a contact's spring still holds when the contact opens, ``T^2/(2 kt)`` (half of
-    it for a wall's mirrored pair), dissipated as the history is reset."""
-    if state[STIFFNESS] > 0.0:
-        return 0.5 * state[TANGENTIAL] ** 2 / state[STIFFNESS] / scale
+def release(code, history, row, scale):
+    """The energy a contact's spring still holds when the contact opens, ``T^2/(2 k)`` with the
+    law's stored stiffness (:func:`dem.laws.spring_column`; half of it for a wall's mirrored
+    pair), dissipated as the history row is reset."""
+    stiffness = history[row, spring_column(code)]
+    if stiffness > 0.0:
+        return 0.5 * history[row, TANGENTIAL] ** 2 / stiffness / scale
     return 0.0
+
+
+@njit(inline=True)
+def dashpots(code, ratio, pair, k_normal, kt, v_n, v_t, scale, slipping):
+    """The contact dashpots' forces ``(N, T)`` at the damping ratio ``ratio`` (:mod:`dem.damping`)
+    from the step's stiffnesses (the linear spring's coefficients computed with the list); no
+    tangential dashpot while the contact slides."""
+    N_dashpot = T_dashpot = 0.0
+    if ratio > 0.0:
+        if code == LINEAR:  # constant stiffnesses: coefficients computed with the list
+            normal, tangential = pair[NORMAL_DASHPOT], pair[TANGENTIAL_DASHPOT]
+        else:
+            normal = dashpot(ratio, pair[REDUCED_MASS], k_normal)
+            tangential = dashpot(ratio, pair[REDUCED_MASS], kt)
+        N_dashpot = -normal * scale * v_n
+        if not slipping:
+            T_dashpot = tangential * scale * v_t
+    return N_dashpot, T_dashpot
 
 
 @njit
@@ -103,16 +129,39 @@ def contact(code, law, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale, a
         if kt_previous > 0.0 and kt != kt_previous:
             change = (0.5 * T_previous * T_previous * (1.0 / kt_previous - 1.0 / k_step)
                       - 0.5 * T * T * (1.0 / kt - 1.0 / k_step)) / scale
-    N_dashpot = T_dashpot = 0.0
-    if ratio > 0.0:
-        if code == LINEAR:  # constant stiffnesses: coefficients computed with the list
-            normal, tangential = pair[NORMAL_DASHPOT], pair[TANGENTIAL_DASHPOT]
-        else:
-            normal = dashpot(ratio, pair[REDUCED_MASS], k_normal)
-            tangential = dashpot(ratio, pair[REDUCED_MASS], kt)
-        N_dashpot = -normal * scale * v_n
-        if not slipping:
-            T_dashpot = tangential * scale * v_t
+    N_dashpot, T_dashpot = dashpots(code, ratio, pair, k_normal, kt, v_n, v_t, scale, slipping)
+    return new, N_dashpot, T_dashpot, k_normal, slip, change
+
+
+@njit
+def calibrated_contact(law, p, ratio, dt, delta, v_n, v_t, pair, history, row, R1, R2, scale,
+                       curves, accumulate):
+    """:func:`contact` for the calibrated law, whose step (:func:`dem.laws.calibrated_step`,
+    (C1)'s numbers from ``p[curves]`` on: the disc pair's or the wall's) updates the contact's
+    own columns of ``history[row]`` in place; the same returns.
+
+    Ledger: the step's tangential work on the pair is ``(T0 + T)/2 d(delta_t)`` (the trapezoid,
+    as for the other laws); the energy counted as stored is ``T^2/(2 k_e)`` with the law's
+    unloading stiffness k_e (:data:`dem.laws.SPRING`), so the step dissipates ``(T0 + T)/2
+    d(delta_t) - (T^2 - T0^2)/(2 k_e)`` by slip (partial or full) and ``T0^2/2 (1/k_e0 -
+    1/k_e)`` by the change of k_e with the half-width: together the work less the change of the
+    stored energy, exactly."""
+    d_delta_t = scale * v_t * dt if accumulate else 0.0
+    T_previous, spring_previous = history[row, TANGENTIAL], history[row, SPRING]
+    new, k_normal, slipping = calibrated_step(law, p, pair, history[row, SPRING:], scale * delta,
+                                              d_delta_t, R1, R2, curves)
+    N, T = new[NORMAL], new[TANGENTIAL]
+    if not N > 0.0:  # NaN: the law failed
+        return new, 0.0, 0.0, 0.0, 0.0, 0.0
+    slip = change = 0.0
+    if accumulate:
+        spring = history[row, SPRING]
+        slip = (0.5 * (T_previous + T) * d_delta_t
+                - 0.5 * (T * T - T_previous * T_previous) / spring) / scale
+        if spring_previous > 0.0:
+            change = 0.5 * T_previous * T_previous * (1.0 / spring_previous - 1.0 / spring) / scale
+    N_dashpot, T_dashpot = dashpots(CALIBRATED, ratio, pair, k_normal, new[STIFFNESS], v_n,
+                                    v_t, scale, slipping)
     return new, N_dashpot, T_dashpot, k_normal, slip, change
 
 
@@ -142,7 +191,7 @@ def add_wall_force(target, wall_target, i, w, N, T, nx, ny, lever):
 
 
 @njit
-def pair_forces(discs, contacts, forces, ledger, code, law, ratio, dt, accumulate):
+def pair_forces(discs, contacts, forces, ledger, code, law, p, ratio, dt, accumulate):
     """The disc-disc contacts' forces, added to the discs (:data:`OK` or :data:`LAW_FAILED`)."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
     elastic, damped = forces.elastic, forces.dashpot
@@ -156,7 +205,7 @@ def pair_forces(discs, contacts, forces, ledger, code, law, ratio, dt, accumulat
         if distance_squared >= reach * reach:
             if history[k, NORMAL] != 0.0:
                 if accumulate:
-                    ledger[STIFFNESS_CHANGE] += release(history_row(history, k), 1.0)
+                    ledger[STIFFNESS_CHANGE] += release(code, history, k, 1.0)
                 history[k, :] = 0.0
             continue
         distance = math.sqrt(distance_squared)
@@ -168,9 +217,14 @@ def pair_forces(discs, contacts, forces, ledger, code, law, ratio, dt, accumulat
         rvy = velocity[j, 1] - velocity[i, 1]
         v_n = rvx * nx + rvy * ny
         v_t = rvx * tx + rvy * ty - (velocity[i, 2] * lever_i + velocity[j, 2] * lever_j)
-        state, N_d, T_d, _, slip, change = contact(
-            code, law, ratio, dt, delta, v_n, v_t, constants_row(constants, k),
-            history_row(history, k), radius[i], radius[j], 1.0, accumulate)
+        if code == CALIBRATED:
+            state, N_d, T_d, _, slip, change = calibrated_contact(
+                law, p, ratio, dt, delta, v_n, v_t, constants_row(constants, k), history, k,
+                radius[i], radius[j], 1.0, PAIR_CURVES, accumulate)
+        else:
+            state, N_d, T_d, _, slip, change = contact(
+                code, law, ratio, dt, delta, v_n, v_t, constants_row(constants, k),
+                history_row(history, k), radius[i], radius[j], 1.0, accumulate)
         N, T = state[NORMAL], state[TANGENTIAL]
         if math.isnan(N):
             return LAW_FAILED
@@ -186,7 +240,7 @@ def pair_forces(discs, contacts, forces, ledger, code, law, ratio, dt, accumulat
 
 
 @njit
-def wall_forces(discs, walls, contacts, forces, ledger, code, law, ratio, dt, accumulate):
+def wall_forces(discs, walls, contacts, forces, ledger, code, law, p, ratio, dt, accumulate):
     """The disc-wall contacts' forces, added to the discs and summed per wall, and each wall's
     tangent stiffness for its servo (:data:`OK` or :data:`LAW_FAILED`)."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
@@ -206,7 +260,7 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, law, ratio, dt, ac
         if delta <= 0.0:
             if history[row, NORMAL] != 0.0:
                 if accumulate:
-                    ledger[STIFFNESS_CHANGE] += release(history_row(history, row), 2.0)
+                    ledger[STIFFNESS_CHANGE] += release(code, history, row, 2.0)
                 history[row, :] = 0.0
             continue
         lever = radius[i] - delta
@@ -214,9 +268,14 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, law, ratio, dt, ac
         rvy = walls.velocity[w, 1] - velocity[i, 1]
         v_n = rvx * nx + rvy * ny
         v_t = rvx * tx + rvy * ty - velocity[i, 2] * lever
-        state, N_d, T_d, k_normal, slip, change = contact(
-            code, law, ratio, dt, delta, v_n, v_t, constants_row(wall_constants, i),
-            history_row(history, row), radius[i], radius[i], 2.0, accumulate)
+        if code == CALIBRATED:
+            state, N_d, T_d, k_normal, slip, change = calibrated_contact(
+                law, p, ratio, dt, delta, v_n, v_t, constants_row(wall_constants, i), history,
+                row, radius[i], radius[i], 2.0, WALL_CURVES, accumulate)
+        else:
+            state, N_d, T_d, k_normal, slip, change = contact(
+                code, law, ratio, dt, delta, v_n, v_t, constants_row(wall_constants, i),
+                history_row(history, row), radius[i], radius[i], 2.0, accumulate)
         N, T = state[NORMAL], state[TANGENTIAL]
         if math.isnan(N):
             return LAW_FAILED
@@ -236,9 +295,10 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, law, ratio, dt, ac
 
 
 @njit
-def contact_forces(discs, walls, contacts, forces, ledger, code, law, ratio, dt, accumulate):
+def contact_forces(discs, walls, contacts, forces, ledger, code, law, p, ratio, dt, accumulate):
     """Every contact's forces at the current positions (velocities: the latest half step) with
-    the law ``code`` of parameters ``law`` (:func:`dem.laws.parameters_tuple`), into
+    the law ``code`` of parameters ``law`` (:func:`dem.laws.parameters_tuple` of the vector
+    ``p``, which the calibrated law reads its (C1) numbers from), into
     ``forces.elastic``, ``forces.dashpot`` and the walls' arrays. With ``accumulate`` False (the
     first evaluation of a run) no tangential increment is applied and the ledger is untouched.
     Returns :data:`OK` or :data:`LAW_FAILED`."""
@@ -247,10 +307,11 @@ def contact_forces(discs, walls, contacts, forces, ledger, code, law, ratio, dt,
     forces.wall_elastic[:] = 0.0
     forces.wall_dashpot[:] = 0.0
     walls.stiffness[:] = 0.0
-    status = pair_forces(discs, contacts, forces, ledger, code, law, ratio, dt, accumulate)
+    status = pair_forces(discs, contacts, forces, ledger, code, law, p, ratio, dt, accumulate)
     if status != OK:
         return status
-    return wall_forces(discs, walls, contacts, forces, ledger, code, law, ratio, dt, accumulate)
+    return wall_forces(discs, walls, contacts, forces, ledger, code, law, p, ratio, dt,
+                       accumulate)
 
 
 @njit(inline=True)
@@ -271,7 +332,7 @@ def compute_forces(discs, walls, contacts, forces, ledger, code, p, ratio, alpha
                    accumulate):
     """Every force at the current positions (:func:`contact_forces`, then each disc's
     :func:`total_force`). Returns :data:`OK` or :data:`LAW_FAILED`."""
-    status = contact_forces(discs, walls, contacts, forces, ledger, code, parameters_tuple(p),
+    status = contact_forces(discs, walls, contacts, forces, ledger, code, parameters_tuple(p), p,
                             ratio, dt, accumulate)
     for i in range(discs.radius.shape[0]):
         total_force(forces, discs.velocity, discs.inertia, gravity, alpha, i)

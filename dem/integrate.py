@@ -58,8 +58,8 @@ def advance(discs, walls, contacts, forces, ledger, code, p, ratio, alpha, gravi
             walls.point[w, 1] += dt * walls.velocity[w, 1]
         if needs_rebuild(contacts, position, walls.point, skin):
             contacts = rebuilt(contacts, discs, walls, skin, code, law, ratio)
-        status = contact_forces(discs, walls, contacts, forces, ledger, code, law, ratio, dt,
-                                True)
+        status = contact_forces(discs, walls, contacts, forces, ledger, code, law, p, ratio,
+                                dt, True)
         if status != OK:
             return contacts, status, step
         wall_velocity_before[:] = walls.velocity

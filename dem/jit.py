@@ -1,7 +1,7 @@
 """numba for the engine, and the law library's scalar kernels compiled by it.
 
-The law library (:mod:`calibration.laws.scalar`) is plain Python and does not import numba;
-:func:`compile_functions` compiles a copy of each of its functions with ``numba.njit`` in a
+The law library (:mod:`calibration.laws.scalar`, :mod:`calibration.laws.calibrated_kernel`) is
+plain Python and does not import numba; :func:`compile_functions` compiles a copy of each of its functions with ``numba.njit`` in a
 namespace where the functions' references to each other point at the compiled copies, so a kernel
 that calls another (the simplified law calling Lambert's W, say) compiles as a whole; a function
 it imports from another module of the law library (:mod:`calibration.laws.lambert_w`) is compiled
@@ -34,6 +34,7 @@ except ImportError as error:  # the DEM is an optional extra
     raise ImportError("hertz2d's DEM engine needs numba: pip install 'hertz2d[dem]' "
                       "(or pip install numba)") from error
 
+import calibration.laws.calibrated_kernel
 import calibration.laws.lambert_w
 import calibration.laws.scalar
 
@@ -42,7 +43,8 @@ import calibration.laws.scalar
 DRIVERS = ("analysis.py", "biaxial.py", "impact.py", "impact_reference.py", "output.py",
            "packing.py", "rolling.py", "simulation.py")
 #: the law library's modules the engine compiles
-LAW_MODULES = (calibration.laws.scalar, calibration.laws.lambert_w)
+LAW_MODULES = (calibration.laws.scalar, calibration.laws.lambert_w,
+               calibration.laws.calibrated_kernel)
 #: every source the compiled engine is made of: this package but its drivers, and the law
 #: library's kernels
 SOURCES = tuple(sorted(str(path.resolve()) for path in Path(__file__).parent.glob("*.py")

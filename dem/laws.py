@@ -7,16 +7,31 @@ by :mod:`dem.jit`); this module only chooses among them per contact:
   with a penalty factor of Eq. 33's form, the capped Eq. 32);
 - ``linear``: the linear spring (kn, kt constant, Coulomb cap);
 - ``hertz-mindlin``: Hertz's sphere force with Mindlin's incremental kt = 8 G* a, as 2D codes
-  apply it to discs.
+  apply it to discs;
+- ``calibrated``: the calibrated law (:mod:`calibration.laws.calibrated`): Table 1's normal law
+  (the same exact solve, :func:`calibration.laws.scalar.hertz2d_contact_normal`), (C1)'s
+  constants at the step's half-width (:func:`calibration.laws.calibrated_kernel.curves`) and the
+  tangential step with memory of (C2) (:func:`calibration.laws.calibrated_kernel.tangential_step`)
+  on the contact's own columns of history (:func:`calibrated_step`).
 
 Eq. 32's step takes the mean of the step's two stiffnesses (the trapezoidal rule,
 :func:`calibration.laws.scalar.step_stiffness`; for the linear spring the same kt).
 
 What the engine keeps per contact (:mod:`dem.contacts`): the :data:`HISTORY` columns every law
-has, then :attr:`Law.history_width` - :data:`HISTORY` of the law's own (none for these three; a
-law with a longer memory reads and returns its columns in :func:`law_step`, and the force loops
-do not change); and per candidate pair, computed when the lists are built, the law's constants
-(:func:`pair_constants`: what does not change while the pair is listed).
+has (N, T, kt, a: passed by value as a tuple to :func:`law_step`, which returns the new ones),
+then :attr:`Law.history_width` - :data:`HISTORY` of the law's own: none for the first three, the
+calibrated law's :data:`SPRING` and its kernel's memory (:data:`CALIBRATED_HISTORY` columns in
+all), which only :func:`calibrated_step` reads and writes, in place, so that the tuple the other
+laws pass stays four wide (their speed is unchanged); and per candidate pair, computed when the
+lists are built, the law's constants (:func:`pair_constants`: what does not change while the
+pair is listed). A row is zeroed, own columns included, when its contact opens, and carried
+whole across list rebuilds.
+
+The parameter vector: :data:`PARAMETERS` values for every law (:func:`parameters_tuple`), then
+for the calibrated law the :data:`~calibration.laws.calibrated_kernel.CURVE_DATA` numbers of a
+disc pair (:data:`PAIR_CURVES`) and of a disc on a wall (:data:`WALL_CURVES`,
+:func:`calibration.laws.calibrated.curve_data` of ``ContactPair.disc_on_wall``: the wall's own
+Dundurs beta and wall flag), read by :func:`calibrated_step` from the array.
 
 One material for every disc (E, nu); a wall is the disc's mirror image (Section 3.2), so every
 contact is a *pair* for the law: the engine passes the pair's approach and tangential increment
@@ -32,8 +47,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calibration.laws import ConstantPenalty, PolynomialPenalty
-from calibration.laws import scalar
+from calibration.laws import ConstantPenalty, ContactPair, PolynomialPenalty
+from calibration.laws import calibrated_kernel, scalar
+from calibration.laws.calibrated import CalibratedCoefficients, curve_data
 from calibration.laws.penalty_factor import EQ33
 from dem.damping import dashpot
 from dem.jit import compile_functions, njit
@@ -52,23 +68,35 @@ _hertz_normal = kernels.hertz_normal
 _hertz_normal_tangent = kernels.hertz_normal_tangent
 _hertz_normal_energy = kernels.hertz_normal_energy
 _mindlin_tangential_stiffness = kernels.mindlin_tangential_stiffness
+_hertz2d_contact_normal = kernels.hertz2d_contact_normal
+calibrated_kernels = compile_functions(calibrated_kernel)
+_curves = calibrated_kernels.curves
+_tangential_step = calibrated_kernels.tangential_step
 
 #: law codes
-SIMPLIFIED, LINEAR, HERTZ_MINDLIN = 0, 1, 2
+SIMPLIFIED, LINEAR, HERTZ_MINDLIN, CALIBRATED = 0, 1, 2, 3
 #: the parameter vector: E*, G*, nu, mu, kn, kt, then the six penalty coefficients
 MODULUS, SHEAR_MODULUS, POISSON, FRICTION, KN, KT, PENALTY = 0, 1, 2, 3, 4, 5, 6
 PARAMETERS = PENALTY + 6
-NAMES = ("simplified", "linear", "hertz-mindlin")
-#: the history columns every law keeps (:mod:`dem.contacts`): N, T, kt (of the last step), a; a
-#: law with a longer memory appends its own columns, raises HISTORY to its width and extends
-#: :func:`history_row`, :func:`store_row` (one line per column): the force loops pass the whole
-#: row to the law and store what it returns, so they do not change
+NAMES = ("simplified", "linear", "hertz-mindlin", "calibrated")
+#: the calibrated law's (C1) numbers of a disc pair and of a disc on a wall, after PARAMETERS
+CURVE_DATA = calibrated_kernel.CURVE_DATA
+PAIR_CURVES, WALL_CURVES = PARAMETERS, PARAMETERS + CURVE_DATA
+#: the history columns every law keeps (:mod:`dem.contacts`): N, T, kt (of the last step), a,
+#: passed to :func:`law_step` as a tuple (:func:`history_row`) and stored from the one it returns
+#: (:func:`store_row`); a law with a longer memory keeps its own columns after them
 NORMAL, TANGENTIAL, STIFFNESS, HALF_WIDTH = 0, 1, 2, 3
 HISTORY = 4
 #: the history of an open contact
 OPEN = (0.0,) * HISTORY
+#: the calibrated law's own columns: the stiffness its tangential energy is stored with
+#: (:func:`calibrated_step`), then its kernel's memory (the 27 doubles of
+#: :data:`calibration.laws.calibrated_kernel.HISTORY`)
+SPRING, MEMORY = HISTORY, HISTORY + 1
+CALIBRATED_HISTORY = MEMORY + calibrated_kernel.HISTORY
 #: a pair's constants (:func:`pair_constants`): its reduced mass, then the law's: the linear
-#: spring's dashpot coefficients; the paper's law's log(4 R1), log(4 R2) and e^(-C)
+#: spring's dashpot coefficients; the paper's law's (and the calibrated law's) log(4 R1),
+#: log(4 R2) and e^(-C)
 PAIR_CONSTANTS = 4
 REDUCED_MASS = 0
 NORMAL_DASHPOT, TANGENTIAL_DASHPOT = 1, 2
@@ -102,18 +130,20 @@ class Law:
 
     @property
     def history_width(self) -> int:
-        """Columns of per-contact history: :data:`HISTORY`, the widest law's."""
-        return HISTORY
+        """Columns of per-contact history: :data:`HISTORY`, :data:`CALIBRATED_HISTORY` for the
+        calibrated law."""
+        return CALIBRATED_HISTORY if self.code == CALIBRATED else HISTORY
 
     @classmethod
     def _build(cls, code, label, E=1.0, nu=0.0, mu=0.0, kn=0.0, kt=0.0,
-               penalty=(0.0,) * 6) -> "Law":
-        parameters = np.zeros(PARAMETERS)
+               penalty=(0.0,) * 6, extra=()) -> "Law":
+        parameters = np.zeros(PARAMETERS + len(extra))
+        parameters[PARAMETERS:] = extra
         parameters[MODULUS] = scalar.pair_modulus(E, nu, E, nu)
         parameters[SHEAR_MODULUS] = scalar.pair_shear_modulus(E, nu, E, nu)
         parameters[POISSON], parameters[FRICTION] = nu, mu
         parameters[KN], parameters[KT] = kn, kt
-        parameters[PENALTY:] = penalty
+        parameters[PENALTY:PARAMETERS] = penalty
         parameters.setflags(write=False)
         return cls(code, parameters, label)
 
@@ -137,6 +167,24 @@ class Law:
         positive("E", E), poisson("nu", nu), non_negative("mu", mu)
         return cls._build(HERTZ_MINDLIN, "3D Hertz-Mindlin on discs", E, nu, mu)
 
+    @classmethod
+    def calibrated(cls, E: float, nu: float, mu: float,
+                   coefficients: CalibratedCoefficients) -> "Law":
+        """The calibrated law with ``coefficients`` (``hertz2d calibrate``'s), one material:
+        disc pairs with beta = 0, discs on walls with the wall's beta and flag, as
+        :class:`calibration.laws.calibrated.CalibratedModel` treats ``ContactPair.discs`` and
+        ``ContactPair.disc_on_wall`` (curve_data does not depend on the radii)."""
+        positive("E", E), poisson("nu", nu), non_negative("mu", mu)
+        extra = np.concatenate([np.ravel(curve_data(pair, coefficients)) for pair in (
+            ContactPair.discs(1.0, E, nu, mu), ContactPair.disc_on_wall(1.0, E, nu, mu))])
+        if not np.all(np.isfinite(extra)):
+            raise InputError(f"the calibrated law's coefficients ({coefficients.label}) give "
+                             f"non-finite curve constants for E={E!r}, nu={nu!r}, mu={mu!r}")
+        label = coefficients.label
+        return cls._build(CALIBRATED, label if label.startswith("calibrated") else
+                          f"calibrated ({label})", E, nu, mu,
+                          penalty=coefficients.penalty, extra=extra)
+
 
 @njit(inline=True)
 def parameters_tuple(p):
@@ -157,7 +205,7 @@ def pair_constants(code, law, ratio, reduced_mass, R1, R2, out):
     if code == LINEAR:
         out[NORMAL_DASHPOT] = dashpot(ratio, reduced_mass, law[KN])
         out[TANGENTIAL_DASHPOT] = dashpot(ratio, reduced_mass, law[KT])
-    elif code == SIMPLIFIED:
+    elif code == SIMPLIFIED or code == CALIBRATED:
         out[LOG_4R1], out[LOG_4R2] = math.log(4.0 * R1), math.log(4.0 * R2)
         out[EXP_MINUS_C] = math.exp(-_hertz2d_normal_constant(R1, R2, 1.0, 1.0))
 
@@ -178,7 +226,8 @@ def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2):
     """One step of one contact of the law ``code`` with parameters ``law``
     (:func:`parameters_tuple`), pair constants ``pair`` (a tuple of :data:`PAIR_CONSTANTS`) and
     the contact's history ``state`` (a tuple of :data:`HISTORY`: N, T, kt, a of the previous
-    step; a law with a longer memory widens it and returns its new columns too).
+    step), for every law but the calibrated one, whose memory is in the history array
+    (:func:`calibrated_step`).
 
     Returns ``(state, k_normal, slipping)``: the contact's new history (:data:`HISTORY` values:
     the normal and tangential force, the tangential stiffness, the half-width, 0 for the linear
@@ -208,6 +257,49 @@ def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2):
 
 
 @njit(inline=True)
+def curve_row(p, start):
+    """The calibrated law's :data:`CURVE_DATA` numbers from ``p[start]`` on, as a tuple."""
+    return (p[start], p[start + 1], p[start + 2], p[start + 3], p[start + 4], p[start + 5],
+            p[start + 6], p[start + 7], p[start + 8], p[start + 9], p[start + 10],
+            p[start + 11], p[start + 12], p[start + 13], p[start + 14])
+
+
+@njit
+def calibrated_step(law, p, pair, own, delta_n, d_delta_t, R1, R2, curves):
+    """One step of one contact of the calibrated law: :func:`law_step`'s returns, from the
+    parameters ``law`` (:func:`parameters_tuple`) and ``p`` (the vector, whose (C1) numbers
+    start at ``curves``: :data:`PAIR_CURVES` or :data:`WALL_CURVES`), the pair constants and
+    ``own``, the contact's own columns of history (``history[row, SPRING:]``), updated in place.
+
+    Table 1's normal law (Eqs. 4 + 23 by one W_{-1}, omega = 1), (C1)'s constants at the new
+    half-width (:func:`calibration.laws.calibrated_kernel.curves`), then (C2)'s tangential step
+    with memory (:func:`calibration.laws.calibrated_kernel.tangential_step`): T, the tangent
+    stiffness kt = dT/d(delta) (``pi E*/(B - kappa - kappa log y)`` at the slip front y, 0 in
+    full slip) and whether the contact slides. :data:`SPRING` becomes the branches' unloading
+    stiffness at the first touch, ``k_e = pi E*/(B_c - kappa_c)``: the ledger counts the
+    tangential energy ``T^2/(2 k_e)`` as stored (:func:`dem.forces.calibrated_contact`).
+    """
+    N, a, log_a, k_normal = _hertz2d_contact_normal(
+        delta_n, R1, R2, pair[LOG_4R1], pair[LOG_4R2], pair[EXP_MINUS_C], law[MODULUS], 1.0, 1.0)
+    if not N > 0.0:
+        own[:] = 0.0
+        return (N, 0.0, 0.0, 0.0), 0.0, False
+    B_first, kappa_first, B_cyclic, kappa_cyclic = _curves(
+        a, log_a, R1, R2, pair[LOG_4R1], pair[LOG_4R2], curve_row(p, curves))
+    T, kt, _, full = _tangential_step(own[1:], N, a, log_a, d_delta_t, law[FRICTION],
+                                      law[MODULUS], B_first, kappa_first, B_cyclic, kappa_cyclic)
+    own[0] = math.pi * law[MODULUS] / (B_cyclic - kappa_cyclic)
+    return (N, T, kt, a), k_normal, full
+
+
+@njit(inline=True)
+def spring_column(code):
+    """The history column of the stiffness k whose ``T^2/(2 k)`` is the contact's stored
+    tangential energy: kt (:data:`STIFFNESS`), the calibrated law's :data:`SPRING`."""
+    return SPRING if code == CALIBRATED else STIFFNESS
+
+
+@njit(inline=True)
 def history_row(history, row):
     """``history[row]`` as a tuple of :data:`HISTORY` values."""
     return (history[row, 0], history[row, 1], history[row, 2], history[row, 3])
@@ -233,8 +325,12 @@ def loaded_state(code, p, delta_n, R1, R2):
     law = parameters_tuple(p)
     constants = np.zeros((1, PAIR_CONSTANTS))
     pair_constants(code, law, 0.0, 0.0, R1, R2, constants[0])
-    state, k_normal, _ = law_step(code, law, constants_row(constants, 0), OPEN, delta_n, 0.0, R1,
-                                  R2)
+    pair = constants_row(constants, 0)
+    if code == CALIBRATED:
+        state, k_normal, _ = calibrated_step(law, p, pair, np.zeros(CALIBRATED_HISTORY - SPRING),
+                                             delta_n, 0.0, R1, R2, PAIR_CURVES)
+    else:
+        state, k_normal, _ = law_step(code, law, pair, OPEN, delta_n, 0.0, R1, R2)
     return state[NORMAL], state[HALF_WIDTH], k_normal, state[STIFFNESS]
 
 
@@ -243,7 +339,7 @@ def pair_energy(code, p, delta_n, a, R1, R2):
     """The pair's normal potential ``U(delta_n) = int N d(delta_n)`` (J/m)."""
     if delta_n <= 0.0:
         return 0.0
-    if code == SIMPLIFIED:
+    if code == SIMPLIFIED or code == CALIBRATED:
         return _hertz2d_normal_energy(a, R1, R2, p[MODULUS])
     if code == LINEAR:
         return _linear_normal_energy(delta_n, p[KN])
@@ -252,10 +348,11 @@ def pair_energy(code, p, delta_n, a, R1, R2):
 
 @njit
 def pair_secant_stiffness(code, p, delta_n, a, R1, R2):
-    """``N / delta_n``: Eq. 29 for the paper's law, kn for the linear spring (0 when open)."""
+    """``N / delta_n``: Eq. 29 for the paper's law and the calibrated law (the same normal law),
+    kn for the linear spring (0 when open)."""
     if delta_n <= 0.0:
         return 0.0
-    if code == SIMPLIFIED:
+    if code == SIMPLIFIED or code == CALIBRATED:
         return _hertz2d_normal_stiffness(a, R1, R2, p[MODULUS])
     if code == LINEAR:
         return p[KN]

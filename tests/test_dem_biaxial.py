@@ -18,7 +18,9 @@ from calibration.biaxial.comparison import differences, spread  # noqa: E402
 from calibration.biaxial.laws import selection  # noqa: E402
 from calibration.biaxial.runs import BiaxialCase, biaxial_runs  # noqa: E402
 from calibration.cli import main  # noqa: E402
+from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients  # noqa: E402
 from calibration.runs.store import CaseStore  # noqa: E402
+from checks import InputError  # noqa: E402
 from dem import Damping, Law, analysis  # noqa: E402
 from dem.biaxial import (BOTTOM, LEFT, RIGHT, TOP, BiaxialSettings, headline,  # noqa: E402
                          new_simulation, run_biaxial, start_stage)
@@ -257,8 +259,9 @@ def test_the_exported_law_json_is_the_law_the_dem_runs(tmp_path, capsys):
 def test_an_empty_results_root_runs_the_refits_shipped_with_hertz2d(tmp_path):
     laws, notes, _ = selection(tmp_path, 10e9, 0.25, 0.3)
     by_key = {law.key: law for law in laws}
-    for key in ("simplified-refit", "simplified-confined"):
+    for key in ("simplified-refit", "simplified-confined", "calibrated"):
         assert by_key[key].fit.source == "shipped" and "shipped" in by_key[key].source
+    assert by_key["calibrated"].law.name == "calibrated"
     assert [note.split(":")[0] for note in notes] == ["linear-fem"]
 
 
@@ -270,6 +273,38 @@ def test_laws_missing_their_files_are_left_out_with_a_note(tmp_path, monkeypatch
                                         "hertz-mindlin"]
     assert any("simplified-refit" in note and "fit.json" in note for note in notes)
     assert any("linear-fem" in note and "summary.json" in note for note in notes)
+    assert any("calibrated" in note and "coefficients.json" in note for note in notes)
+    with pytest.raises(InputError, match="law='calibrated' cannot run: calibrated: no "):
+        selection(tmp_path, 10e9, 0.25, 0.3, law="calibrated")
+
+
+def test_the_results_roots_calibrated_coefficients_take_precedence(tmp_path):
+    """``--law calibrated`` runs the coefficients of <results>/calibrated/coefficients.json
+    when there is one (as hertz2d calibrate writes it), else the shipped ones."""
+    shipped, _, _ = selection(tmp_path, 10e9, 0.25, 0.3, law="calibrated")
+    assert shipped[0].fit.source == "shipped"
+    own = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
+    own = CalibratedCoefficients(**{**own.as_dict(), "stick": (0.1, 0.2)})
+    (tmp_path / "calibrated").mkdir()
+    (tmp_path / "calibrated" / "coefficients.json").write_text(
+        json.dumps({"coefficients": own.as_dict()}))
+    chosen, _, comparing = selection(tmp_path, 10e9, 0.25, 0.3, law="calibrated")
+    assert not comparing and chosen[0].fit.source == "results"
+    np.testing.assert_array_equal(chosen[0].law.parameters,
+                                  Law.calibrated(10e9, 0.25, 0.3, own).parameters)
+    assert not np.array_equal(chosen[0].law.parameters, shipped[0].law.parameters)
+
+
+@pytest.mark.parametrize("content", ['{"coefficients": {"penalty": [1, 2]}}', "{not json",
+                                     '{"coefficients": null}'])
+def test_a_corrupt_calibrated_coefficients_file_exits_2_naming_it(capsys, tmp_path, content):
+    (tmp_path / "calibrated").mkdir()
+    (tmp_path / "calibrated" / "coefficients.json").write_text(content)
+    for argv in (["--law", "calibrated"], []):
+        code, out, err = run_cli(capsys, "dem", "biaxial", "--quick", "--results",
+                                 str(tmp_path), *argv)
+        assert code == 2 and "coefficients.json" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "dem" / "biaxial" / "calibrated").exists()
 
 
 def test_all_skips_the_dem_stage_without_numba(monkeypatch, tmp_path):
@@ -330,8 +365,10 @@ def test_a_results_root_that_is_a_file_exits_2(capsys, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("law", [Law.simplified(10e9, 0.25, 0.3), LINEAR,
-                                 Law.hertz_mindlin(10e9, 0.25, 0.3)],
-                         ids=["simplified", "linear", "hertz-mindlin"])
+                                 Law.hertz_mindlin(10e9, 0.25, 0.3),
+                                 Law.calibrated(10e9, 0.25, 0.3, CalibratedCoefficients.from_file(
+                                     SHIPPED_COEFFICIENTS))],
+                         ids=["simplified", "linear", "hertz-mindlin", "calibrated"])
 def test_the_papers_whole_schedule_closes_its_energy_balance(law):
     """The paper's 200 discs, 5 s settling, 1 s isotropic servo to 0.1 GPa, 2 s shear at
     0.1 m/s, local damping 0.7: work of walls and gravity = kinetic + elastic + dissipated

@@ -53,6 +53,9 @@ def test_impact_damping_flag_is_the_damping_ratio(capsys):
     (["--speed", "1", "--dt", "1e-3"], "dt=0.001"),
     (["--speed", "1", "--dt", "1e-12"], "steps="),
     (["--speed", "1", "--law", "linear", "--kn", "0"], "kn=0.0"),
+    (["--speed", "1", "--law", "calibrated", "--penalty", "0.5"], "penalty='0.5'"),
+    (["--speed", "1", "--law", "calibrated", "--kt", "1e9"], "kt=1000000000.0"),
+    (["--speed", "1", "--law", "calibrated", "--nu", "-0.1"], "nu=-0.1"),
     # a damping ratio this close to 1 makes the discrete contact overdamped: no rebound
     (["--speed", "1", "--law", "linear", "--wall", "--damping", "0.99"], "damping ratio=0.99"),
 ])
@@ -62,6 +65,24 @@ def test_bad_impact_input_exits_2_with_one_line_naming_the_value(capsys, argv, b
     assert code == 2 and out == ""
     assert bad in err and len(err.strip().splitlines()) == 1
     assert err.startswith("hertz2d dem impact: error:")
+
+
+def test_impact_with_the_calibrated_law_reports_its_coefficients_file(capsys, tmp_path):
+    """``--law calibrated`` takes <results>/calibrated/coefficients.json, else the shipped copy,
+    and says which (fit, fit_source); a file there that is not the law's coefficients is one
+    line naming it, exit 2, before any run."""
+    pytest.importorskip("numba")
+    code, out, _ = run_cli(capsys, "dem", "impact", "--law", "calibrated", "--speed", "1",
+                           "--angle", "30", "--results", str(tmp_path), "--json")
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert code == 0 and summary["fit_source"] == "shipped"
+    assert summary["law"].startswith("calibrated") and summary["energy_error"] < 1e-2
+    (tmp_path / "calibrated").mkdir()
+    (tmp_path / "calibrated" / "coefficients.json").write_text('{"coefficients": {}}')
+    code, out, err = run_cli(capsys, "dem", "impact", "--law", "calibrated", "--speed", "1",
+                             "--results", str(tmp_path))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "coefficients.json" in err and "calibrated law's coefficients" in err
 
 
 def test_dem_without_a_run_type_exits_2(capsys):

@@ -6,14 +6,18 @@ import pytest
 
 pytest.importorskip("numba")
 
+from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients  # noqa: E402
 from dem import Damping, Discs, Law, LawFailure, Simulation, Walls, random_packing  # noqa: E402
 from dem.contacts import NORMAL, TANGENTIAL  # noqa: E402
 from dem.forces import Forces, compute_forces  # noqa: E402
+from dem.laws import MEMORY  # noqa: E402
 from dem.neighbours import candidate_pairs  # noqa: E402
 from checks import InputError  # noqa: E402
 
 LAWS = {"simplified": Law.simplified(10e9, 0.25, 0.3), "linear": Law.linear(2.7e9, 1.5e9, 0.3),
-        "hertz-mindlin": Law.hertz_mindlin(10e9, 0.25, 0.3)}
+        "hertz-mindlin": Law.hertz_mindlin(10e9, 0.25, 0.3),
+        "calibrated": Law.calibrated(10e9, 0.25, 0.3,
+                                     CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS))}
 G = 9.81
 
 
@@ -54,13 +58,17 @@ def settle(law, skin, steps=4000):
     return run
 
 
-def test_history_carried_across_list_rebuilds_gives_the_same_trajectory():
+@pytest.mark.parametrize("name", ["simplified", "calibrated"])
+def test_history_carried_across_list_rebuilds_gives_the_same_trajectory(name):
     """A skin of 1e-6 m rebuilds the list nearly every step, 0.02 m a few times: the contacts and
-    their tangential history must be the same, so the two runs are identical to the bit."""
-    law = LAWS["simplified"]
+    their tangential history (the calibrated law's memory columns too) must be the same, so the
+    two runs are identical to the bit."""
+    law = LAWS[name]
     often, rarely = settle(law, 1e-6, 30000), settle(law, 0.02, 30000)
     assert np.count_nonzero(often.contacts.pair_history[:, NORMAL]) > 10  # the bed has formed
     assert np.any(often.contacts.pair_history[:, TANGENTIAL] != 0)
+    if name == "calibrated":  # contacts with traction pieces in memory: the count > 1
+        assert np.any(often.contacts.pair_history[:, MEMORY] > 1)
     np.testing.assert_array_equal(often.discs.position, rarely.discs.position)
     np.testing.assert_array_equal(often.discs.velocity, rarely.discs.velocity)
 

@@ -7,6 +7,7 @@ import pytest
 pytest.importorskip("numba")
 
 from calibration.laws import ConstantPenalty  # noqa: E402
+from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients  # noqa: E402
 from dem import Damping, Law  # noqa: E402
 from dem.impact import (DENSITY, RADIUS, elastic_contact_time, impact,  # noqa: E402
                         largest_approach, sliding_impact, sliding_threshold, spring_dashpot,
@@ -17,7 +18,9 @@ MASS = DENSITY * math.pi * RADIUS**2
 LAWS = {"simplified": Law.simplified(10e9, 0.25, 0.3),
         "simplified-w0.5": Law.simplified(10e9, 0.25, 0.3, ConstantPenalty(0.5)),
         "linear": Law.linear(2.7e9, 1.5e9, 0.3),
-        "hertz-mindlin": Law.hertz_mindlin(10e9, 0.25, 0.3)}
+        "hertz-mindlin": Law.hertz_mindlin(10e9, 0.25, 0.3),
+        "calibrated": Law.calibrated(10e9, 0.25, 0.3,
+                                     CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS))}
 KN, KT = 2.7e9, 1.5e9
 
 
@@ -114,7 +117,7 @@ def test_local_damping_impact_matches_its_closed_form(name):
 
 @pytest.mark.parametrize("angle", [65.0, 75.0, 85.0])
 @pytest.mark.parametrize("wall", [True, False], ids=["wall", "disc"])
-@pytest.mark.parametrize("name", ["simplified", "linear", "hertz-mindlin"])
+@pytest.mark.parametrize("name", ["simplified", "linear", "hertz-mindlin", "calibrated"])
 def test_oblique_impact_sliding_regime_matches_the_coulomb_impulse(name, wall, angle):
     """Beyond tan(angle) = 3 mu (1 + e) the contact slides throughout: rebound angle and spin are
     fixed by the impulse ratio mu. On a wall that is exact for the angle (1e-3 degrees) and the
@@ -136,7 +139,7 @@ def test_oblique_impact_sliding_regime_matches_the_coulomb_impulse(name, wall, a
 
 
 @pytest.mark.parametrize("angle", [5.0, 20.0, 40.0])
-@pytest.mark.parametrize("name", ["simplified", "linear", "hertz-mindlin"])
+@pytest.mark.parametrize("name", ["simplified", "linear", "hertz-mindlin", "calibrated"])
 def test_oblique_impact_sticking_regime_conserves_energy(name, angle):
     """Below the sliding regime the tangential spring sticks and recoils (no closed form for a
     law whose kt varies with the contact width): the normal restitution stays 1, the contact does
@@ -180,7 +183,7 @@ def test_linear_sticking_limit_is_the_tangential_oscillator():
                                              rel=1e-2)
 
 
-@pytest.mark.parametrize("name", ["simplified", "linear", "hertz-mindlin"])
+@pytest.mark.parametrize("name", ["simplified", "linear", "hertz-mindlin", "calibrated"])
 def test_disc_rolls_down_an_incline_at_two_thirds_g_sin_theta(name):
     """tan(20 deg) < 3 mu: rolling without slip; tan(50 deg) > 3 mu: sliding (Hertz's larger
     overlap makes its lever arm, hence its numbers, 1e-3 off)."""

@@ -195,10 +195,12 @@ def test_the_slip_front_inverts_the_displacement_curve(ratio):
     kappa = 0.7
     B = ratio * kappa
     v = B * np.r_[np.geomspace(1e-12, 0.5, 40), 1 - np.geomspace(1e-12, 0.5, 40)]
-    y = np.array([kernel.front_fraction(float(x), B, kappa) for x in v])
+    y, log_y = np.array([kernel.front_fraction(float(x), B, kappa) for x in v]).T
     assert np.all((y > 0) & (y <= 1))
     np.testing.assert_allclose(y * (B - kappa * np.log(y)), v, rtol=1e-12)
-    assert kernel.front_fraction(B, B, kappa) == 1.0 and kernel.front_fraction(0.0, B, kappa) == 0
+    np.testing.assert_allclose(log_y, np.log(y), rtol=1e-15, atol=1e-15)
+    assert kernel.front_fraction(B, B, kappa) == (1.0, 0.0)
+    assert kernel.front_fraction(0.0, B, kappa)[0] == 0
 
 
 def test_compiled_batch_equals_the_python_law():
@@ -260,3 +262,66 @@ def test_the_energy_per_cycle_counts_the_normal_force_s_work():
                           + ["reloading"] * 100})
     # closed integral of Fz d(delta_n) = closed integral of (5 - 2 sin) (-0.1 sin) = 0.2 pi
     assert energy_per_cycle(table) == pytest.approx(0.2 * np.pi, rel=1e-3)
+
+
+@pytest.mark.parametrize("pair", [EQUAL, DISSIMILAR, ContactPair.disc_on_wall(0.5, 10e9, 0.3, 0.2),
+                                  ContactPair.discs(0.5, 10e9, 0.25, 0.0)],
+                         ids=["equal", "dissimilar", "wall", "frictionless"])
+def test_curve_constants_are_the_brackets_of_eq27_moved_by_the_coupling(pair):
+    """curve_constants (the kernel's ``curves`` on the pair's ``curve_data``, which the DEM
+    compiles) against the law's formulas written out with the closed forms of Eq. 20, to
+    rounding; and the compiled kernel gives the same numbers."""
+    from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
+    from calibration.laws.calibrated import curve_data
+    c = COEFFICIENTS
+    a = np.geomspace(1e-4, 0.3, 7) * float(pair.R1)
+    bracket, kappa = 0.0, 1.0
+    for omega, R, nu in zip(pair.bracket_weights, (pair.R1, pair.R2), (pair.nu1, pair.nu2)):
+        x = a / R
+        w = np.polyval([c.penalty[3], c.penalty[1] + c.penalty[4] * nu,
+                        c.penalty[0] + c.penalty[2] * nu + c.penalty[5] * nu**2], x)
+        bracket = bracket + omega * (half_space_bracket(R, a) + w * penalty_bracket(R, a, nu))
+        kappa = kappa + 0.5 * omega * x * (c.stick[0] + c.stick[1] * nu)
+    beta = float(coupling_beta(pair))
+    phi = 1.0 if float(pair.mu) == 0 else (beta / float(pair.mu))**2 / (
+        (beta / float(pair.mu))**2 + c.coupling_width[0]**2)
+    found = curve_constants(pair, a, c)
+    for B_name, kappa_name, bracket_shift, stick_shift in (
+            ("B_first", "kappa_first", c.first_bracket, c.first_stick),
+            ("B_cyclic", "kappa_cyclic", c.cyclic_bracket, c.cyclic_stick)):
+        def moved(base, s):
+            return (base + phi * (s[0] + s[1] * beta) + s[2] * beta**2
+                    + s[3] * (1.0 if pair.wall else 0.0))
+        B = moved(bracket, bracket_shift)
+        np.testing.assert_allclose(getattr(found, B_name), B, rtol=1e-14)
+        np.testing.assert_allclose(getattr(found, kappa_name),
+                                   np.clip(moved(kappa, stick_shift), B / 500, 0.9 * B),
+                                   rtol=1e-14)
+    compile_functions = pytest.importorskip("dem.jit").compile_functions
+    compiled = compile_functions(kernel).curves
+    data = tuple(float(v) for v in curve_data(pair, c))
+    R1, R2 = float(pair.R1), float(pair.R2)
+    for k, value in enumerate(a):
+        got = compiled(value, math.log(value), R1, R2, math.log(4 * R1), math.log(4 * R2), data)
+        expected = [float(getattr(found, f)[k]) for f in ("B_first", "kappa_first", "B_cyclic",
+                                                          "kappa_cyclic")]
+        np.testing.assert_allclose(got, expected, rtol=1e-15)
+
+
+@pytest.mark.parametrize("ratio", [10 / 9, 3.0, 60.0])
+def test_a_front_moving_in_from_a_nearby_edge_is_the_same_root(ratio):
+    """front_from (Halley's method from the edge the front moves in from, the step's usual case)
+    solves (C2) as front_fraction (W_{-1}) does: put back into the curve it gives v to rounding,
+    and the same front y as W_{-1}'s to 5e-15, for moves of 1e-12 to half the edge's displacement
+    (far moves fall back on W_{-1}) and edges from the contact's rim to 1e-12 of its area."""
+    kappa = 0.7
+    B = ratio * kappa
+    for y0 in np.r_[1.0, np.geomspace(1e-12, 0.9, 9)]:
+        log_y0 = math.log(y0)
+        v0 = y0 * (B - kappa * log_y0)
+        for move in np.geomspace(1e-12, 0.5, 12):
+            v = v0 * (1 - move)
+            y, log_y = kernel.front_from(v, B, kappa, y0, log_y0)
+            assert y * (B - kappa * log_y) == pytest.approx(v, rel=1e-13)
+            assert y == pytest.approx(kernel.front_fraction(v, B, kappa)[0], rel=5e-15)
+            assert y == pytest.approx(math.exp(log_y), rel=2e-15)

@@ -10,6 +10,9 @@ key                      law
 ``simplified-eq33``      Table 1 with the paper's Eq. 33
 ``simplified-w0.5``      Table 1 with the constant w = 0.5 the paper suggests (Fig. 9)
 ``simplified-confined``  Table 1 with the refit for a disc held by its contacts (``fit.json``)
+``calibrated``           the calibrated law fitted on the two-body FEM by ``hertz2d calibrate``
+                         (``calibrated/coefficients.json``: the results root's, else the one
+                         shipped with hertz2d)
 ``linear-paper``         the linear spring with the paper's kn = 2.7e9, kt = 1.5e9 N/m
 ``linear-fem``           the linear spring regressed on hertz2d's case-2 FEM
                          (``<results>/validation/summary.json``)
@@ -33,12 +36,13 @@ from calibration.laws import ConstantPenalty, PolynomialPenalty
 from calibration.laws.law_file import read_law
 from calibration.laws.linear import PAPER_KN, PAPER_KT
 from calibration.laws.penalty_factor import EQ33
-from calibration.fitted import FittedFile, fitted_file, penalty_from_flag
-from dem.laws import PENALTY, Law
+from calibration.fitted import (CALIBRATED_FILE, FittedFile, calibrated_coefficients, fitted_file,
+                                penalty_from_flag)
+from dem.laws import PARAMETERS, PENALTY, Law
 from checks import InputError, one_of
 
 #: ``--law`` values: every law (the comparison), or one
-CHOICES = ("all", "simplified", "linear", "linear-fem", "hertz-mindlin")
+CHOICES = ("all", "simplified", "calibrated", "linear", "linear-fem", "hertz-mindlin")
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,21 @@ def _fitted(results: Path, material, support: str | None, key: str,
     return _simplified(key, penalty, f"penalty/fit.json{shipped} ({source})", material, fit)
 
 
+def _calibrated(results: Path, E: float, nu: float, mu: float) -> BiaxialLaw | None:
+    """The calibrated law with the coefficients of ``calibrated/coefficients.json`` (the results
+    root's, else the shipped copy), or None when there is neither; a file that is there but not
+    the law's coefficients is an InputError naming it."""
+    try:
+        fit = fitted_file(results, CALIBRATED_FILE)
+    except InputError:
+        return None
+    coefficients, fit = calibrated_coefficients(results)
+    shipped = ", the copy shipped with hertz2d" if fit.source == "shipped" else ""
+    return BiaxialLaw("calibrated", Law.calibrated(E, nu, mu, coefficients),
+                      f"{CALIBRATED_FILE}{shipped} (fitted on the two-body FEM by hertz2d "
+                      "calibrate)", fit)
+
+
 def comparison(results, E: float, nu: float, mu: float) -> tuple[list[BiaxialLaw], list[str]]:
     """Every law of the comparison (the reference first) and a note per law left out."""
     results = Path(results)
@@ -122,6 +141,7 @@ def comparison(results, E: float, nu: float, mu: float) -> tuple[list[BiaxialLaw
                                        "the paper's constant w = 0.5 (Fig. 9)", material),
         "simplified-confined": _fitted(results, material, "confined", "simplified-confined",
                                        "refit for a disc held by its contacts"),
+        "calibrated": _calibrated(results, E, nu, mu),
         "linear-paper": BiaxialLaw("linear-paper", Law.linear(PAPER_KN, PAPER_KT, mu),
                                    "the paper's kn, kt (Section 4.3)"),
         "linear-fem": _fem_spring(results, mu),
@@ -131,7 +151,8 @@ def comparison(results, E: float, nu: float, mu: float) -> tuple[list[BiaxialLaw
     missing = {"simplified-refit": "no penalty/fit.json (run hertz2d fit)",
                "simplified-confined": "no confined-disc refit in penalty/fit.json (run "
                                       "hertz2d sweep and fit with a [confined] study)",
-               "linear-fem": "no validation/summary.json (run hertz2d validate)"}
+               "linear-fem": "no validation/summary.json (run hertz2d validate)",
+               "calibrated": f"no {CALIBRATED_FILE} (run hertz2d calibrate)"}
     notes = [f"{key}: {missing[key]}" for key, law in candidates.items() if law is None]
     laws = [law for law in candidates.values() if law is not None]
     exported = _exported(results, material)
@@ -146,7 +167,7 @@ def comparison(results, E: float, nu: float, mu: float) -> tuple[list[BiaxialLaw
 
 
 def penalty_coefficients_of(law: BiaxialLaw) -> tuple[float, ...]:
-    return tuple(float(c) for c in law.law.parameters[PENALTY:])
+    return tuple(float(c) for c in law.law.parameters[PENALTY:PARAMETERS])
 
 
 def selection(results, E: float, nu: float, mu: float, law: str | None = None,
@@ -156,7 +177,8 @@ def selection(results, E: float, nu: float, mu: float, law: str | None = None,
     No ``--law`` and no ``--penalty``, or ``--law all``: the comparison. ``--penalty`` alone
     means ``--law simplified``. ``simplified`` without ``--penalty`` is the reference (law.json,
     else the refit, else Eq. 33); with it, the penalty it names (eq33, refit, confined or a
-    constant w). ``linear`` is the paper's spring, ``linear-fem`` hertz2d's regressed one."""
+    constant w). ``calibrated`` is the calibrated law (``calibrated/coefficients.json``),
+    ``linear`` the paper's spring, ``linear-fem`` hertz2d's regressed one."""
     choice = law or ("simplified" if penalty is not None else "all")
     one_of("law", choice, CHOICES)
     if penalty is not None and choice != "simplified":

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from calibration.commands.executorargs import add_executor_arguments, executor_from
 from calibration.commands.lawargs import refuse_flags_of_other_laws
-from calibration.fitted import fit_keys, penalty_from_flag
+from calibration.fitted import calibrated_coefficients, fit_keys, penalty_from_flag
 from calibration.laws.linear import PAPER_KN, PAPER_KT
 from checks import InputError, one_of, poisson, positive
 
-LAWS = ("simplified", "linear", "hertz-mindlin")
+LAWS = ("simplified", "calibrated", "linear", "hertz-mindlin")
 
 
 def _engine():
@@ -30,8 +30,11 @@ def _engine():
 
 def add_law_arguments(parser) -> None:
     """The contact law and the discs' material (defaults: the paper's Section 4.3)."""
-    parser.add_argument("--law", default="simplified", help=f"one of {', '.join(LAWS)} "
-                                                            "(simplified: the paper's Table 1)")
+    parser.add_argument("--law", default="simplified",
+                        help=f"one of {', '.join(LAWS)} (simplified: the paper's Table 1; "
+                             "calibrated: the law fitted on the two-body FEM, "
+                             "<results>/calibrated/coefficients.json, else the coefficients "
+                             "shipped with hertz2d)")
     parser.add_argument("--penalty", default=None,
                         help="penalty factor of the simplified law: eq33, refit or confined "
                              "(from <results>/penalty/fit.json, else the fit shipped with "
@@ -62,6 +65,9 @@ def law_from_args(args):
     positive("E", args.E), poisson("nu", args.nu)
     if args.law == "hertz-mindlin":
         return dem.Law.hertz_mindlin(args.E, args.nu, args.mu), None
+    if args.law == "calibrated":  # the fitted file it reports is the coefficients'
+        coefficients, fit = calibrated_coefficients(args.results)
+        return dem.Law.calibrated(args.E, args.nu, args.mu, coefficients), fit
     penalty, fit = penalty_from_flag(args.penalty or "eq33", args.results)
     return dem.Law.simplified(args.E, args.nu, args.mu, penalty), fit
 
@@ -111,8 +117,9 @@ def register_biaxial(subparsers, parents) -> None:
     parser.add_argument("--law", default=None,
                         help="all (the comparison, default), simplified (Table 1: "
                              "<results>/law/law.json if present, else the refit, else Eq. 33; "
-                             "or --penalty), linear (the paper's kn, kt), linear-fem (hertz2d's "
-                             "regressed kn, kt) or hertz-mindlin")
+                             "or --penalty), calibrated (<results>/calibrated/coefficients.json, "
+                             "else the shipped coefficients), linear (the paper's kn, kt), "
+                             "linear-fem (hertz2d's regressed kn, kt) or hertz-mindlin")
     parser.add_argument("--penalty", default=None,
                         help="penalty factor of --law simplified: eq33, refit, confined or a "
                              "constant w in [0, 1] (implies --law simplified)")

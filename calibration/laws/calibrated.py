@@ -67,15 +67,13 @@ import pandas as pd
 
 from calibration.laws import calibrated_kernel as kernel
 from calibration.laws.base import ALL_PATHS, ContactLaw, law_table
-from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
+from calibration.laws.closed_forms import poisson_term
 from calibration.laws.hertz2d import normal_force, normal_stiffness
 from calibration.laws.pair import ContactPair
 from calibration.laws.rigid_kinematics import contact_frame
 from checks import InputError
 from fem.loadpath import LoadPath
 
-#: the smallest stick-zone weight relative to B: keeps e^(-B/kappa) above the smallest double
-KAPPA_FLOOR = 1.0 / 500.0
 #: the coefficients of the committed full run's ``hertz2d calibrate``, shipped with the package
 SHIPPED_COEFFICIENTS = Path(__file__).resolve().parents[1] / "data" / "calibrated" / "coefficients.json"
 
@@ -158,37 +156,39 @@ class Curves:
     kappa_cyclic: np.ndarray
 
 
-def curve_constants(pair: ContactPair, a, coefficients: CalibratedCoefficients) -> Curves:
-    """(C1)'s constants at half-width ``a`` (a > 0), kappa kept in [B/500, 0.9 B] so that (C1)
-    stays monotone (B > kappa) and concave (kappa > 0)."""
-    a = np.asarray(a, float)
+def curve_data(pair: ContactPair, coefficients: CalibratedCoefficients) -> tuple:
+    """The pair's :data:`~calibration.laws.calibrated_kernel.CURVE_DATA` numbers (arrays shaped
+    as the pair's parameters): what (C1)'s constants need besides the half-width
+    (:func:`~calibration.laws.calibrated_kernel.curves`). The Dundurs coupling's shift of a
+    constant is ``phi (c0 + c1 |beta|) + c2 beta^2 + c3 wall`` with ``phi = b^2/(b^2 + b1^2)``,
+    ``b = |beta|/mu`` (1 without friction), wall 1 for a disc on a wall."""
     p, (k0, k1) = coefficients.penalty, coefficients.stick
-    bracket, kappa = 0.0, 1.0
-    for omega, R, nu in zip(pair.bracket_weights, (pair.R1, pair.R2), (pair.nu1, pair.nu2)):
-        x = a / R
-        w = p[0] + p[1] * x + p[2] * nu + p[3] * x * x + p[4] * x * nu + p[5] * nu * nu
-        bracket = bracket + omega * (half_space_bracket(R, a) + w * penalty_bracket(R, a, nu))
-        kappa = kappa + 0.5 * omega * x * (k0 + k1 * nu)
+    bodies = []
+    for omega, nu in zip(pair.bracket_weights, (pair.nu1, pair.nu2)):
+        bodies += [omega, p[0] + p[2] * nu + p[5] * nu * nu, p[1] + p[4] * nu,
+                   poisson_term(nu), 0.5 * omega * (k0 + k1 * nu)]
     beta = coupling_beta(pair)
     with np.errstate(divide="ignore", invalid="ignore"):
         b = np.where(pair.mu > 0, beta / np.where(pair.mu > 0, pair.mu, 1.0), np.inf)
         width = coefficients.coupling_width[0]
         phi = np.where(np.isfinite(b), b * b / (b * b + width * width), 1.0)
-
     wall = 1.0 if pair.wall else 0.0
 
-    def moved(base, change):
-        return (base + phi * (change[0] + change[1] * beta) + change[2] * beta * beta
-                + change[3] * wall)
+    def shift(change):
+        return phi * (change[0] + change[1] * beta) + change[2] * beta * beta + change[3] * wall
 
-    B_first = moved(bracket, coefficients.first_bracket)
-    B_cyclic = moved(bracket, coefficients.cyclic_bracket)
-    return Curves(B_first, _stick_weight(moved(kappa, coefficients.first_stick), B_first),
-                  B_cyclic, _stick_weight(moved(kappa, coefficients.cyclic_stick), B_cyclic))
+    shape = np.broadcast(pair.R1, pair.R2, pair.E1, pair.E2, pair.nu1, pair.nu2, pair.mu).shape
+    return tuple(np.broadcast_to(np.asarray(value, float), shape) for value in (
+        *bodies, p[3], shift(coefficients.first_bracket), shift(coefficients.first_stick),
+        shift(coefficients.cyclic_bracket), shift(coefficients.cyclic_stick)))
 
 
-def _stick_weight(kappa, bracket):
-    return np.clip(kappa, KAPPA_FLOOR * bracket, 0.9 * bracket)
+def curve_constants(pair: ContactPair, a, coefficients: CalibratedCoefficients) -> Curves:
+    """(C1)'s constants at half-width ``a`` (a > 0; :func:`~calibration.laws.calibrated_kernel.
+    curves` on the pair's :func:`curve_data`)."""
+    a = np.asarray(a, float)
+    return Curves(*kernel.curves(a, np.log(a), pair.R1, pair.R2, np.log(4.0 * pair.R1),
+                                 np.log(4.0 * pair.R2), curve_data(pair, coefficients)))
 
 
 def branch_displacement(t, B, kappa):
@@ -241,9 +241,9 @@ def calibrated_update(pair: ContactPair, delta_n, d_delta_t, state: CalibratedSt
             found.kappa_cyclic))
     outputs = np.zeros((4, contacts))
     for i in range(contacts):
-        outputs[:, i] = kernel.tangential_step(state.history[i], N[i], a[i], step[i], mu[i],
-                                               modulus[i], B_first[i], kappa_first[i],
-                                               B_cyclic[i], kappa_cyclic[i])
+        outputs[:, i] = kernel.tangential_step(
+            state.history[i], N[i], a[i], math.log(a[i]) if a[i] > 0 else 0.0, step[i], mu[i],
+            modulus[i], B_first[i], kappa_first[i], B_cyclic[i], kappa_cyclic[i])
     return CalibratedState(state.history, N.copy(), outputs[0], a.copy(), outputs[1],
                            outputs[2], outputs[3].astype(bool))
 

@@ -168,20 +168,33 @@ def hertz2d_contact(delta_n: float, d_delta_t: float, T_previous: float, kt_prev
     DEM hot path: one W_{-1} (:func:`hertz2d_root`), a square root and no other logarithm
     (``log a = (C - u)/2``).
     """
-    if delta_n <= 0.0:
-        return 0.0, 0.0, 0.0, 0.0, 0.0, False
-    radius = R1 * R2 / (R1 + R2)
-    u = hertz2d_root(delta_n, radius, exp_minus_C)
-    if math.isnan(u):
-        return math.nan, 0.0, 0.0, 0.0, 0.0, False
+    N, a, log_a, k_normal = hertz2d_contact_normal(delta_n, R1, R2, log_4R1, log_4R2,
+                                                   exp_minus_C, modulus, omega1, omega2)
+    if not N > 0.0:  # open (0) or beyond the largest approach (NaN)
+        return N, 0.0, 0.0, 0.0, 0.0, False
     scale = math.pi * modulus
-    N = scale * delta_n / u
-    a = math.sqrt(4.0 * radius * delta_n / u)
-    log_a = 0.5 * (omega1 * log_4R1 + omega2 * log_4R2 - 1.0 - u)
     kt = scale / (omega1 * hertz2d_body_bracket(log_4R1 - log_a, a / R1, nu1, w)
                   + omega2 * hertz2d_body_bracket(log_4R2 - log_a, a / R2, nu2, w))
     T, slipping = capped_update(T_previous, step_stiffness(kt_previous, kt), d_delta_t, N, mu)
-    return N, T, a, scale / (u - 1.0), kt, slipping
+    return N, T, a, k_normal, kt, slipping
+
+
+def hertz2d_contact_normal(delta_n: float, R1: float, R2: float, log_4R1: float, log_4R2: float,
+                           exp_minus_C: float, modulus: float, omega1: float, omega2: float):
+    """The normal part of :func:`hertz2d_contact` (the DEM laws built on Eqs. 4 + 22/23 share
+    it): ``(N, a, log a, k_normal)`` at the approach ``delta_n`` from one W_{-1}
+    (:func:`hertz2d_root`) and a square root, ``log a = (C - u)/2`` and the tangent stiffness
+    ``pi E*/(u - 1)`` (:func:`hertz2d_normal_tangent`); zeros when open, N NaN beyond the
+    largest approach."""
+    if delta_n <= 0.0:
+        return 0.0, 0.0, 0.0, 0.0
+    radius = R1 * R2 / (R1 + R2)
+    u = hertz2d_root(delta_n, radius, exp_minus_C)
+    if math.isnan(u):
+        return math.nan, 0.0, 0.0, 0.0
+    scale = math.pi * modulus
+    return (scale * delta_n / u, math.sqrt(4.0 * radius * delta_n / u),
+            0.5 * (omega1 * log_4R1 + omega2 * log_4R2 - 1.0 - u), scale / (u - 1.0))
 
 
 def hertz2d_update(delta_n: float, d_delta_t: float, T_previous: float, kt_previous: float,
