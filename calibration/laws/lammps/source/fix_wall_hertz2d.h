@@ -20,12 +20,18 @@
  *
  * Global vector (24 values, per side in the order xlo, xhi, ylo, yhi): position, velocity along
  * the axis, the discs' force on the wall (x, y; N/m), its stress (force along the normal over L,
- * Pa; 0 without the perpendicular walls), and the number of discs touching it.
+ * Pa; 0 without the perpendicular walls), and the number of discs touching it. The ranks' sums
+ * are formed when the vector is asked for or a servo needs them, not every step.
  */
 #ifndef HERTZ2D_FIX_WALL_HERTZ2D_H
 #define HERTZ2D_FIX_WALL_HERTZ2D_H
 
 #include "fix.h"
+
+#include "hertz2d_law.h"
+#include "log_cache.h"
+
+#include <vector>
 
 namespace LAMMPS_NS {
 
@@ -57,15 +63,20 @@ class FixWallHertz2d : public Fix {
   double friction;
   double ratio;                     // pair hertz2d's dashpot ratio
   double *modulus, *poisson;        // pair hertz2d's materials per type
-  // per side, summed over ranks at the last evaluation: spring force on the discs (x, y),
+  std::vector<hertz2d_prepared> prepared;    // per type: the law's constants of its mirror pair
+  Hertz2dLogCache log_4r;                    // log(4 r) per atom
+  // per side, this rank's discs at the last evaluation (partial) and summed over the ranks
+  // (sums, when asked: by the servo, or for the global vector): spring force on the discs (x, y),
   // dashpot force on the discs (x, y), stiffness, touching discs
-  double sums[SIDES][6];
+  double partial[SIDES][6], sums[SIDES][6];
+  int summed;                       // sums holds the last evaluation's
   class FixHertz2dStore *store;
   char *store_id;
 
   int side_of(const char *) const;
   double length(int side) const;
   void contacts();
+  void sum();
   void servo();
 };
 

@@ -23,6 +23,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <utility>
 
 using namespace LAMMPS_NS;
 
@@ -212,6 +213,14 @@ double PairHertz2d::init_one(int i, int j)
                  t, t, t);
   if (!setflag[i][j]) friction[i][j] = std::sqrt(friction[i][i] * friction[j][j]);
   friction[j][i] = friction[i][j];
+  const int stride = atom->ntypes + 1;
+  prepared.resize(stride * stride);
+  for (auto [a, b] : {std::make_pair(i, j), std::make_pair(j, i)}) {
+    const hertz2d_pair materials = {1.0, 1.0, modulus[a], modulus[b], poisson[a], poisson[b],
+                                    friction[a][b]};
+    if (hertz2d_prepare_materials(&materials, 0, &prepared[a * stride + b]) != HERTZ2D_OK)
+      error->all(FLERR, "pair_coeff hertz2d: types {} and {} are not the law's materials", a, b);
+  }
   return largest_radius[i] + largest_radius[j];
 }
 
@@ -225,15 +234,18 @@ void PairHertz2d::compute(int eflag, int vflag)
   const double *radius = atom->radius, *rmass = atom->rmass;
   const int *type = atom->type;
   const tagint *tag = atom->tag;
-  const int nlocal = atom->nlocal;
+  const int nlocal = atom->nlocal, stride = atom->ntypes + 1;
+  log_4r.reserve(atom->nlocal + atom->nghost);
 
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
     const int *neighbours = list->firstneigh[i];
+    const double xi = x[i][0], yi = x[i][1], ri = radius[i];
+    const hertz2d_prepared *materials = &prepared[type[i] * stride];
     for (int jj = 0; jj < list->numneigh[i]; jj++) {
       const int j = neighbours[jj] & NEIGHMASK;
-      const double dx = x[j][0] - x[i][0], dy = x[j][1] - x[i][1];
-      const double reach = radius[i] + radius[j];
+      const double dx = x[j][0] - xi, dy = x[j][1] - yi;
+      const double reach = ri + radius[j];
       const double distance_squared = dx * dx + dy * dy;
       if (distance_squared >= reach * reach) continue;
 
@@ -242,25 +254,33 @@ void PairHertz2d::compute(int eflag, int vflag)
       const double nx = dx / distance, ny = dy / distance;
       const double tx = -ny, ty = nx;
       const double delta = reach - distance;
-      const double lever_i = radius[i] - 0.5 * delta, lever_j = radius[j] - 0.5 * delta;
+      const double lever_i = ri - 0.5 * delta, lever_j = radius[j] - 0.5 * delta;
       const double rvx = v[j][0] - v[i][0], rvy = v[j][1] - v[i][1];
       const double v_n = rvx * nx + rvy * ny;
       const double v_t = rvx * tx + rvy * ty - (omega[i][2] * lever_i + omega[j][2] * lever_j);
 
-      const hertz2d_pair pair = {radius[i], radius[j], modulus[type[i]], modulus[type[j]],
-                                 poisson[type[i]], poisson[type[j]], friction[type[i]][type[j]]};
+      const int ti = type[i], tj = type[j];
+      const hertz2d_pair pair = {ri, radius[j], modulus[ti], modulus[tj], poisson[ti],
+                                 poisson[tj], friction[ti][tj]};
+      hertz2d_prepared constants = materials[tj];
+      hertz2d_prepare_sizes(&pair, log_4r(i, ri), log_4r(j, radius[j]), &constants);
       double *history = store->touch(i, tag[j]);
       hertz2d_state law;
-      const int status = hertz2d_contact(&pair, delta, advance ? v_t * dt : 0.0, history, &law);
+      const int status = hertz2d_contact_prepared(&pair, &constants, delta,
+                                                  advance ? v_t * dt : 0.0, history, &law);
       if (status != HERTZ2D_OK)
         error->one(FLERR, "pair hertz2d: the contact of atoms {} and {} left the law's domain "
                    "(status {}: approach {} beyond its largest, or a bad parameter)", tag[i],
                    tag[j], status, delta);
       if (j < nlocal) std::memcpy(store->touch(j, tag[i]), history, HISTORY * sizeof(double));
 
-      const double reduced_mass = rmass[i] * rmass[j] / (rmass[i] + rmass[j]);
-      const Hertz2dDashpot damped = hertz2d_dashpot(ratio, reduced_mass, 1.0, v_n, v_t, law);
-      const double N = law.N + damped.normal, T = law.T + damped.tangential;
+      double N = law.N, T = law.T;
+      if (ratio > 0.0) {
+        const double reduced_mass = rmass[i] * rmass[j] / (rmass[i] + rmass[j]);
+        const Hertz2dDashpot damped = hertz2d_dashpot(ratio, reduced_mass, 1.0, v_n, v_t, law);
+        N += damped.normal;
+        T += damped.tangential;
+      }
 
       // i receives -N n + T t and the moment lever_i T; j the opposite force and lever_j T
       const double fx = -N * nx - T * ny, fy = -N * ny + T * nx;

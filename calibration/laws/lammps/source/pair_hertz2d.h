@@ -17,13 +17,22 @@
  * contact between atoms of two ranks is computed on both, each applying the force to its own
  * atom and keeping the history in its own atom's table, so no history has to travel but with
  * the atoms themselves.
+ *
+ * What does not change from step to step is computed once: the law's material constants per
+ * type pair at init (hertz2d_prepare_materials), log(4 r) per atom (Hertz2dLogCache); each
+ * contact's step then fills in its radii (hertz2d_prepare_sizes) and calls
+ * hertz2d_contact_prepared, which gives hertz2d_contact's results to rounding.
  */
 #ifndef HERTZ2D_PAIR_HERTZ2D_H
 #define HERTZ2D_PAIR_HERTZ2D_H
 
 #include "pair.h"
 
+#include "hertz2d_law.h"
+#include "log_cache.h"
+
 #include <string>
+#include <vector>
 
 namespace LAMMPS_NS {
 
@@ -45,6 +54,9 @@ class PairHertz2d : public Pair {
   double **friction;             // per type pair
   int *has_material;             // per type: set by pair_coeff I I E nu mu
   double *largest_radius;        // per type, over the atoms at init
+  // per type pair [i * (ntypes + 1) + j], set at init: the law's material constants
+  std::vector<hertz2d_prepared> prepared;
+  Hertz2dLogCache log_4r;        // log(4 r) per atom
   class FixHertz2dStore *store;
   void allocate();
 };
