@@ -24,7 +24,7 @@ import math
 from pathlib import Path
 
 from calibration.laws import calibrated_kernel as kernel
-from calibration.laws.calibrated import KAPPA_FLOOR, CalibratedCoefficients
+from calibration.laws.calibrated import CalibratedCoefficients
 from calibration.laws.law_file import (BRACKET_WEIGHTS, FORMAT, FORMAT_VERSION, FORMULAS,
                                        NORMAL_RANGE, UNITS, hertz2d_version, number_pair,
                                        read_json, require)
@@ -130,7 +130,7 @@ HISTORY = {
 }
 
 #: the kernel's constants a port needs (law.json "constants")
-CONSTANTS = {"PIECES": kernel.PIECES, "KAPPA_FLOOR": KAPPA_FLOOR}
+CONSTANTS = {"PIECES": kernel.PIECES, "KAPPA_FLOOR": kernel.KAPPA_FLOOR}
 
 
 def formulas() -> dict:
