@@ -134,6 +134,7 @@ def test_all_quick_runs_the_pipeline_end_to_end(quick_results, tmp_path, monkeyp
         assert summary["biaxial"] == str(Path("results-quick") / "dem" / "biaxial")
         report = (tmp_path / "results-quick" / "report.md").read_text()
         assert "## The biaxial test in hertz2d's DEM (Section 4.3)" in report
+        assert "The biaxial test (Section 4.3, the DEM section below) with the calibrated" in report
     for path in paths:
         assert (tmp_path / "results-quick" / path).stat().st_size > 0
     assert [p.name for p in tmp_path.iterdir()] == ["results-quick"]  # nothing else written
@@ -142,3 +143,32 @@ def test_all_quick_runs_the_pipeline_end_to_end(quick_results, tmp_path, monkeyp
     assert "a QUICK run" in markdown
     # the map's section, which a results root without map/ (the fixture's) leaves out
     assert "## Where each law holds" in markdown and "map/summary.png" in markdown
+
+
+def test_the_calibrated_section_gives_the_biaxial_differences_as_calibrated_minus_the_other():
+    """The pairs are stored in either order: the calibrated law's side is turned to the front, so
+    a difference reads as calibrated minus the other law, and the verdict follows the screening."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from calibration.report.calibrated_sections import _biaxial
+    from calibration.report.document import Section, Table
+
+    labels = {"simplified-eq33": "Table 1, Eq. 33", "calibrated": "calibrated",
+              "linear": "linear spring"}
+    differences = pd.DataFrame([
+        {"a": "simplified-eq33", "b": "calibrated", "quantity": "peak_deviator",
+         "difference": 5e6, "standard_error": 1e7, "exceeds_scatter": False, "paired_p": 0.4},
+        {"a": "calibrated", "b": "linear", "quantity": "volumetric_strain",
+         "difference": 0.02, "standard_error": 0.005, "exceeds_scatter": True, "paired_p": 0.01}])
+    b = SimpleNamespace(laws=labels, differences=differences, label=labels.get,
+                        summary={"seeds": [1, 2, 3]})
+    section = Section("calibrated", "calibrated")
+    _biaxial(section, b, "calibrated")
+    table = next(block.frame for block in section.blocks if isinstance(block, Table))
+    assert list(table["against"]) == ["Table 1, Eq. 33", "linear spring"]
+    assert list(table["difference"]) == ["-5.00", "+2.00"]  # MPa; volumetric strain in %
+    text = section.blocks[-1].text
+    assert "no macroscopic number moves beyond the packings' scatter" in text
+    assert "1 of 1 differences" in text

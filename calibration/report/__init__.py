@@ -102,9 +102,11 @@ def build_report(results: str | Path = "results") -> dict:
                 domain_sections.domain_section(validation),
                 map_sections.map_section(load_stage(map_sections.MapResults, results,
                                                     "map/summary.json")),
-                calibrated_sections.calibrated_section(load_stage(
-                    calibrated_sections.CalibratedResults, results,
-                    "calibrated/summary.json")),
+                calibrated_sections.calibrated_section(
+                    load_stage(calibrated_sections.CalibratedResults, results,
+                               "calibrated/summary.json"),
+                    load_stage(dem_sections.BiaxialResults, results,
+                               "dem/biaxial/summary.json")),
                 dem_sections.biaxial_section(results),
                 _disagreements(penalty_sections.disagreements(penalty)
                                + validation_sections.disagreements(validation))]

@@ -79,7 +79,7 @@ def comparison_table(b: BiaxialResults) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _difference_rows(table: pd.DataFrame, names) -> pd.DataFrame:
+def difference_rows(table: pd.DataFrame, names) -> pd.DataFrame:
     scale = {"peak_deviator": (MPA, "MPa"), "residual_deviator": (MPA, "MPa"),
              "volumetric_strain": (100.0, "%")}
     rows = []
@@ -239,7 +239,7 @@ def biaxial_section(results) -> Section | None:
                   "at its end (compression > 0), strains from the start of the shear stage.")
     names = b.label
     reference = b.differences[b.differences.a == b.reference]
-    section.table(_difference_rows(reference, names),
+    section.table(difference_rows(reference, names),
                   f"Differences from the reference law ({b.label(b.reference)}) and whether "
                   "each exceeds the packings' scatter (|difference| > 2 standard errors of the "
                   "difference of the means; with a few packings a screening, the paired t-test "
@@ -285,7 +285,7 @@ def biaxial_section(results) -> Section | None:
     pairs = pd.DataFrame(study["differences"])
     if len(pairs):
         paper = pairs[pairs.a == b.paper_damping]
-        section.table(_difference_rows(paper, str),
+        section.table(difference_rows(paper, str),
                       f"Differences from the paper's damping ({b.paper_damping}, dt "
                       f"{s['dt']:g} s) and whether they exceed the packings' scatter.")
     section.figure(b.folder / "damping.png",
