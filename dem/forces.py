@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dem.contacts import HALF_WIDTH, NORMAL, STIFFNESS, TANGENTIAL
+from dem.contacts import NORMAL, STIFFNESS, TANGENTIAL
 from dem.damping import dashpot, local_damping
 from dem.energy import SLIP, STIFFNESS_CHANGE
 from dem.jit import njit

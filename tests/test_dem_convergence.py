@@ -12,7 +12,6 @@ from first touch, where the paper's kt rises from 0 within the first step; that 
 is then first order (its error falls like 1/log(1/dt) times dt), which the benchmark
 (benchmarks/dem_verification.py) shows.
 """
-import math
 
 import pytest
 

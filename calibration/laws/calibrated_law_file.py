@@ -26,8 +26,8 @@ from pathlib import Path
 from calibration.laws import calibrated_kernel as kernel
 from calibration.laws.calibrated import CalibratedCoefficients
 from calibration.laws.law_file import (BRACKET_WEIGHTS, FORMAT, FORMAT_VERSION, FORMULAS,
-                                       NORMAL_RANGE, UNITS, hertz2d_version, number_pair,
-                                       read_json, require)
+                                       NORMAL_RANGE, UNITS, check_law_header, hertz2d_version,
+                                       number_pair, read_json, require)
 from calibration.runs.provenance import provenance
 from checks import InputError
 
@@ -200,15 +200,7 @@ def _check_coefficients(entry: dict, where: str) -> CalibratedCoefficients:
 def check_calibrated_law(law, where: str) -> CalibratedCoefficients:
     """The coefficients of a calibrated ``law.json`` object (:class:`InputError` naming what is
     wrong)."""
-    if not isinstance(law, dict):
-        raise InputError(f"law={where!r} is not a JSON object")
-    if require(law, "format", str, where) != FORMAT:
-        raise InputError(f"law={where!r}: format={law['format']!r} is not {FORMAT!r}")
-    if require(law, "format_version", int, where) != FORMAT_VERSION:
-        raise InputError(f"law={where!r}: format_version={law['format_version']!r} is not "
-                         f"{FORMAT_VERSION} (the version this hertz2d reads)")
-    if require(law, "law", str, where) != LAW_ID:
-        raise InputError(f"law={where!r}: law={law['law']!r} is not {LAW_ID!r}")
+    check_law_header(law, where, LAW_ID)
     if require(law, "form", str, where) != FORM:
         raise InputError(f"law={where!r}: form={law['form']!r} is not {FORM!r} (the form the "
                          "calibrated law is fitted in)")

@@ -173,7 +173,9 @@ def number_pair(value, name: str, where: str) -> list[float]:
     return [float(v) for v in value]
 
 
-def _check_schema(law, where: str) -> PolynomialPenalty:
+def check_law_header(law, where: str, law_id: str) -> None:
+    """A ``law.json`` object's format, format version and law id (:class:`InputError` naming
+    what is wrong): the part every exported law's file shares."""
     if not isinstance(law, dict):
         raise InputError(f"law={where!r} is not a JSON object")
     if require(law, "format", str, where) != FORMAT:
@@ -181,8 +183,12 @@ def _check_schema(law, where: str) -> PolynomialPenalty:
     if require(law, "format_version", int, where) != FORMAT_VERSION:
         raise InputError(f"law={where!r}: format_version={law['format_version']!r} is not "
                          f"{FORMAT_VERSION} (the version this hertz2d reads)")
-    if require(law, "law", str, where) != LAW_ID:
-        raise InputError(f"law={where!r}: law={law['law']!r} is not {LAW_ID!r}")
+    if require(law, "law", str, where) != law_id:
+        raise InputError(f"law={where!r}: law={law['law']!r} is not {law_id!r}")
+
+
+def _check_schema(law, where: str) -> PolynomialPenalty:
+    check_law_header(law, where, LAW_ID)
     form = require(law, "form", str, where)
     if form not in FORMS:
         raise InputError(f"law={where!r}: form={form!r} is not one of {', '.join(FORMS)}")
