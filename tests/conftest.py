@@ -1,5 +1,8 @@
 """Shared fixtures: every test run gets its own cache (meshes, finished cases) in a temp dir."""
 import os
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -10,6 +13,39 @@ settings.register_profile("default", max_examples=150, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", parent=settings.get_profile("default"), max_examples=3000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+#: the exported C99 headers must build under these flags without one warning
+STRICT_C99 = ["-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-Wshadow",
+              "-Wdouble-promotion", "-O2"]
+
+
+class StrictC99:
+    """Builds a C source beside an exported header with :data:`STRICT_C99` (a warning fails)."""
+
+    def __init__(self, compiler: str):
+        self.compiler = compiler
+
+    def build(self, folder: Path, name: str, source: str, flags=(), link: bool = True) -> Path:
+        """``folder/name.c`` written from ``source`` and built (linked to ``folder/name``, else
+        compiled to ``folder/name.o``); returns what was built."""
+        (folder / f"{name}.c").write_text(source)
+        target = folder / (name if link else f"{name}.o")
+        build = subprocess.run([self.compiler, *STRICT_C99, *flags, f"-I{folder}",
+                                *(() if link else ("-c",)), str(folder / f"{name}.c"), "-o",
+                                str(target), *(("-lm",) if link else ())],
+                               capture_output=True, text=True)
+        assert build.returncode == 0, build.stderr
+        return target
+
+
+@pytest.fixture
+def strict_c99():
+    """A :class:`StrictC99` on the machine's C compiler; the test skips without one."""
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None:
+        pytest.skip("no C compiler on this machine")
+    return StrictC99(compiler)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -28,10 +28,6 @@ from calibration.laws.calibrated_law_file import (CONSTANTS, HISTORY_SIZE, LAW_I
 from calibration.laws.history_vectors import COLUMNS, PATHS, history_vectors
 from checks import InputError
 
-COMPILER = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-needs_compiler = pytest.mark.skipif(COMPILER is None, reason="no C compiler on this machine")
-STRICT = ["-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-Wshadow",
-          "-Wdouble-promotion", "-O2"]
 TOLERANCE = 1e-12
 
 #: runs the header on every contact of test_vectors.csv from a zero history, step by step, and
@@ -161,19 +157,10 @@ def vectors(exported):
     return pd.read_csv(exported / "test_vectors.csv")
 
 
-def compile_c(folder, name, source, flags=()):
-    (folder / f"{name}.c").write_text(source)
-    binary = folder / name
-    build = subprocess.run([COMPILER, *STRICT, *flags, f"-I{folder}", str(folder / f"{name}.c"),
-                            "-o", str(binary), "-lm"], capture_output=True, text=True)
-    assert build.returncode == 0, build.stderr
-    return binary
-
-
-@needs_compiler
-def test_c_header_reproduces_the_python_law_step_by_step(exported, vectors, tmp_path):
+def test_c_header_reproduces_the_python_law_step_by_step(strict_c99, exported, vectors,
+                                                         tmp_path):
     shutil.copy(exported / "hertz2d_law.h", tmp_path)
-    binary = compile_c(tmp_path, "check_histories", DRIVER, [f"-DTOLERANCE={TOLERANCE}"])
+    binary = strict_c99.build(tmp_path, "check_histories", DRIVER, [f"-DTOLERANCE={TOLERANCE}"])
     run = subprocess.run([str(binary), str(exported / "test_vectors.csv")], capture_output=True,
                          text=True, timeout=120)
     print(run.stdout)
@@ -181,23 +168,18 @@ def test_c_header_reproduces_the_python_law_step_by_step(exported, vectors, tmp_
     assert f"rows {len(vectors)} contacts {vectors.contact.nunique()} failures 0" in run.stdout
 
 
-@needs_compiler
-def test_a_failed_step_leaves_the_history_and_the_size_is_the_kernels(exported, tmp_path):
+def test_a_failed_step_leaves_the_history_and_the_size_is_the_kernels(strict_c99, exported,
+                                                                      tmp_path):
     shutil.copy(exported / "hertz2d_law.h", tmp_path)
-    run = subprocess.run([str(compile_c(tmp_path, "failures", FAILURE_DRIVER))],
+    run = subprocess.run([str(strict_c99.build(tmp_path, "failures", FAILURE_DRIVER))],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and f"history {kernel.HISTORY} bad 0" in run.stdout, run.stdout
 
 
-@needs_compiler
-def test_header_alone_compiles_as_strict_c99(exported, tmp_path):
+def test_header_alone_compiles_as_strict_c99(strict_c99, exported, tmp_path):
     shutil.copy(exported / "hertz2d_law.h", tmp_path)
-    source = tmp_path / "only_header.c"
-    source.write_text('#include "hertz2d_law.h"\n#include "hertz2d_law.h"\n'
-                      "int main(void) { return 0; }\n")
-    build = subprocess.run([COMPILER, *STRICT, f"-I{tmp_path}", "-c", str(source), "-o",
-                            str(tmp_path / "only_header.o")], capture_output=True, text=True)
-    assert build.returncode == 0, build.stderr
+    strict_c99.build(tmp_path, "only_header", '#include "hertz2d_law.h"\n'
+                     '#include "hertz2d_law.h"\nint main(void) { return 0; }\n', link=False)
 
 
 def test_vectors_reach_what_they_claim(vectors):

@@ -21,10 +21,6 @@ from calibration.laws.law_file import FORMAT_VERSION, PENALTY_TERMS, law_descrip
 from calibration.laws.penalty_factor import EQ33, ConstantPenalty, PolynomialPenalty
 from calibration.laws.reference_vectors import COLUMNS
 
-COMPILER = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-needs_compiler = pytest.mark.skipif(COMPILER is None, reason="no C compiler on this machine")
-STRICT = ["-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-Wshadow",
-          "-Wdouble-promotion", "-O2"]
 TOLERANCE = 1e-12
 
 #: reads test_vectors.csv, runs the header on every row, prints the largest relative differences
@@ -190,16 +186,6 @@ def write_fit(results, coefficients, support="clamped"):
         {"coefficients": list(coefficients), "default_support": support, "r2": 0.99}))
 
 
-def compile_c(source_dir, name, source, flags=()):
-    (source_dir / f"{name}.c").write_text(source)
-    binary = source_dir / name
-    build = subprocess.run([COMPILER, *STRICT, *flags, f"-I{source_dir}",
-                            str(source_dir / f"{name}.c"), "-o", str(binary), "-lm"],
-                           capture_output=True, text=True)
-    assert build.returncode == 0, build.stderr
-    return binary
-
-
 def test_summary_names_the_files_and_coefficients(capsys, tmp_path):
     code, summary, _ = export(capsys, tmp_path / "law")
     assert code == 0 and set(summary) == {"out", "files", "penalty", "coefficients", "form", "fit",
@@ -284,13 +270,13 @@ def test_the_forms_agree_for_one_material_and_differ_for_dissimilar_pairs(export
     assert np.median(relative[~same]) > 1e-2
 
 
-@needs_compiler
 @pytest.mark.parametrize("export_fixture", ["exported", "exported_composite",
                                             "exported_wide_refit"])
-def test_c_header_reproduces_the_python_law_to_1e_12(request, tmp_path, export_fixture):
+def test_c_header_reproduces_the_python_law_to_1e_12(strict_c99, request, tmp_path,
+                                                    export_fixture):
     exported = request.getfixturevalue(export_fixture)
     shutil.copy(exported / "hertz2d_law.h", tmp_path)
-    binary = compile_c(tmp_path, "check_vectors", DRIVER, [f"-DTOLERANCE={TOLERANCE}"])
+    binary = strict_c99.build(tmp_path, "check_vectors", DRIVER, [f"-DTOLERANCE={TOLERANCE}"])
     run = subprocess.run([str(binary), str(exported / "test_vectors.csv")], capture_output=True,
                          text=True, timeout=60)
     print(run.stdout)
@@ -299,26 +285,20 @@ def test_c_header_reproduces_the_python_law_to_1e_12(request, tmp_path, export_f
     assert f"rows {rows} failures 0" in run.stdout
 
 
-@needs_compiler
 @pytest.mark.parametrize("export_fixture", ["exported", "exported_composite"])
-def test_c_normal_solve_is_exact_on_the_whole_admissible_range(request, tmp_path,
+def test_c_normal_solve_is_exact_on_the_whole_admissible_range(strict_c99, request, tmp_path,
                                                                export_fixture):
     shutil.copy(request.getfixturevalue(export_fixture) / "hertz2d_law.h", tmp_path)
-    run = subprocess.run([str(compile_c(tmp_path, "normal", NORMAL_DRIVER))],
+    run = subprocess.run([str(strict_c99.build(tmp_path, "normal", NORMAL_DRIVER))],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and "bad 0" in run.stdout, run.stdout
 
 
-@needs_compiler
 @pytest.mark.parametrize("export_fixture", ["exported", "exported_composite"])
-def test_header_alone_compiles_as_strict_c99(request, tmp_path, export_fixture):
+def test_header_alone_compiles_as_strict_c99(strict_c99, request, tmp_path, export_fixture):
     shutil.copy(request.getfixturevalue(export_fixture) / "hertz2d_law.h", tmp_path)
-    source = tmp_path / "only_header.c"
-    source.write_text('#include "hertz2d_law.h"\n#include "hertz2d_law.h"\n'
-                      "int main(void) { return 0; }\n")
-    build = subprocess.run([COMPILER, *STRICT, f"-I{tmp_path}", "-c", str(source), "-o",
-                            str(tmp_path / "only_header.o")], capture_output=True, text=True)
-    assert build.returncode == 0, build.stderr
+    strict_c99.build(tmp_path, "only_header", '#include "hertz2d_law.h"\n'
+                     '#include "hertz2d_law.h"\nint main(void) { return 0; }\n', link=False)
 
 
 @pytest.mark.parametrize("mutate, message", [
@@ -415,9 +395,8 @@ int main(void)
 """
 
 
-@needs_compiler
-def test_history_interface_is_the_update_with_its_history_kept(exported, tmp_path):
+def test_history_interface_is_the_update_with_its_history_kept(strict_c99, exported, tmp_path):
     (tmp_path / "hertz2d_law.h").write_text((exported / "hertz2d_law.h").read_text())
-    run = subprocess.run([str(compile_c(tmp_path, "history", HISTORY_DRIVER))],
+    run = subprocess.run([str(strict_c99.build(tmp_path, "history", HISTORY_DRIVER))],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
