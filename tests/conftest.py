@@ -1,4 +1,5 @@
 """Shared fixtures: every test run gets its own cache (meshes, finished cases) in a temp dir."""
+import logging
 import os
 import shutil
 import subprocess
@@ -46,6 +47,19 @@ def strict_c99():
     if compiler is None:
         pytest.skip("no C compiler on this machine")
     return StrictC99(compiler)
+
+
+@pytest.fixture
+def hertz2d_records():
+    """The records the ``hertz2d`` logger emits during the test (a list; the command line stops
+    that logger propagating, so pytest's caplog does not see them)."""
+    records = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    logger = logging.getLogger("hertz2d")
+    logger.addHandler(handler)
+    yield records
+    logger.removeHandler(handler)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -241,17 +241,9 @@ def test_certificates_given_as_pem_text_load():
     ("tcp://localhost:8786", False),
     ("tcp://[::1]:8786", False),
 ])
-def test_plain_tcp_beyond_loopback_is_one_warning(address, warns):
-    warnings = []
-    handler = logging.Handler()
-    handler.emit = warnings.append
-    logger = logging.getLogger("hertz2d")
-    logger.addHandler(handler)
-    try:
-        scheduler_security(address)
-    finally:
-        logger.removeHandler(handler)
-    assert len(warnings) == warns
+def test_plain_tcp_beyond_loopback_is_one_warning(address, warns, hertz2d_records):
+    scheduler_security(address)
+    assert len(hertz2d_records) == warns
 
 
 async def _nobody_answers(address: str, connection_args: dict) -> None:
