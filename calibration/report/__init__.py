@@ -87,10 +87,9 @@ def _provenance(results: Path, penalty, validation) -> dict:
     return meta
 
 
-@writes_together
-def build_report(results: str | Path = "results") -> dict:
-    """Write ``report.html`` and ``report.md`` into ``results``; return their paths."""
-    results = check_writable("results", results, directory=True)
+def report_sections(results: Path) -> list[Section]:
+    """The report's sections of the results root ``results``, in reading order (a stage the root
+    lacks, the map or the DEM, has none); the documentation renders the same sections."""
     penalty = load_stage(penalty_sections.PenaltyResults, results)
     validation = load_stage(validation_sections.ValidationResults, results)
     sections = [_summary(results, penalty, validation),
@@ -110,8 +109,16 @@ def build_report(results: str | Path = "results") -> dict:
                 dem_sections.biaxial_section(results),
                 _disagreements(penalty_sections.disagreements(penalty)
                                + validation_sections.disagreements(validation))]
-    sections = [section for section in sections if section is not None]
-    meta = _provenance(results, penalty, validation)
+    return [section for section in sections if section is not None]
+
+
+@writes_together
+def build_report(results: str | Path = "results") -> dict:
+    """Write ``report.html`` and ``report.md`` into ``results``; return their paths."""
+    results = check_writable("results", results, directory=True)
+    sections = report_sections(results)
+    meta = _provenance(results, load_stage(penalty_sections.PenaltyResults, results),
+                       load_stage(validation_sections.ValidationResults, results))
     html_path = write_text(to_html(TITLE, sections, meta), results / "report.html")
     md_path = write_text(to_markdown(TITLE, sections, meta, results), results / "report.md")
     return {"out": str(html_path), "markdown": str(md_path)}
