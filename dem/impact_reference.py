@@ -17,8 +17,8 @@ the lever arm ``R - delta``, the contact point's slip velocity ``v_t = -vx - ome
 
 and T, the pair's tangential force, follows the spring while it sticks, ``T' = kt(a) 2 v_t``
 (Eq. 32 in continuous time), and the Coulomb cap while it slips, ``T = s mu N`` (s = +-1). The
-events: sticking ends when |T| reaches mu N; slipping ends when the spring's rate would take T
-back inside the cap, ``s kt 2 v_t < mu N'`` (N' = dN/d(delta) 2 delta'); the contact ends when
+events: sticking ends when ``|T|`` reaches ``mu N``; slipping ends when the spring's rate would take
+T back inside the cap, ``s kt 2 v_t < mu N'`` (N' = dN/d(delta) 2 delta'); the contact ends when
 delta returns to 0. At first touch (delta = 0, where kt and N' vanish together) the contact slips
 if the ratio of the two rates, taken at an approach of 1e-9 R, exceeds 1.
 """
@@ -43,9 +43,9 @@ FIRST_TOUCH = 1e-9
 
 @dataclass(frozen=True)
 class ReferenceImpact:
-    """The contact's end: rebound angle (degrees from the normal, as :class:`dem.impact.
-    ImpactResult`), normal restitution, spin (rad/s) and contact time (s); the regimes it went
-    through (``"stick"``, ``"slip"``, in order)."""
+    """The contact's end: rebound angle (degrees from the normal, as
+    :class:`dem.impact.ImpactResult`), normal restitution, spin (rad/s) and contact time (s);
+    the regimes it went through (``"stick"``, ``"slip"``, in order)."""
 
     rebound_angle: float
     restitution: float

@@ -65,6 +65,7 @@ def engine_stamp() -> str:
 #: first ``_CacheImpl``)
 _IMPL = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
 _LOCATOR = getattr(caching, "_CacheLocator", None)
+#: whether numba's on-disk cache can be given the engine's own locator (see :func:`njit`)
 CACHE = _IMPL is not None and _LOCATOR is not None and isinstance(
     getattr(_IMPL, "_locator_classes", None), list)
 

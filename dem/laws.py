@@ -77,15 +77,18 @@ _tangential_step = calibrated_kernels.tangential_step
 SIMPLIFIED, LINEAR, HERTZ_MINDLIN, CALIBRATED = 0, 1, 2, 3
 #: the parameter vector: E*, G*, nu, mu, kn, kt, then the six penalty coefficients
 MODULUS, SHEAR_MODULUS, POISSON, FRICTION, KN, KT, PENALTY = 0, 1, 2, 3, 4, 5, 6
+#: the length of the parameter vector every law shares
 PARAMETERS = PENALTY + 6
 NAMES = ("simplified", "linear", "hertz-mindlin", "calibrated")
 #: the calibrated law's (C1) numbers of a disc pair and of a disc on a wall, after PARAMETERS
 CURVE_DATA = calibrated_kernel.CURVE_DATA
+#: where the calibrated law's (C1) numbers of a disc pair, and of a disc on a wall, start
 PAIR_CURVES, WALL_CURVES = PARAMETERS, PARAMETERS + CURVE_DATA
 #: the history columns every law keeps (:mod:`dem.contacts`): N, T, kt (of the last step), a,
 #: passed to :func:`law_step` as a tuple (:func:`history_row`) and stored from the one it returns
 #: (:func:`store_row`); a law with a longer memory keeps its own columns after them
 NORMAL, TANGENTIAL, STIFFNESS, HALF_WIDTH = 0, 1, 2, 3
+#: the history columns every law keeps (N, T, kt, a)
 HISTORY = 4
 #: the history of an open contact
 OPEN = (0.0,) * HISTORY
@@ -93,6 +96,7 @@ OPEN = (0.0,) * HISTORY
 #: (:func:`calibrated_step`), then its kernel's memory (the 27 doubles of
 #: :data:`calibration.laws.calibrated_kernel.HISTORY`)
 SPRING, MEMORY = HISTORY, HISTORY + 1
+#: the calibrated law's history width: the shared columns, its spring, its kernel's memory
 CALIBRATED_HISTORY = MEMORY + calibrated_kernel.HISTORY
 #: a pair's constants (:func:`pair_constants`): its reduced mass, then the law's: the linear
 #: spring's dashpot coefficients; the paper's law's (and the calibrated law's) log(4 R1),

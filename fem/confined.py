@@ -85,6 +85,7 @@ from checks import InputError, non_negative, one_of, poisson, positive
 from meshes.fulldisc import DEFAULT_LEVEL, contact_angles, contact_frames, full_disc_mesh
 from meshes.halfround import node_at
 
+#: how the tangential load is balanced (the module docstring says each)
 BALANCES = ("contacts", "relief", "mirror")
 RIGID_DEFINITIONS = ("centre", "mean_axes")
 
@@ -136,8 +137,8 @@ def _curl(v, w):
 
 @dataclass(frozen=True)
 class ConfinedResponse:
-    """Contact 1's displacement (m) under the normal loads N on every flat plus a ``balance``d
-    tangential load T at contact 1.
+    """Contact 1's displacement (m) under the normal loads N on every flat plus a tangential load
+    T at contact 1, balanced as ``balance`` says.
 
     ``u_t``: along ``t_1``, rigid motion removed by the ``centre`` definition (the one Eq. 20
     uses); ``u_t_mean_axes``: the same with the ``mean_axes`` definition; ``approach``: along
@@ -300,7 +301,8 @@ class ConfinedDisc:
 
     def response(self, E: float, nu: float, balance: str, T: float = 1.0,
                  N: float = 1.0) -> ConfinedResponse:
-        """Contact 1's displacement under N on every flat and T at contact 1 (``balance``d).
+        """Contact 1's displacement under N on every flat and T at contact 1, balanced as
+        ``balance`` says.
 
         One solve at E = 1 per (nu, balance, T, N), scaled by 1/E for any modulus.
         """

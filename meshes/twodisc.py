@@ -195,7 +195,7 @@ def half_disc_mesh(R: float, side: int, window: tuple[float, float], half_width:
 def tagged_mesh(raw: meshio.Mesh) -> skfem.MeshTri:
     """The triangles of a gmsh mesh with its physical line groups as named boundaries.
 
-    What :func:`skfem.io.meshio.from_meshio` makes of it (each group the facet indices of its
+    What ``skfem.io.meshio.from_meshio`` makes of it (each group the facet indices of its
     lines, in gmsh's order; no orientation, no subdomains), without building the mesh twice:
     from_meshio finds the facets of a temporary mesh to match the lines and the mesh it returns
     finds them again, 18 of its 23 ms a body at level 2. scikit-fem numbers the facets in the

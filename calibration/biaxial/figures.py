@@ -280,8 +280,8 @@ def tangential_forces(showcase, friction: float):
 
 
 def normalised_profiles(profiles: pd.DataFrame, speed: float) -> pd.DataFrame:
-    """A run's velocity profiles (averaged over the shear stage, :func:`dem.biaxial.
-    mean_profiles`) over the top wall's ``speed``."""
+    """A run's velocity profiles (averaged over the shear stage,
+    :func:`dem.biaxial.mean_profiles`) over the top wall's ``speed``."""
     table = profiles.copy()
     if len(table):
         table[["velocity", "affine"]] /= speed

@@ -11,12 +11,12 @@ from calibration.validation.map.errors import ENERGY
 from calibration.validation.map.regions import THRESHOLDS, force_errors
 from calibration.validation.map.spec import PATH_KINDS
 
-#: the smallest |beta|/mu drawn (a contact of one material is put here on the log axis)
+#: the smallest ``|beta|/mu`` drawn (a contact of one material is put here on the log axis)
 FLOOR = 1e-3
 
 
 def heldout_errors(errors: pd.DataFrame, laws: list[str]) -> plt.Figure:
-    """Per law (a column): the force error of every held-out path against |beta|/mu, and the
+    """Per law (a column): the force error of every held-out path against ``|beta|/mu``, and the
     energy per cycle's error of every cycle path, by load path kind."""
     fig, panels = plt.subplots(2, len(laws), figsize=(5.2 * len(laws), 7.5), squeeze=False,
                                sharey="row")

@@ -36,7 +36,7 @@ ALL_GROUPS = tuple(CalibratedCoefficients.groups())
 BASE_GROUPS = ("penalty", "stick")
 #: the soft-L1 loss's scale (a relative error)
 LOSS_SCALE = 0.03
-#: the range of the coupling width b1 (in |beta|/mu)
+#: the range of the coupling width b1 (in ``|beta|/mu``)
 WIDTH_BOUNDS = (0.05, 30.0)
 #: function evaluations each stage may take
 MAX_EVALUATIONS = 400

@@ -1,13 +1,13 @@
 """Where the calibrated law holds and where it does not: its errors by the Dundurs coupling of the
 contact and by load path, from a map's error table, and the FEM's first and second cycles.
 
-:func:`coupling_of` adds to a map table the contact's ``|beta|`` (:func:`calibration.laws.
-calibrated.coupling_beta`) and ``|beta|/mu``; :func:`by_coupling` counts a law's paths within the
-force threshold per band of ``|beta|`` and :func:`by_domain` gives its targets on the contacts
-with ``|beta|`` up to a bound; :func:`cycle_energies` measures the FEM's energy in the
-first and in the last cycle of every cycle path, the evidence that a dissimilar pair's first
-cycle also releases the shear locked in under normal load (so the energy per cycle is judged on
-the last), and the swing of the normal force the tangential cycles cause.
+:func:`coupling_of` adds to a map table the contact's ``|beta|``
+(:func:`calibration.laws.calibrated.coupling_beta`) and ``|beta|/mu``; :func:`by_coupling` counts a
+law's paths within the force threshold per band of ``|beta|`` and :func:`by_domain` gives its
+targets on the contacts with ``|beta|`` up to a bound; :func:`cycle_energies` measures the FEM's
+energy in the first and in the last cycle of every cycle path, the evidence that a dissimilar pair's
+first cycle also releases the shear locked in under normal load (so the energy per cycle is judged
+on the last), and the swing of the normal force the tangential cycles cause.
 """
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ from calibration.laws.energy import loop_work
 from calibration.validation.map.regions import force_errors
 from calibration.validation.map.spec import DEFAULT_VARIANT
 
-#: bands of |beta| the report counts paths in
+#: bands of ``|beta|`` the report counts paths in
 BETA_BANDS = (0.0, 1e-9, 0.1, 0.2, 0.3, 0.5)
-#: the bounds of |beta| the law's targets are given up to (the last: every contact)
+#: the bounds of ``|beta|`` the law's targets are given up to (the last: every contact)
 DOMAIN_BOUNDS = (0.1, 0.2, float("inf"))
 
 
@@ -37,14 +37,14 @@ def _beta(row) -> float:
 
 
 def coupling_of(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` (a map's cases or errors) with ``beta`` (|beta|) and ``beta_over_mu``."""
+    """``table`` (a map's cases or errors) with ``beta`` (``|beta|``) and ``beta_over_mu``."""
     beta = table.apply(_beta, axis=1)
     return table.assign(beta=beta, beta_over_mu=beta / table.mu)
 
 
 def by_coupling(errors: pd.DataFrame, law: str, threshold: float = 0.05,
                 variant: str = DEFAULT_VARIANT) -> pd.DataFrame:
-    """Per band of |beta| and per load path: a law's paths at the map's own mesh (``variant``;
+    """Per band of ``|beta|`` and per load path: a law's paths at the map's own mesh (``variant``;
     the convergence check's finer meshes are not counted again) and the share within
     ``threshold``."""
     mine = errors[(errors.law == law) & (errors.variant == variant)]
@@ -80,8 +80,8 @@ def cycle_energies(paths: list) -> pd.DataFrame:
     """Per cycle path ``(run, FEM table)`` with two or more cycles: the FEM's energy in the first
     and in the last cycle (loop areas of Fx on delta_t and Fz on delta_n), how far the normal
     force swings over the cycles relative to its mean (on a ``cycle`` path delta_n is held, so a
-    law whose N depends on the overlap alone keeps N constant there), and the contact's |beta|
-    and |beta|/mu."""
+    law whose N depends on the overlap alone keeps N constant there), and the contact's ``|beta|``
+    and ``|beta|/mu``."""
     rows = []
     for run, table in paths:
         stage = table.stage.to_numpy()

@@ -4,5 +4,6 @@ from calibration.commands import (all_stages, calibrate, dem, export_law, fit, h
                                   report, sweep, twodisc, validate)
 from calibration.commands import map as validity_map
 
+#: the sub-command modules, in pipeline order
 COMMANDS = (halfround, sweep, fit, twodisc, model, export_law, validate, calibrate, validity_map,
             report, all_stages, dem)

@@ -1,8 +1,8 @@
 """Flags shared by the commands that run FEM tasks (``sweep``, ``validate``, ``all``): where.
 
 ``--jobs N`` (local processes) and ``--scheduler ADDRESS`` (a dask.distributed cluster) exclude
-each other; :func:`executor_from` opens what they ask for (:func:`calibration.runs.executor_choice.
-open_executor`, which also reads ``$HERTZ2D_SCHEDULER``).
+each other; :func:`executor_from` opens what they ask for
+(:func:`calibration.runs.executor_choice.open_executor`, which also reads ``$HERTZ2D_SCHEDULER``).
 """
 from __future__ import annotations
 

@@ -27,6 +27,7 @@ import pandas as pd
 from fem.loadpath import PATHS, STEP_COLUMNS, LoadPath
 from checks import InputError
 
+#: a law table's columns: the FEM's per-step columns, then the law's own
 COLUMNS = (*STEP_COLUMNS, "stage", "kn", "kt", "slip")
 #: every kind of load path: the built ones and ``file`` (any path, :meth:`LoadPath.from_file`)
 ALL_PATHS = (*PATHS, "file")

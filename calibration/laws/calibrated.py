@@ -38,12 +38,12 @@ contact). Term by term, and what each stands for:
 
   and kappa likewise (q0..q3), and with coefficients of their own the curve of the branches
   after the first reversal: the FEM shows the first loading of such a contact with another
-  curvature than the loops that follow, which are centred off the origin (the shear locked in
-  under normal load is released by the first cycle). The curve cannot depend on the sign of
-  beta (swapping the bodies flips it), so |beta| and beta^2 are its first terms: ``v2 beta^2``
-  is the part of the coupling that friction does not switch on or off (it acts at any mu), and
-  ``v3 [wall]`` (1 for a disc on a rigid wall, else 0) what separates a rigid flat from the
-  disc's mirror image, which stands in for the wall in the normal law (Section 3.2).
+  curvature than the loops that follow, which are centred off the origin (the shear locked in under
+  normal load is released by the first cycle). The curve cannot depend on the sign of beta (swapping
+  the bodies flips it), so ``|beta|`` and ``beta^2`` are its first terms: ``v2 beta^2`` is the part
+  of the coupling that friction does not switch on or off (it acts at any mu), and ``v3 [wall]`` (1
+  for a disc on a rigid wall, else 0) what separates a rigid flat from the disc's mirror image,
+  which stands in for the wall in the normal law (Section 3.2).
 
 (C1) is explicit in both directions: given delta, ``t = 1 - exp(B/kappa + W_{-1}((delta/(k s) -
 B)/kappa e^{-B/kappa}))`` with Lambert's W on its lower branch. Its slope at t is
@@ -86,10 +86,10 @@ class CalibratedCoefficients:
     penalty: tuple[float, ...] = (0.22, 2.89, 0.18, -10.31, 1.75, 0.36)
     #: (k0, k1) of kappa0 = 1 + sum_i (omega_i/2) x_i (k0 + k1 nu_i)
     stick: tuple[float, ...] = (0.0, 0.0)
-    #: (b1,): the width of the share phi = b^2/(b^2 + b1^2), b = |beta|/mu
+    #: (b1,): the width of the share phi = b^2/(b^2 + b1^2), ``b = |beta|/mu``
     coupling_width: tuple[float, ...] = (0.5,)
     #: (v0, v1, v2, v3), (q0, q1, q2, q3): the first loading's B and kappa move by
-    #: phi (c0 + c1 |beta|) + c2 beta^2 + c3 [wall]
+    #: ``phi (c0 + c1 |beta|) + c2 beta^2 + c3 [wall]``
     first_bracket: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
     first_stick: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
     #: the same for the branches after the first reversal
@@ -138,7 +138,7 @@ class CalibratedCoefficients:
 
 
 def coupling_beta(pair: ContactPair) -> np.ndarray:
-    """|beta|, Dundurs' second constant of the physical contact (plane strain): the pair's own
+    """``|beta|``, Dundurs' second constant of the physical contact (plane strain): the pair's own
     (:attr:`ContactPair.dundurs_beta`), or for a disc on a rigid wall ``(1 - 2 nu)/(2 (1 - nu))``
     (the wall's mirror image stands in for its compliance only)."""
     if pair.wall:
@@ -184,8 +184,8 @@ def curve_data(pair: ContactPair, coefficients: CalibratedCoefficients) -> tuple
 
 
 def curve_constants(pair: ContactPair, a, coefficients: CalibratedCoefficients) -> Curves:
-    """(C1)'s constants at half-width ``a`` (a > 0; :func:`~calibration.laws.calibrated_kernel.
-    curves` on the pair's :func:`curve_data`)."""
+    """(C1)'s constants at half-width ``a`` (a > 0;
+    :func:`~calibration.laws.calibrated_kernel.curves` on the pair's :func:`curve_data`)."""
     a = np.asarray(a, float)
     return Curves(*kernel.curves(a, np.log(a), pair.R1, pair.R2, np.log(4.0 * pair.R1),
                                  np.log(4.0 * pair.R2), curve_data(pair, coefficients)))
@@ -201,8 +201,9 @@ def branch_displacement(t, B, kappa):
 
 @dataclass
 class CalibratedState:
-    """The history of a batch of contacts (one row of :data:`~calibration.laws.calibrated_kernel.
-    HISTORY` doubles each) and the last update's outputs (arrays, one entry per contact)."""
+    """The history of a batch of contacts (one row of
+    :data:`~calibration.laws.calibrated_kernel.HISTORY` doubles each) and the last update's
+    outputs (arrays, one entry per contact)."""
 
     history: np.ndarray
     #: normal and tangential force (N/m), half-width (m), tangent stiffness dT/d(delta) per pair

@@ -33,6 +33,7 @@ from checks import InputError
 
 LAW_ID = "hertz2d-calibrated"
 FORM = "per-body"
+#: doubles of history per contact (the kernel's memory of traction pieces)
 HISTORY_SIZE = kernel.HISTORY
 
 #: the normal law's pieces, as the simplified law's law.json writes them

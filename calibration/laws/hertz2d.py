@@ -151,7 +151,8 @@ def pressure(x, N, a) -> np.ndarray:
 
 
 def shear_traction(x, N, a, c, mu) -> np.ndarray:
-    """Eq. 2 (Cattaneo-Mindlin): ``mu p(x)`` less ``(c/a) mu p_c(x)`` in the stick zone |x| < c."""
+    """Eq. 2 (Cattaneo-Mindlin): ``mu p(x)`` less ``(c/a) mu p_c(x)`` in the stick zone
+    ``|x| < c``."""
     stick = mu * pressure(x, N * (c / a) ** 2, c) if c > 0 else 0.0  # (c/a) mu p_c, Eq. 1 on c
     return mu * pressure(x, N, a) - stick
 

@@ -35,9 +35,12 @@ from calibration.laws.hertz2d import max_normal_approach, normal_stiffness
 from calibration.laws.pair import ContactPair
 from calibration.laws.scalar import hertz2d_normal_tangent
 
+#: a vector's inputs: the contact and step, the pair, the step's approach and increment
 INPUTS = ("contact", "step", "wall", "R1", "R2", "E1", "E2", "nu1", "nu2", "mu", "delta_n",
           "d_delta_t")
+#: a vector's outputs: the calibrated law's state after the step
 OUTPUTS = ("N", "T", "a", "kn", "kt", "kn_tangent", "front", "slipping")
+#: the columns of ``test_vectors.csv``
 COLUMNS = INPUTS + OUTPUTS
 
 #: (R1, R2, E1, E2, nu1, nu2, wall); a wall's body 2 is the disc's mirror image

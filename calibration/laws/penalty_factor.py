@@ -90,6 +90,7 @@ class ConstantPenalty:
         return np.full(np.broadcast(a_over_R, nu).shape, float(self.value))
 
 
+#: the paper's Eq. 33 with its own coefficients
 EQ33 = PolynomialPenalty()
 
 

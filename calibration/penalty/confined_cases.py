@@ -3,15 +3,21 @@
 A full disc held by K contacts (:mod:`fem.confined`) on the spec's a/R x nu ``[grid]``, with the
 ``[base]`` case's R, E and T, for each K of the table; the table's keys:
 
-``K``            contact counts, each >= 2 (e.g. ``[2, 3, 4]``);
-``N``            the normal resultant on every flat (w does not depend on it: the normal loads are
-                 symmetric about contact 1's axis and the problem is linear);
-``level``        the mesh level of the grid cases (:mod:`meshes.fulldisc`);
-``convergence``  mesh levels run at the base case's a/R and nu, for every K (optional);
-``trend``        contact counts run at the base case's a/R and nu and the grid's level (study
-                 ``contacts``: how w changes as K grows; optional);
-``mirror``       also run K = 2 with the mirrored traction, which is the ``symmetric`` half-round
-                 body as a full disc (optional, default true).
+``K``
+    contact counts, each >= 2 (e.g. ``[2, 3, 4]``);
+``N``
+    the normal resultant on every flat (w does not depend on it: the normal loads are symmetric
+    about contact 1's axis and the problem is linear);
+``level``
+    the mesh level of the grid cases (:mod:`meshes.fulldisc`);
+``convergence``
+    mesh levels run at the base case's a/R and nu, for every K (optional);
+``trend``
+    contact counts run at the base case's a/R and nu and the grid's level (study ``contacts``:
+    how w changes as K grows; optional);
+``mirror``
+    also run K = 2 with the mirrored traction, which is the ``symmetric`` half-round body as a
+    full disc (optional, default true).
 
 The tangential load is balanced by the other contacts (``contacts``, minimum-norm resultants) when
 K >= 3 and by the inertia force of the free disc (``relief``) at K = 2, where the opposite contact

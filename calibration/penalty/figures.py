@@ -103,7 +103,8 @@ def figure9(grid: pd.DataFrame, support: str) -> plt.Figure:
 
 
 def convergence_figure(grid: pd.DataFrame) -> plt.Figure:
-    """|w(level) - w(finest)| against DOFs at the base case, both supports, with an h^2 slope."""
+    """``|w(level) - w(finest)|`` against DOFs at the base case, both supports, with an h^2
+    slope."""
     fig, ax = plt.subplots(figsize=(5.5, 4))
     for support, style in SUPPORT_STYLE.items():
         rows = _ok(grid, study="convergence", support=support).sort_values("dofs")

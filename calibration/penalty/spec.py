@@ -5,9 +5,10 @@ A spec has a ``[base]`` case (the paper's Section 4.1 set-up), one-parameter ``[
 base case. Every case is run for each support in ``base.supports``. A study varies exactly one of
 ``R, a, a_over_R, E, nu, T`` and may hold a derived quantity fixed:
 
-``hold = "a_over_R"``       when R varies, a follows it (the body is scaled);
-``hold = "plane_modulus"``  when nu varies, E follows it so that E/(1-nu^2) stays at the base value
-                            (Fig. 7e).
+``hold = "a_over_R"``
+    when R varies, a follows it (the body is scaled);
+``hold = "plane_modulus"``
+    when nu varies, E follows it so that E/(1-nu^2) stays at the base value (Fig. 7e).
 
 An optional ``[confined]`` table adds the full disc held by K contacts on the same grid (its keys
 and cases in :mod:`calibration.penalty.confined_cases`).

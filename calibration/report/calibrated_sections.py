@@ -3,7 +3,7 @@ calibrate``) and the map's run of it (``<results>/map/``): "A law calibrated on 
 
 What the law is, term by term; how it was fitted; its targets on the training contacts (the map)
 and on the held-out ones beside the paper's laws; where it still fails and the FEM's evidence why
-(the Dundurs coupling: the held-out paths by |beta|, the first against the last cycle); the
+(the Dundurs coupling: the held-out paths by ``|beta|``, the first against the last cycle); the
 convergence of the held-out numbers on a finer mesh; the biaxial test rerun with it (does it move
 a macroscopic number beyond the packings' scatter?). A results root without the stage gets no
 section.

@@ -21,7 +21,7 @@ def listed(values) -> str:
 
 @dataclass(frozen=True)
 class Paragraph:
-    """Markdown text (``**bold**``, `` `code` ``, lists): the HTML renders it."""
+    """Markdown text (``**bold**``, code in backticks, lists): the HTML renders it."""
 
     text: str
 

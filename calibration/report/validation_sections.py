@@ -64,7 +64,7 @@ class ValidationResults:
         return float(t[(t.source == source) & (t.support == support)]["secant drop"].iloc[0])
 
     def stick_zone_errors(self) -> pd.Series:
-        """Largest |c / Eq. 7 - 1| (partial slip at delta_t = 0.01 m) per mesh level, over both
+        """Largest ``|c / Eq. 7 - 1|`` (partial slip at delta_t = 0.01 m) per mesh level, over both
         supports."""
         return self.verification.groupby("level")["c / Eq. 7"].apply(lambda c: (c - 1).abs().max())
 

@@ -13,12 +13,12 @@ wall: infinite radius, zero compliance); forces per unit thickness.
   (Dundurs 1969; Johnson, *Contact Mechanics*, 1985, Sec. 5.4). beta = 0 for one material,
   ``(1 - 2 nu)/(2 (1 - nu))`` (1/3 at nu = 0.25) for a disc on a rigid wall.
 - Friction during normal loading when beta != 0: the two surfaces would slide inward by
-  different amounts; friction resists, leaving a central stick zone |x| < c and slip zones at the
-  edges, with a shear traction odd in x. For Hertz contact of two half-planes under increasing
+  different amounts; friction resists, leaving a central stick zone ``|x| < c`` and slip zones at
+  the edges, with a shear traction odd in x. For Hertz contact of two half-planes under increasing
   load the solution is self-similar, c/a constant (Spence's argument for spheres, J. Elasticity 5
   (1975) 297; Johnson 1985, Sec. 5.4). With Goodman's approximation (the shear's effect on the
   pressure neglected), writing the traction increment per unit growth of a, the stick zone
-  |x| < c of the finite Hilbert-transform equation has a solution bounded at both ends only if
+  ``|x| < c`` of the finite Hilbert-transform equation has a solution bounded at both ends only if
   ``K(sqrt(1 - k^2)) / K(k) = |beta| / mu``, ``k = c/a``, K the complete elliptic integral of the
   first kind (:func:`normal_loading_stick_ratio`; derived for this module and checked against
   the numerical half-planes of :mod:`calibration.validation.halfplane` in the tests).

