@@ -26,7 +26,6 @@ copyright = "the hertz2d authors, MIT licence"
 extensions = [
     "myst_nb",                      # MyST Markdown pages and executed notebooks
     "sphinx.ext.autodoc",
-    "sphinx.ext.autosummary",
     "sphinx.ext.napoleon",
     "sphinx.ext.intersphinx",
     "sphinx.ext.mathjax",
@@ -37,7 +36,6 @@ extensions = [
 
 exclude_patterns = ["_build", "jupyter_execute", ".jupyter_cache", "**/.ipynb_checkpoints",
                     "_intersphinx", "examples/*.py"]
-templates_path = ["_templates"]
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
 # -- every reference resolves --------------------------------------------------------------------
@@ -59,9 +57,8 @@ nb_execution_raise_on_error = True    # a failing cell fails the build
 nb_execution_show_tb = True
 nb_merge_streams = True
 
-# -- API pages -------------------------------------------------------------------------------
-autosummary_generate = True
-autosummary_imported_members = False
+# -- API pages (written by hertz2d_docs when the build starts, a page per package) -----------
+hertz2d_api_packages = ["checks", "meshes", "fem", "calibration", "dem"]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
@@ -91,6 +88,7 @@ intersphinx_mapping = {
 }
 
 # -- HTML --------------------------------------------------------------------------------------
+smartquotes = False  # "--quick" stays two hyphens, a quote stays straight
 html_theme = "furo"
 html_title = "hertz2d"
 html_static_path = []

@@ -32,6 +32,11 @@ Roles:
 ``{biaxial-schedule}`quick|paper```
     A biaxial test's discs, box and stage durations, from :class:`dem.biaxial.BiaxialSettings`.
 
+The API pages (``docs/api/generated/``, git-ignored) are written when a build starts: one page per
+package of ``hertz2d_api_packages``, with its own docstring and members and then each of its modules
+(a page per module would make every page's navigation list some 150 modules, the build's
+largest cost).
+
 ``hertz2d_results`` in ``conf.py`` names the results root (the repository's ``results/``).
 """
 from __future__ import annotations
@@ -314,6 +319,54 @@ class ResultRole(SphinxRole):
         return [nodes.Text(text)], []
 
 
+# -- the API pages ----------------------------------------------------------------------------------
+
+AUTOMODULE = """.. automodule:: {name}
+   :members:
+   :undoc-members:
+   :show-inheritance:
+   :ignore-module-all:
+"""
+
+
+def _package_page(package: str) -> tuple[str, list[str]]:
+    """The API page of ``package``: its docstring and members, then each of its modules; and the
+    names of its subpackages, which get pages of their own."""
+    import importlib
+    import pkgutil
+    parent = importlib.import_module(package)
+    modules, packages = [], []
+    for info in pkgutil.iter_modules(parent.__path__, prefix=package + "."):
+        if info.name.endswith(".__main__"):
+            continue  # the command line's entry point
+        (packages if info.ispkg else modules).append(info.name)
+    lines = [package, "=" * len(package), "", AUTOMODULE.format(name=package)]
+    if packages:
+        lines += [".. toctree::", "   :maxdepth: 1", "", *(f"   {p}" for p in packages), ""]
+    for module in modules:
+        lines += [module, "-" * len(module), "", AUTOMODULE.format(name=module)]
+    return "\n".join(lines), packages
+
+
+def _write_api_pages(app) -> None:
+    """``builder-inited``: the API pages, rewritten only where they changed (an unchanged page
+    keeps the incremental build incremental)."""
+    folder = Path(app.srcdir) / "api" / "generated"
+    folder.mkdir(parents=True, exist_ok=True)
+    queue, written = list(app.config.hertz2d_api_packages), set()
+    while queue:
+        package = queue.pop(0)
+        text, subpackages = _package_page(package)
+        page = folder / f"{package}.rst"
+        if not page.exists() or page.read_text() != text:
+            page.write_text(text)
+        written.add(page.name)
+        queue += subpackages
+    for stale in folder.glob("*.rst"):  # a package that no longer exists
+        if stale.name not in written:
+            stale.unlink()
+
+
 # -- cross-references to names a module imports -------------------------------------------------
 
 def _defining_name(env, module: str, target: str) -> str | None:
@@ -421,6 +474,8 @@ def setup(app):
     _napoleon_without_attributes(app)
     app.connect("missing-reference", _resolve_imported)
     app.add_config_value("hertz2d_results", "results", "env")
+    app.add_config_value("hertz2d_api_packages", [], "env")
+    app.connect("builder-inited", _write_api_pages)
     app.add_directive("report-section", ReportSection)
     app.add_directive("results-files", ResultsFiles)
     app.add_directive("json-table", JsonTable)
