@@ -5,6 +5,10 @@
     >>> run = Simulation(Discs.from_arrays(centres, radii, 2700.0),
     ...                  Law.simplified(10e9, 0.25, 0.3), walls=Walls.box(1.0, 1.5), dt=1e-5)
     >>> table = run.run(100_000, output_every=1000)  # one row per 1000 steps
+    >>> len(table), bool(table.contacts.iloc[-1] > 0)  # 1 s: the discs have fallen and touch
+    (100, True)
+    >>> bool(abs(table.residual.iloc[-1]) < 0.01 * table.work.iloc[-1])  # energy ledger within 1 %
+    True
 
 :meth:`Simulation.run` calls the compiled loop (:func:`dem.integrate.advance`) once per output
 interval and records one row of observations after each: time, energies and the ledger

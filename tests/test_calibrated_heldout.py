@@ -7,7 +7,7 @@ spec's own mesh level, and the shipped coefficients are judged on them with the 
 - by default the held-out contacts with Dundurs' |beta| <= 0.1 (one material is |beta| = 0):
   there the law meets every target of its calibration on every path (force under 5 %,
   tangential stiffness within 10 % on partial-slip steps, energy per cycle within 10 %);
-- ``slow``: every held-out contact, and the domain statements the README makes for
+- ``slow``: every held-out contact, and the domain statements the calibrate stage makes for
   |beta| <= 0.2 (force under 10 % on every path, under 5 % on at least 90 %).
 """
 import numpy as np

@@ -1,4 +1,4 @@
-"""The command-line contract (README, "Command line"): JSON summary, exit 0, exit 2 with one line."""
+"""The command-line contract (docs/cli.md): JSON summary, exit 0, exit 2 with one line."""
 import json
 import os
 import signal
@@ -101,3 +101,10 @@ def test_ctrl_c_keeps_finished_cases_and_leaves_no_partial_file(tmp_path):
     rerun = subprocess.run(command + ["--json"], env=env, capture_output=True, check=True)
     summary = json.loads(rerun.stdout.decode().strip().splitlines()[-1])
     assert summary["failed"] == 0 and summary["reused"] >= kept
+
+
+@pytest.mark.parametrize("command", [["export-law"], ["model"], ["dem", "impact"]])
+def test_every_penalty_flag_lists_the_confined_refit(capsys, command):
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    assert "confined" in " ".join(capsys.readouterr().out.split())

@@ -111,3 +111,16 @@ def test_without_numba_the_dem_exits_2_and_everything_else_runs(tmp_path):
     assert result.returncode == 2, result.stderr
     assert "numba" in result.stderr and "hertz2d[dem]" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_quick_biaxial_schedule_in_the_help_is_the_one_that_runs(capsys):
+    """The help states the quick schedule; the docs render it from the same settings."""
+    pytest.importorskip("numba")
+    from dem.biaxial import BiaxialSettings
+    quick = BiaxialSettings.quick()
+    with pytest.raises(SystemExit):
+        main(["dem", "biaxial", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert (f"{quick.discs} discs in a {quick.width:g} x {quick.height:g} m box, "
+            f"{quick.settle:g} s settling, {quick.isotropic:g} s isotropic, "
+            f"{quick.shear:g} s shear") in text

@@ -74,8 +74,8 @@ def test_impact_equals_hertz2d_dem(plugin, angle, wall, ratio, local):
 
 
 def test_elastic_normal_impact_closed_form_and_energy(plugin):
-    """The law's own contact time (the quadrature of dem.impact) to its dt error (1.6e-5 at
-    dt = 1e-6, README), and energy kept as hertz2d keeps it, frictionless and undamped."""
+    """The law's own contact time (the quadrature of dem.impact) to its dt error (second order in
+    dt), and energy kept as hertz2d keeps it, frictionless and undamped."""
     from dem.impact import elastic_contact_time
     law, ours, steps = dem_impact(0.0, True, mu=0.0)
     theirs = plugin_impact(plugin, 0.0, True, steps, mu=0.0)

@@ -120,7 +120,7 @@ def _sweep(folder: Path, *where: str, **environment: str) -> pd.DataFrame:
 
 def test_a_sweep_through_tls_gives_the_rows_of_jobs_1(tls_scheduler, certificates, tmp_path):
     serial = _sweep(tmp_path / "serial", "--jobs", "1")
-    # configured as the README says: dask's environment variables
+    # configured as docs/cluster.md says: dask's environment variables
     tls_files = _settings(certificates["cert"], certificates["cert"], certificates["key"])
     variables = {**{environment_variable(setting): path for setting, path in tls_files.items()},
                  environment_variable("distributed.comm.require-encryption"): "True"}
@@ -214,11 +214,11 @@ def test_bad_tls_settings_exit_2_in_one_line_before_the_scheduler_is_contacted(
     assert not contacted and not (tmp_path / "penalty").exists()
 
 
-def test_the_readme_names_the_environment_variables_dask_reads():
-    """The sweep above runs with these variables; the README must name the same ones."""
-    readme = (Path(__file__).parents[1] / "README.md").read_text()
+def test_the_cluster_page_names_the_environment_variables_dask_reads():
+    """The sweep above runs with these variables; the cluster page must name the same ones."""
+    page = (Path(__file__).parents[1] / "docs" / "cluster.md").read_text()
     for setting in [*CLIENT_TLS_SETTINGS.values(), "distributed.comm.require-encryption"]:
-        assert environment_variable(setting) in readme, setting
+        assert environment_variable(setting) in page, setting
 
 
 def test_certificates_given_as_pem_text_load():

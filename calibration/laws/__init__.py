@@ -13,6 +13,8 @@ every law by name (with the paths each runs), :func:`make_law` builds any of the
     >>> from calibration.laws import ContactPair, SimplifiedModel, simplified_update
     >>> pair = ContactPair.discs(R=0.5, E=10e9, nu=0.25, mu=0.3)
     >>> state = simplified_update(pair, delta_n=0.025, d_delta_t=1e-3, T_previous=0.0)
+    >>> bool(state.T < pair.mu * state.N), bool(abs(state.T - state.kt * 1e-3) < 1e-6 * state.T)
+    (True, True)
 
 ``simplified_update`` (Table 1) and ``hysteretic_update`` (with memory) are the DEM hot paths:
 pass arrays (one entry per contact) for every argument and for the pair's parameters.
