@@ -1,6 +1,6 @@
 """The DEM engine's verification table (run: ``python benchmarks/dem_verification.py``).
 
-The numbers behind the README's DEM section, each against its closed form (:mod:`dem.impact`,
+The DEM engine's verification (docs/guide/dem.md computes part of it), each against its closed form (:mod:`dem.impact`,
 :mod:`dem.rolling`); the tests assert them. A disc of R = 0.035 m, rho = 2700 kg/m^3 (E 10 GPa,
 nu 0.25, mu 0.3; the linear spring kn 2.7e9, kt 1.5e9 N/m) at 1 m/s.
 

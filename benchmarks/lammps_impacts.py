@@ -1,5 +1,5 @@
 """Single impacts in hertz2d's DEM and in LAMMPS with the plugin, side by side (run:
-``python benchmarks/lammps_impacts.py``): the README's verification table of the simplified law.
+``python benchmarks/lammps_impacts.py``): the verification table of the simplified law.
 
 Needs the ``lammps`` extra, a C++ compiler and numba. Exports the plugin of the simplified law
 (Eq. 33) into a temporary folder and runs the ten impacts of ``tests/test_lammps_plugin.py`` (the

@@ -2,7 +2,7 @@
 
 Each sub-command is a module of :mod:`calibration.commands` (listed in
 :data:`calibration.commands.COMMANDS`). This module owns the contract every command keeps (the
-README's "Command line" section): outputs under ``--results DIR`` (never quick output over a
+documentation's command-line page, ``docs/cli.md``): outputs under ``--results DIR`` (never quick output over a
 full run, :mod:`calibration.runs.run_record`), progress on stderr, a JSON summary as the last
 stdout line with ``--json``, exit 0 on success, exit 2 with one line naming the bad value on bad
 input (no traceback), exit 1 with one line naming the file and the errno when a file cannot be

@@ -7,8 +7,8 @@ of granular mechanics copied for quasi-static tests such as the biaxial test (YA
 every collision nearly plastic (normal restitution ``exp(-0.7 pi / sqrt(1 - 0.49)) = 0.046``),
 an unusual choice that a paper would state as a ratio or a restitution coefficient; the paper
 gives a bare number among the material parameters, as PFC users do with the local damping
-coefficient. Both are implemented, so the choice can be tested (see the README's DEM section for
-the sensitivity):
+coefficient. Both are implemented, so the choice can be tested (``docs/theory/dem.md``, and
+``benchmarks/dem_damping.py`` for the sensitivity):
 
 - **viscous** (``ratio`` zeta): dashpots in parallel with the springs, normal force
   ``N - gamma_n v_n`` and, while the contact sticks, tangential ``T + gamma_t v_t``, with

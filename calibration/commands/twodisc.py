@@ -4,7 +4,7 @@ The disc of ``--R --E --nu`` is the upper body, whose flat is driven; the lower 
 disc (``--R2 --E2 --nu2``) or, with ``--counterpart wall``, a rigid flat.
 
 Writes the per-step table (the step columns shared with ``hertz2d model`` first, then
-diagnostics; the README lists them) to ``--out`` (default
+diagnostics, listed in ``docs/cli.md``) to ``--out`` (default
 ``<results>/twodisc/<path>-<support>.csv``) with a JSON sidecar holding the parameters,
 the summary and the provenance; optionally the traction profiles p(x), q(x) of every step and
 VTU files of displacement and stress. A step that does not converge even after cutting its

