@@ -42,7 +42,7 @@ suppress_warnings = ["mystnb.unknown_mime_type"]
 nitpicky = True
 # objects of projects without a Sphinx inventory to link to (meshio, markupsafe), or private ones
 nitpick_ignore = [("py:class", "meshio._mesh.Mesh"), ("py:class", "meshio.Mesh"),
-                  ("py:class", "markupsafe.Markup"),
+                  ("py:class", "markupsafe.Markup"), ("py:class", "lammps.lammps"),
                   ("py:class", "numba.core.caching._CacheLocator"),
                   ("py:class", "distributed.client.Client"),
                   ("py:class", "distributed.security.Security")]
@@ -66,6 +66,9 @@ napoleon_numpy_docstring = True
 napoleon_google_docstring = False
 napoleon_use_rtype = False
 napoleon_preprocess_types = True
+# the glossaries' words for a parameter's type, linked as terms
+napoleon_type_aliases = {"array_like": ":term:`numpy:array_like`",
+                         "sequence": ":term:`python:sequence`"}
 
 # -- bibliography ------------------------------------------------------------------------------
 bibtex_bibfiles = ["references.bib"]

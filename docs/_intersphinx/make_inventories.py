@@ -7,8 +7,8 @@ documentation puts it, and are committed beside this script. A name the build ca
 fails it (``nitpicky``): add the object to :data:`PROJECTS` and rerun
 ``python docs/_intersphinx/make_inventories.py``.
 
-Every object is imported first (a name that no longer exists stops the script), and also listed
-under the module path Python reports for it (``scipy.sparse._csc.csc_matrix`` for
+Every object is imported first (a name that no longer exists stops the script; glossary terms,
+``std:term``, are not objects), and also listed under the module path Python reports for it (``scipy.sparse._csc.csc_matrix`` for
 ``scipy.sparse.csc_matrix``): autodoc writes that path in signatures.
 """
 from __future__ import annotations
@@ -42,12 +42,14 @@ PROJECTS: dict[str, dict[str, tuple[str, str]]] = {
         "subprocess.CompletedProcess": ("py:class",
                                         "library/subprocess.html#subprocess.CompletedProcess"),
         "ssl.SSLContext": ("py:class", "library/ssl.html#ssl.SSLContext"),
+        "sequence": ("std:term", "glossary.html#term-sequence"),
     },
     "numpy": {
         "numpy.ndarray": ("py:class", "reference/generated/numpy.ndarray.html#numpy.ndarray"),
         "numpy.random.Generator": ("py:class",
                                    "reference/random/generator.html#numpy.random.Generator"),
         "numpy.dtype": ("py:class", "reference/generated/numpy.dtype.html#numpy.dtype"),
+        "array_like": ("std:term", "glossary.html#term-array_like"),
     },
     "scipy": {
         name: ("py:class", f"reference/generated/{name}.html#{name}")
@@ -102,10 +104,11 @@ def entries(objects: dict[str, tuple[str, str]]) -> list[str]:
     """Inventory lines ``name role priority uri dispname``, with each object's own module path."""
     lines = {}
     for name, (role, uri) in objects.items():
-        value = _import(name)  # a renamed or removed object stops the script here
         names = {name}
-        if getattr(value, "__module__", None) and getattr(value, "__qualname__", None):
-            names.add(f"{value.__module__}.{value.__qualname__}")
+        if role.startswith("py:"):  # a glossary term is not imported
+            value = _import(name)  # a renamed or removed object stops the script here
+            if getattr(value, "__module__", None) and getattr(value, "__qualname__", None):
+                names.add(f"{value.__module__}.{value.__qualname__}")
         for each in names:
             lines[each] = f"{each} {role} 1 {uri} {name if each != name else '-'}"
     return [lines[name] for name in sorted(lines)]
