@@ -192,7 +192,36 @@ def check_impact(law: Law, speed, angle, radius, density, dt, wall: bool,
 def impact(law: Law, *, speed: float, angle: float = 0.0, wall: bool = True,
            radius: float = RADIUS, density: float = DENSITY, dt: float = 1e-5,
            damping: Damping = Damping()) -> ImpactResult:
-    """One impact (module docstring); raises InputError on bad input before running."""
+    """One impact (module docstring for the geometry and what is measured).
+
+    Parameters
+    ----------
+    law : Law
+        The contact law (:class:`dem.laws.Law`).
+    speed : float
+        The disc's speed at first touch (m/s).
+    angle : float, optional
+        The velocity's angle from the contact normal (degrees).
+    wall : bool, optional
+        Against a rigid wall (else an equal disc at rest).
+    radius, density : float, optional
+        The disc's (m, kg/m^3); the paper's disc by default.
+    dt : float, optional
+        The time step (s); the biaxial test's by default, coarse for one impact.
+    damping : Damping, optional
+        A contact damping ratio and a local damping coefficient (none by default).
+
+    Returns
+    -------
+    ImpactResult
+        Contact time (s), normal restitution, rebound angle (degrees), spin (rad/s), the energy
+        ledger's relative residual and the steps run.
+
+    Raises
+    ------
+    checks.InputError
+        Bad input, or a time step too large for the contact's stiffness, before running.
+    """
     budget = check_impact(law, speed, angle, radius, density, dt, wall, damping)
     theta = math.radians(angle)
     velocity = [[speed * math.sin(theta), -speed * math.cos(theta), 0.0]]

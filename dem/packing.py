@@ -18,7 +18,26 @@ ATTEMPTS = 100_000
 
 def random_packing(discs: int, d_min: float, d_max: float, width: float, height: float,
                    seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """``(centres (n, 2), radii (n,))`` of a random non-overlapping packing in the box."""
+    """A random non-overlapping packing of discs in a box, placed from the largest down.
+
+    Parameters
+    ----------
+    discs : int
+        How many.
+    d_min, d_max : float
+        The range of the diameters, drawn uniformly (m).
+    width, height : float
+        The box, with its lower left corner at the origin (m).
+    seed : int, optional
+        The random generator's seed: one seed, one packing.
+
+    Returns
+    -------
+    centres : numpy.ndarray
+        (n, 2) positions (m).
+    radii : numpy.ndarray
+        (n,) radii (m), largest first.
+    """
     discs = count("discs", discs)
     d_min, d_max = positive("d_min", d_min), positive("d_max", d_max)
     width, height = positive("width", width), positive("height", height)

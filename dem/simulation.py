@@ -44,7 +44,30 @@ class LawFailure(ArithmeticError):
 
 
 class Simulation:
-    """One DEM system and its clock, energy ledger and recorded observations."""
+    """One DEM system and its clock, energy ledger and recorded observations.
+
+    Parameters
+    ----------
+    discs : Discs
+        Positions, radii, masses and velocities (:class:`dem.state.Discs`); advanced in place.
+    law : Law
+        The contact law (:class:`dem.laws.Law`).
+    dt : float
+        The time step (s).
+    walls : Walls, optional
+        Straight walls (:class:`dem.walls.Walls`); none by default.
+    gravity : tuple of float, optional
+        (m/s^2), downward by default.
+    damping : Damping, optional
+        A contact damping ratio and a local damping coefficient (none by default).
+    skin : float, optional
+        The Verlet lists' skin (m); a fraction of the largest radius by default.
+
+    Raises
+    ------
+    checks.InputError
+        Bad input, or an initial overlap beyond the law's largest approach.
+    """
 
     def __init__(self, discs: Discs, law: Law, *, dt: float, walls: Walls | None = None,
                  gravity=(0.0, -9.81), damping: Damping = Damping(), skin: float | None = None):
@@ -91,8 +114,23 @@ class Simulation:
 
     def run(self, steps: int, output_every: int | None = None,
             progress: bool = False) -> pd.DataFrame:
-        """``steps`` steps, one row of :meth:`observe` every ``output_every`` steps (and at the
-        end); the rows are also appended to :attr:`records`."""
+        """Advance ``steps`` steps and record what the system did.
+
+        Parameters
+        ----------
+        steps : int
+            Steps of ``dt``.
+        output_every : int, optional
+            Steps between recorded rows; by default only the end is recorded.
+        progress : bool, optional
+            Show a progress bar on stderr.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row of :meth:`observe` per interval (time, energies and the ledger, contacts,
+            mean stiffnesses, walls); the rows are also appended to :attr:`records`.
+        """
         count("steps", steps, minimum=0)
         interval = count("output_every", output_every or min(steps, CHUNK) or 1, minimum=1)
         rows = []

@@ -88,7 +88,33 @@ class LoadPath:
               normal_steps: int = 10, cycles: int = 1,
               delta_n_end: float | None = None,
               normal_swing: float = NORMAL_SWING) -> "LoadPath":
-        """A path of one of :data:`PATHS` (see the module docstring for each kind's steps)."""
+        """A path of one of the built kinds (see the module docstring for each kind's steps).
+
+        Parameters
+        ----------
+        kind : {"hold-normal", "proportional", "cycle", "coupled-cycle", "unload-normal"}
+            The kind of path.
+        delta_n : float
+            The approach (m): held (``hold-normal``, the cycles), reached
+            (``proportional``), or the start of the unloading (``unload-normal``).
+        delta_t : float
+            The final tangential displacement (m), or a cycle's amplitude.
+        steps : int
+            Tangential increments (per amplitude of travel for the cycles).
+        normal_steps : int, optional
+            Increments of the normal stage.
+        cycles : int, optional
+            Full cycles of a cycle path.
+        delta_n_end : float, optional
+            Where ``unload-normal`` takes the approach (half of ``delta_n`` by default).
+        normal_swing : float, optional
+            A ``coupled-cycle``'s relative swing of the approach.
+
+        Returns
+        -------
+        LoadPath
+            One step per increment, with its stage; the FEM and every law run it.
+        """
         one_of("path", kind, PATHS)
         positive("delta_n", delta_n)
         non_negative("delta_t", delta_t)
@@ -135,7 +161,20 @@ class LoadPath:
     def from_file(cls, path: str | Path) -> "LoadPath":
         """A ``file`` path: one step per row of a CSV table with columns ``delta_n, delta_t``.
 
-        Every delta_n must be > 0 (the bodies touch at every step) and every value finite.
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            The CSV file: the header ``delta_n,delta_t``, then one row per step (m); every
+            delta_n > 0 (the bodies touch at every step), every value finite.
+
+        Returns
+        -------
+        LoadPath
+
+        Raises
+        ------
+        checks.InputError
+            A missing file, or a row or value that is wrong (named in the message).
         """
         name = str(path)
         try:

@@ -321,8 +321,33 @@ def solve_two_disc(path: LoadPath, upper: Disc | None = None,
                    vtu: str | Path | None = None, progress: bool = True) -> TwoDiscResult:
     """Mesh, assemble and run ``path``: the per-step table (and profiles) of Section 4.2.
 
-    ``upper`` defaults to :class:`Disc`'s values (the paper's disc), ``lower`` to a copy of
-    ``upper``; ``lower=RigidFlat()`` puts the disc on a rigid wall.
+    Parameters
+    ----------
+    path : LoadPath
+        The prescribed displacements of the upper body's flat.
+    upper : Disc, optional
+        The driven disc; :class:`Disc`'s values (the paper's disc) by default.
+    lower : Disc or RigidFlat, optional
+        The other body: a copy of ``upper`` by default; ``RigidFlat()`` puts the disc on a rigid
+        wall.
+    mu : float, optional
+        The friction coefficient.
+    support : {"clamped", "symmetric"}, optional
+        How each disc's flat is held (:mod:`fem.supports`).
+    level : int, optional
+        The mesh level (each level halves the element size).
+    profiles : bool, optional
+        Also return the traction profiles p(x), q(x) of every step.
+    vtu : str or pathlib.Path, optional
+        A folder for the displacement fields of every step (ParaView).
+    progress : bool, optional
+        Show a progress bar on stderr.
+
+    Returns
+    -------
+    TwoDiscResult
+        The per-step table (the columns every law's table starts with, then the solver's
+        diagnostics), the profiles, and why the path stopped early (``failure``, else None).
     """
     model = TwoBody.for_path(path, upper, lower, mu, support, level)
     return model.run(path, profiles=profiles, vtu=vtu, progress=progress)

@@ -226,10 +226,26 @@ def calibrated_update(pair: ContactPair, delta_n, d_delta_t, state: CalibratedSt
                       coefficients: CalibratedCoefficients) -> CalibratedState:
     """One step of the calibrated law for a batch of contacts.
 
-    ``delta_n`` the current overlap and ``d_delta_t`` this step's tangential increment, both of
-    the disc relative to the other body in the contact's frame (doubled internally for a wall);
-    ``state`` the previous step's (:meth:`CalibratedState.unloaded` for new contacts), whose
-    history is updated in place.
+    Parameters
+    ----------
+    pair : ContactPair
+        The bodies (scalars, or one entry per contact).
+    delta_n : float or array_like
+        The current overlap (m), of the disc relative to the other body in the contact's frame
+        (doubled internally for a wall).
+    d_delta_t : float or array_like
+        This step's tangential increment (m), likewise.
+    state : CalibratedState
+        The previous step's state (:meth:`CalibratedState.unloaded` for new contacts); its
+        ``history`` is updated in place.
+    coefficients : CalibratedCoefficients
+        The law's coefficients (``hertz2d calibrate``'s, or the shipped ones).
+
+    Returns
+    -------
+    CalibratedState
+        The contacts' history and outputs: N, T (N/m), a (m), kt, the slip front and
+        ``slipping``, one entry per contact.
     """
     N, a = normal_force(pair, pair.pair_displacement(delta_n))
     contacts = state.history.shape[0]

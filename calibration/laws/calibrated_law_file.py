@@ -232,7 +232,25 @@ def check_calibrated_law(law, where: str) -> CalibratedCoefficients:
 
 
 def read_calibrated_law(path: str | Path) -> tuple[CalibratedCoefficients, dict]:
-    """``(coefficients, law)`` from a calibrated ``law.json`` (missing, not JSON or not of this
-    format: an :class:`InputError` naming what is wrong)."""
+    """The calibrated law's coefficients from a ``law.json`` that ``export-law --law calibrated``
+    wrote.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The ``law.json``.
+
+    Returns
+    -------
+    coefficients : CalibratedCoefficients
+        For :func:`~calibration.laws.calibrated.calibrated_update`.
+    law : dict
+        The whole checked object.
+
+    Raises
+    ------
+    checks.InputError
+        The file is missing, not JSON or not of this format (the message names what is wrong).
+    """
     law = read_json(path)
     return check_calibrated_law(law, str(path)), law

@@ -40,7 +40,26 @@ def tangential_displacement_eq20(force, E, nu, R, a, w):
 
 
 def penalty_factor_from_displacement(u_x, force, E, nu, R, a):
-    """Eq. 20 solved for w: ``(pi E u_x / (2T(1-nu^2)) - log(2R/a) - 1/2) / (log(4R/a) + nu/(2(1-nu)))``."""
+    """Eq. 20 solved for the penalty factor w of a half-round body.
+
+    ``w = (pi E u_x / (2T(1-nu^2)) - log(2R/a) - 1/2) / (log(4R/a) + nu/(2(1-nu)))``.
+
+    Parameters
+    ----------
+    u_x : float or array_like
+        The top's tangential displacement relative to the base centre (m), the FEM's.
+    force : float or array_like
+        The Hertzian tangential force T on the flat (N/m).
+    E, nu : float or array_like
+        Young's modulus (Pa) and Poisson's ratio.
+    R, a : float or array_like
+        The body's radius and the flat's half-width (m).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The penalty factor w.
+    """
     scaled = np.pi * E * u_x / (2.0 * force * (1.0 - nu**2))
     return (scaled - half_space_bracket(R, a)) / penalty_bracket(R, a, nu)
 

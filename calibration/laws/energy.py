@@ -61,8 +61,23 @@ def last_cycle(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def energy_per_cycle(table: pd.DataFrame, force: str = "Fx", normal: str = "Fz") -> float:
-    """The energy dissipated in the last full cycle (J/m): the loop areas of ``force`` against
-    delta_t and of ``normal`` against delta_n by the trapezoid rule (the driving forces by
-    default; ``"T", "N"`` for the contact frame's)."""
+    """The energy dissipated in the last full cycle: the loop areas of ``force`` against delta_t
+    and of ``normal`` against delta_n by the trapezoid rule.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A per-step table of a law's ``run`` or of the FEM, on a ``cycle`` or ``coupled-cycle``
+        path (its ``stage`` column marks the cycles).
+    force, normal : str, optional
+        The columns of the tangential and normal forces: the driving forces ``Fx``, ``Fz`` by
+        default; ``"T", "N"`` for the contact frame's.
+
+    Returns
+    -------
+    float
+        The work the last cycle dissipates (J/m): 0 for an elastic law, positive with
+        hysteresis.
+    """
     cycle = last_cycle(table)
     return loop_work(cycle["delta_t"], cycle[force]) + loop_work(cycle["delta_n"], cycle[normal])

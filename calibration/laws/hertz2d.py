@@ -89,8 +89,23 @@ def max_normal_approach(pair: ContactPair) -> np.ndarray:
 
 
 def normal_force(pair: ContactPair, delta_n) -> tuple[np.ndarray, np.ndarray]:
-    """``(N, a)`` from the approach ``delta_n`` (Eq. 4 with Eq. 22 or 23 solved together, exactly,
-    module docstring; 0 where delta_n <= 0)."""
+    """The normal force and half-width from the approach: Eq. 4 with Eq. 22 (or 23) solved
+    together, exactly (module docstring).
+
+    Parameters
+    ----------
+    pair : ContactPair
+        The bodies.
+    delta_n : float or array_like
+        The approach of the pair (m, compression positive).
+
+    Returns
+    -------
+    N : numpy.ndarray
+        The normal force (N/m); 0 where ``delta_n <= 0``.
+    a : numpy.ndarray
+        The contact half-width (m); 0 where ``delta_n <= 0``.
+    """
     delta_n = np.asarray(delta_n, float)
     limit = max_normal_approach(pair)
     too_far = delta_n >= limit
@@ -140,7 +155,22 @@ def tangential_stiffness(pair: ContactPair, a, penalty=EQ33) -> np.ndarray:
 
 
 def full_slip_displacement(pair: ContactPair, N, a, penalty=EQ33) -> np.ndarray:
-    """Eq. 27: ``delta_t(a) = mu N / (pi E*) B(a)``, the tangential displacement at full slip."""
+    """Eq. 27: ``delta_t(a) = mu N / (pi E*) B(a)``, the tangential displacement at full slip.
+
+    Parameters
+    ----------
+    pair : ContactPair
+        The bodies.
+    N, a : float or array_like
+        The normal force (N/m) and the contact half-width (m), as :func:`normal_force` gives.
+    penalty : PolynomialPenalty or ConstantPenalty, optional
+        The penalty factor w (Eq. 33 by default).
+
+    Returns
+    -------
+    numpy.ndarray
+        The pair's tangential displacement at the onset of full slip (m).
+    """
     return pair.mu * np.asarray(N, float) / (np.pi * pair.modulus) * tangential_bracket(
         pair, a, penalty)
 
@@ -182,7 +212,24 @@ def _stick_zone_term(pair: ContactPair, N, a, ratio, penalty) -> np.ndarray:
 
 
 def accurate_tangential_displacement(pair: ContactPair, N, T, penalty=EQ33) -> np.ndarray:
-    """Eqs. 24-27: delta_t at tangential force ``0 <= T <= mu N`` and constant normal force N."""
+    """Eqs. 24-27: the tangential displacement at a tangential force, at constant normal force.
+
+    Parameters
+    ----------
+    pair : ContactPair
+        The bodies.
+    N : float or array_like
+        The normal force (N/m).
+    T : float or array_like
+        The tangential force (N/m), ``0 <= T <= mu N``, from a first loading.
+    penalty : PolynomialPenalty or ConstantPenalty, optional
+        The penalty factor w (Eq. 33 by default).
+
+    Returns
+    -------
+    numpy.ndarray
+        The pair's tangential displacement (m).
+    """
     N, T = np.asarray(N, float), np.asarray(T, float)
     if np.any(T < 0) or np.any(T > pair.mu * N * (1 + 1e-12)):
         raise InputError("T must lie in [0, mu N] for the accurate model (monotonic loading)")
@@ -194,11 +241,29 @@ def accurate_tangential_displacement(pair: ContactPair, N, T, penalty=EQ33) -> n
 
 
 def accurate_tangential_force(pair: ContactPair, N, delta_t, penalty=EQ33):
-    """Inverse of Eqs. 24-27 at constant N: ``(T, c)`` for tangential displacement ``delta_t >= 0``.
+    """Inverse of Eqs. 24-27 at constant N: the tangential force at a tangential displacement.
 
     ``delta_t(c/a)`` falls monotonically from the full-slip value at c = 0 to 0 at c = a, so the
     root is found by bisection in c/a; beyond Eq. 27, T = mu N and c = 0. T follows from c by
     Eq. 3, ``T = mu N (1 - (c/a)^2)``.
+
+    Parameters
+    ----------
+    pair : ContactPair
+        The bodies.
+    N : float or array_like
+        The normal force, held constant (N/m).
+    delta_t : float or array_like
+        The tangential displacement of the pair (m), >= 0, from a first loading.
+    penalty : PolynomialPenalty or ConstantPenalty, optional
+        The penalty factor w (Eq. 33 by default).
+
+    Returns
+    -------
+    T : numpy.ndarray
+        The tangential force (N/m).
+    c : numpy.ndarray
+        The stick zone's half-width (m), 0 in full slip.
     """
     N, delta_t = np.broadcast_arrays(np.asarray(N, float), np.asarray(delta_t, float))
     a = half_width(pair, N)
@@ -230,13 +295,32 @@ def simplified_update(pair: ContactPair, delta_n, d_delta_t, T_previous, penalty
                       a_previous=0.0) -> SimplifiedState:
     """Table 1 for a batch of contacts: the DEM hot path, vectorised over contacts.
 
-    ``delta_n`` the current approach, ``d_delta_t`` the tangential displacement increment of this
-    step, ``T_previous`` and ``a_previous`` the tangential force and the half-width of the
-    previous step (the history; ``a_previous`` 0 for a new contact), all of the disc relative to
-    the other body (doubled internally for a wall). Eq. 32 takes the step's increment with kt
-    integrated by the trapezoidal rule, ``(kt(a_previous) + kt(a))/2``
-    (:func:`~calibration.laws.incremental.step_stiffness`): second order in the step, where kt of
-    the step's end alone would be first order.
+    Eq. 32 takes the step's increment with kt integrated by the trapezoidal rule,
+    ``(kt(a_previous) + kt(a))/2`` (:func:`~calibration.laws.incremental.step_stiffness`): second
+    order in the step, where kt of the step's end alone would be first order.
+
+    Parameters
+    ----------
+    pair : ContactPair
+        The bodies (scalars, or one entry per contact); a wall is
+        :meth:`ContactPair.disc_on_wall <calibration.laws.pair.ContactPair.disc_on_wall>`.
+    delta_n : float or array_like
+        The current approach (m), of the disc relative to the other body (doubled internally for
+        a wall); <= 0 is an open contact.
+    d_delta_t : float or array_like
+        This step's tangential displacement increment (m), likewise.
+    T_previous : float or array_like
+        The tangential force of the previous step (N/m): the contact's history.
+    penalty : PolynomialPenalty or ConstantPenalty, optional
+        The penalty factor w (Eq. 33 by default).
+    a_previous : float or array_like, optional
+        The half-width of the previous step (m); 0 for a new contact, which takes its own kt.
+
+    Returns
+    -------
+    SimplifiedState
+        N, T (N/m), a (m), kn and kt (N/m per m) and ``slipping`` (where the Coulomb cap acted),
+        one entry per contact. Keep ``T`` and ``a`` for the next step.
     """
     N, a = normal_force(pair, pair.pair_displacement(delta_n))
     kn, kt = normal_stiffness(pair, a), tangential_stiffness(pair, a, penalty)

@@ -165,9 +165,25 @@ def hysteretic_update(pair: ContactPair, delta_n, d_delta_t, state: HystereticSt
                       penalty=EQ33) -> HystereticState:
     """One step of the hysteretic law for a batch of contacts (the DEM hot path, vectorised).
 
-    ``delta_n`` the current approach and ``d_delta_t`` this step's tangential displacement
-    increment, both of the disc relative to the other body (doubled internally for a wall);
-    ``state`` the previous step's (:meth:`HystereticState.unloaded` for new contacts).
+    Parameters
+    ----------
+    pair : ContactPair
+        The bodies (scalars, or one entry per contact).
+    delta_n : float or array_like
+        The current approach (m), of the disc relative to the other body (doubled internally for
+        a wall).
+    d_delta_t : float or array_like
+        This step's tangential displacement increment (m), likewise.
+    state : HystereticState
+        The previous step's state (:meth:`HystereticState.unloaded` for new contacts).
+    penalty : PolynomialPenalty or ConstantPenalty, optional
+        The penalty factor w (Eq. 33 by default).
+
+    Returns
+    -------
+    HystereticState
+        The contacts' new history and outputs (N, T, a, kt, slipping), to pass to the next
+        step.
     """
     N, a = normal_force(pair, pair.pair_displacement(delta_n))
     N, a, _ = np.broadcast_arrays(N, a, state.T)

@@ -107,7 +107,18 @@ def _step(v, residual):
 
 
 def lambert_w_minus1(z: float) -> float:
-    """``W_{-1}(z)`` for ``-1/e <= z < 0`` (module docstring); -inf at z = 0, NaN outside."""
+    """Lambert's W on its lower branch (module docstring for the method and its accuracy).
+
+    Parameters
+    ----------
+    z : float
+        The argument, ``-1/e <= z < 0``.
+
+    Returns
+    -------
+    float
+        ``W_{-1}(z)``, at most -1; -inf at z = 0, NaN outside the branch's domain.
+    """
     if not z < 0.0:
         return -math.inf if z == 0.0 else math.nan
     steps = 2 if TWO_STEPS[0] <= z < TWO_STEPS[1] else 1
@@ -129,8 +140,18 @@ def lambert_w_minus1(z: float) -> float:
 
 
 def lambert_w_minus1_array(z) -> np.ndarray:
-    """:func:`lambert_w_minus1` of every entry of ``z`` (the same arithmetic, vectorised over
-    the entries of each branch)."""
+    """:func:`lambert_w_minus1` of every entry of ``z`` (the same arithmetic, vectorised).
+
+    Parameters
+    ----------
+    z : array_like
+        Arguments, ``-1/e <= z < 0``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``W_{-1}`` of each entry, of ``z``'s shape; -inf at 0, NaN outside the domain.
+    """
     shape = np.shape(z)
     z = np.asarray(z, float).ravel()
     w = np.where(z == 0.0, -np.inf, np.nan)

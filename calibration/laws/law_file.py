@@ -223,13 +223,27 @@ def _check_schema(law, where: str) -> PolynomialPenalty:
 
 
 def read_law(path: str | Path) -> tuple[PolynomialPenalty, dict]:
-    """``(penalty, law)`` from a ``law.json``: the penalty factor as a
-    :class:`~calibration.laws.penalty_factor.PolynomialPenalty` (``penalty.coefficients`` are
-    the six numbers of Eq. 33's form, a constant w is ``(w, 0, 0, 0, 0, 0)``; pass it to
-    :func:`~calibration.laws.hertz2d.simplified_update` with a pair of ``law["form"]``) and the
-    whole checked object.
-    A file that is missing, not JSON or not of this format is an :class:`InputError` naming what
-    is wrong."""
+    """The simplified law's penalty factor from a ``law.json`` that ``export-law`` wrote.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The ``law.json``.
+
+    Returns
+    -------
+    penalty : PolynomialPenalty
+        ``penalty.coefficients`` are the six numbers of Eq. 33's form (a constant w is
+        ``(w, 0, 0, 0, 0, 0)``); pass it to :func:`~calibration.laws.hertz2d.simplified_update`
+        with a pair of ``law["form"]``.
+    law : dict
+        The whole checked object.
+
+    Raises
+    ------
+    checks.InputError
+        The file is missing, not JSON or not of this format (the message names what is wrong).
+    """
     law = read_json(path)
     return _check_schema(law, str(path)), law
 

@@ -59,7 +59,29 @@ def _checked(name: str, value, low: float, high: float | None = None,
 
 @dataclass(frozen=True)
 class ContactPair:
-    """Material and geometry of two contacting bodies (arrays broadcast per contact)."""
+    """Material and geometry of two contacting bodies (arrays broadcast per contact).
+
+    Parameters
+    ----------
+    R1, R2 : float or array_like
+        The radii (m); body 1 is the one whose displacement a law reports.
+    E1, E2 : float or array_like
+        Young's moduli (Pa).
+    nu1, nu2 : float or array_like
+        Poisson's ratios, in [0, 0.5).
+    mu : float or array_like
+        The friction coefficient, >= 0.
+    wall : bool, optional
+        Body 2 is the mirror image standing for a rigid wall (use :meth:`disc_on_wall`).
+    form : {"per-body", "composite"}, optional
+        How two bodies' brackets combine: each its own (Eq. 22 and its tangential analogue, the
+        FEM's configuration) or the printed E* form (Eqs. 23, 25, 26).
+
+    Raises
+    ------
+    checks.InputError
+        A parameter outside its range, named with its value.
+    """
 
     R1: np.ndarray
     R2: np.ndarray
@@ -87,12 +109,43 @@ class ContactPair:
 
     @classmethod
     def discs(cls, R, E, nu, mu, R2=None, form: str = "per-body") -> "ContactPair":
-        """Two discs of one material (radius ``R``, or ``R`` and ``R2``)."""
+        """Two discs of one material.
+
+        Parameters
+        ----------
+        R : float or array_like
+            The radius of both discs, or of disc 1 when ``R2`` is given (m).
+        E, nu, mu : float or array_like
+            Young's modulus (Pa), Poisson's ratio and the friction coefficient.
+        R2 : float or array_like, optional
+            Disc 2's radius (m).
+        form : {"per-body", "composite"}, optional
+            As for :class:`ContactPair`.
+
+        Returns
+        -------
+        ContactPair
+        """
         return cls(R, R if R2 is None else R2, E, E, nu, nu, mu, form=form)
 
     @classmethod
     def disc_on_wall(cls, R, E, nu, mu) -> "ContactPair":
-        """A disc against a rigid straight wall, as the disc and its mirror image (Section 3.2)."""
+        """A disc against a rigid straight wall, as the disc and its mirror image (Section 3.2).
+
+        A law run on this pair takes the disc's own approach and tangential displacement and
+        doubles them internally (the mirror pair's relative displacements).
+
+        Parameters
+        ----------
+        R : float or array_like
+            The disc's radius (m).
+        E, nu, mu : float or array_like
+            The disc's Young's modulus (Pa) and Poisson's ratio, and the wall's friction.
+
+        Returns
+        -------
+        ContactPair
+        """
         return cls(R, R, E, E, nu, nu, mu, wall=True)
 
     def swapped(self) -> "ContactPair":

