@@ -328,19 +328,27 @@ def test_curve_constants_are_the_brackets_of_eq27_moved_by_the_coupling(pair):
 
 
 @pytest.mark.parametrize("ratio", [10 / 9, 3.0, 60.0])
-def test_a_front_moving_in_from_a_nearby_edge_is_the_same_root(ratio):
-    """front_from (Halley's method from the edge the front moves in from, the step's usual case)
-    solves (C2) as front_fraction (W_{-1}) does: put back into the curve it gives v to rounding,
-    and the same front y as W_{-1}'s to 5e-15, for moves of 1e-12 to half the edge's displacement
-    (far moves fall back on W_{-1}) and edges from the contact's rim to 1e-12 of its area."""
+def test_a_front_moving_in_from_a_nearby_edge_is_the_root_to_rounding(ratio):
+    """front_from (Halley's method in the log-distance h the front moves in from an edge, the
+    step's usual case) solves (C2), ``D(y0) - D(y0 e^-h) = s r``, to rounding of h itself: against
+    a 40-digit root, for moves r from 1e-15 of the edge's displacement (the microslip of a tiny
+    increment, which a solve for the front's position y would lose to the edge's digits) to
+    moves that reach the centre (W_{-1}), and edges from the rim to 1e-12 of the area."""
+    import mpmath
+    mpmath.mp.dps = 40
     kappa = 0.7
     B = ratio * kappa
-    for y0 in np.r_[1.0, np.geomspace(1e-12, 0.9, 9)]:
+
+    def D(y):
+        return y * (B - kappa * mpmath.log(y))
+
+    for y0 in np.r_[1.0, np.geomspace(1e-12, 0.9, 5)]:
         log_y0 = math.log(y0)
-        v0 = y0 * (B - kappa * log_y0)
-        for move in np.geomspace(1e-12, 0.5, 12):
-            v = v0 * (1 - move)
-            y, log_y = kernel.front_from(v, B, kappa, y0, log_y0)
-            assert y * (B - kappa * log_y) == pytest.approx(v, rel=1e-13)
-            assert y == pytest.approx(kernel.front_fraction(v, B, kappa)[0], rel=5e-15)
-            assert y == pytest.approx(math.exp(log_y), rel=2e-15)
+        top = D(mpmath.mpf(y0))
+        for move in np.geomspace(1e-15, 0.9, 10):
+            r = float(top * move)
+            h = kernel.front_from(r, B, kappa, y0, log_y0)
+            exact = mpmath.findroot(lambda x: top - D(mpmath.mpf(y0) * mpmath.exp(-x)) - r,
+                                    (mpmath.mpf(0), mpmath.mpf(80)), solver="bisect",
+                                    tol=mpmath.mpf(10) ** -36, maxsteps=400)
+            assert h == pytest.approx(float(exact), rel=5e-14, abs=1e-300)

@@ -103,8 +103,9 @@ SHIPPED_COEFFICIENTS = Path(__file__).resolve().parents[1] / "data" / "calibrate
 COEFFICIENTS_FORMAT, COEFFICIENTS_VERSION = "hertz2d-calibrated", 2
 #: the smallest kappa (the stick-zone term must stay concave)
 KAPPA_FLOOR = 0.05
-#: the contact half-widths (a/R1) over which kappa is kept below the ceiling that makes the
-#: structural compliance non-increasing (:func:`kappa_ceiling`): the accurate model's domain
+#: the contact half-widths (a/R of either body) over which kappa is kept below the ceiling that
+#: makes the structural compliance non-increasing (:func:`kappa_ceiling`): the accurate model's
+#: domain
 CEILING_A_OVER_R = np.linspace(1e-4, 0.3, 300)
 #: how far below the sampled least value the ceiling is set (the slope's change between samples
 #: is a few 1e-6)
@@ -190,20 +191,22 @@ def coupling_beta(pair: ContactPair) -> np.ndarray:
 
 def kappa_ceiling(pair: ContactPair, penalty) -> np.ndarray:
     """The largest kappa for which the structural compliance ``lambda(a) = (B(a) + kappa
-    log a^2)/(pi E*)`` does not grow with a while a/R1 <= 0.3 (:data:`CEILING_A_OVER_R`):
-    half the least of ``-a dB/da = sum_i omega_i [1 + w_i - x_i w_i'(x_i) (log(4/x_i) +
-    nu_i/(2(1 - nu_i)))]``, less :data:`CEILING_MARGIN`. Below it the normal force's coupling term (which is ``-(T^2/2)
-    d lambda/d(delta_n)``) is never negative, so ``|T| <= mu N_H <= mu N``: Coulomb's bound holds
-    for the normal force the law reports."""
+    log a^2)/(pi E*)`` does not grow with a while the contact is at most 0.3 of either radius
+    (:data:`CEILING_A_OVER_R`): ``-a dB/da = sum_i omega_i f_i(x_i)`` with ``f_i(x) = 1 + w_i
+    - x w_i'(x) (log(4/x) + nu_i/(2(1 - nu_i)))``, so half of ``sum_i omega_i min f_i``, each
+    body's least value over x, less :data:`CEILING_MARGIN`, keeps it for any radii (a ceiling of
+    the materials alone: a DEM code computes it once per material pair). Below it the normal
+    force's coupling term (which is ``-(T^2/2) d lambda/d(delta_n)``) is never negative, so
+    ``|T| <= mu N_H <= mu N``: Coulomb's bound holds for the normal force the law reports."""
     p = penalty
-    x1 = CEILING_A_OVER_R.reshape((-1,) + (1,) * np.ndim(pair.modulus))
+    x = CEILING_A_OVER_R.reshape((-1,) + (1,) * np.ndim(pair.modulus))
     total = 0.0
-    for omega, R, nu in zip(pair.bracket_weights, (pair.R1, pair.R2), (pair.nu1, pair.nu2)):
-        x = x1 * pair.R1 / R
+    for omega, nu in zip(pair.bracket_weights, (pair.nu1, pair.nu2)):
         w = p[0] + p[1] * x + p[2] * nu + p[3] * x * x + p[4] * x * nu + p[5] * nu * nu
-        total = total + omega * (1.0 + w - x * (p[1] + 2.0 * p[3] * x + p[4] * nu)
-                                 * (np.log(4.0 / x) + poisson_term(nu)))
-    return 0.5 * np.min(total, axis=0) - CEILING_MARGIN
+        slope = p[1] + 2.0 * p[3] * x + p[4] * nu
+        total = total + omega * np.min(1.0 + w - x * slope * (np.log(4.0 / x) + poisson_term(nu)),
+                                       axis=0)
+    return 0.5 * total - CEILING_MARGIN
 
 
 def curve_data(pair: ContactPair, coefficients: CalibratedCoefficients) -> tuple:
