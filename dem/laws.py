@@ -291,8 +291,8 @@ def calibrated_step(law, p, pair, own, delta_n, d_delta_t, R1, R2, curves):
     data = curve_row(p, curves)
     B, slope = _curves(a, log_a, R1, R2, pair[LOG_4R1], pair[LOG_4R2], data)
     kappa = data[calibrated_kernel.KAPPA]
-    T, kt, _, full = _tangential_step(own[2:], N, a, log_a, d_delta_t, law[FRICTION],
-                                      law[MODULUS], B, kappa)
+    T, kt, _, full = _tangential_step(own[2:], N, a, d_delta_t, law[FRICTION], law[MODULUS],
+                                      B, kappa)
     own[0] = _stored_energy(own[2:], N, a, law[FRICTION], law[MODULUS], B, kappa)
     own[1] = _normal_coupling(T, N, slope, k_normal, law[MODULUS])
     return (N + own[1], T, kt, a), k_normal, full

@@ -314,9 +314,8 @@ def calibrated_update(pair: ContactPair, delta_n, d_delta_t, state: CalibratedSt
             pair.mu, pair.modulus, found.B, found.kappa, found.slope, normal_tangent(pair, a)))
     outputs = np.zeros((6, contacts))
     for i in range(contacts):
-        T, kt, front, full = kernel.tangential_step(
-            state.history[i], N_H[i], a[i], math.log(a[i]) if a[i] > 0 else 0.0, step[i], mu[i],
-            modulus[i], B[i], kappa[i])
+        T, kt, front, full = kernel.tangential_step(state.history[i], N_H[i], a[i], step[i],
+                                                    mu[i], modulus[i], B[i], kappa[i])
         outputs[:, i] = (N_H[i] + kernel.normal_coupling(T, N_H[i], slope[i], k_normal[i],
                                                           modulus[i]),
                          T, kt, front, full,

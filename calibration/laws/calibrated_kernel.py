@@ -142,7 +142,8 @@ def front_from(r: float, B: float, kappa: float, y: float, log_y: float) -> floa
     v = y * edge - r
     if v <= 0.0:
         return math.inf
-    h = r / (y * (edge - kappa))
+    tangent = y * (edge - kappa)
+    h = r / tangent if tangent > 0.0 else math.inf
     if h <= 1.0:
         for _ in range(5):
             shrink = math.exp(-h)
@@ -392,10 +393,10 @@ def _reset(history) -> None:
         history[j] = 0.0
 
 
-def tangential_step(history, N: float, a: float, log_a: float, d: float, mu: float,
-                    modulus: float, B: float, kappa: float):
-    """One step of one contact at normal force N and half-width a (this step's; ``log_a`` its
-    logarithm) with the pair displacement increment d and the curve's constants B (this step's)
+def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: float,
+                    B: float, kappa: float):
+    """One step of one contact at normal force N and half-width a (this step's) with the pair
+    displacement increment d and the curve's constants B (this step's)
     and kappa (the pair's); ``history`` (:data:`HISTORY` doubles) is updated in place.
 
     Returns ``(T, kt, front, full)``: the tangential force, the tangent stiffness dT/d(delta)
@@ -459,8 +460,11 @@ def tangential_step(history, N: float, a: float, log_a: float, d: float, mu: flo
                 y = below
                 j -= 1
                 continue
-            h = front_from(rest / reach, B, kappa, y, log_y)
-            outer = -area * y * math.expm1(-h)  # the front to piece j's outer edge, in e
+            edge = 0.0  # piece j's outer edge in e, summed from the centre
+            for i in range(j + 1):
+                edge += history[WIDTHS + i]
+            h = front_from(rest / reach, B, kappa, edge / area, log_y)
+            outer = -edge * math.expm1(-h)  # the front to piece j's outer edge, in e
             # piece j keeps its inside of the front; one piece of sigma from the front to the rim
             rim_width, rim_ratio = outer, h
             for i in range(j + 1, count):
@@ -472,7 +476,7 @@ def tangential_step(history, N: float, a: float, log_a: float, d: float, mu: flo
             history[WIDTHS + j + 1], history[RATIOS + j + 1] = rim_width, rim_ratio
             history[DENSITIES + j + 1] = sigma
             count = j + 2
-            front = a * math.sqrt(y) * math.exp(-0.5 * h)
+            front = math.sqrt(edge) * math.exp(-0.5 * h)
             kt = math.pi * modulus / (B - kappa - kappa * (log_y - h))
             break
         if j < 0:  # the front reached the centre: full slip, the rest is rigid slip
@@ -495,7 +499,5 @@ def run_batch(N, a, increment, mu, modulus, B, kappa, T):
         for j in range(HISTORY):
             history[j] = 0.0
         for k in range(N.shape[1]):
-            T[row, k] = tangential_step(history, N[row, k], a[row, k],
-                                        math.log(a[row, k]) if a[row, k] > 0.0 else 0.0,
-                                        increment[row, k], mu[row], modulus[row], B[row, k],
-                                        kappa[row])[0]
+            T[row, k] = tangential_step(history, N[row, k], a[row, k], increment[row, k],
+                                        mu[row], modulus[row], B[row, k], kappa[row])[0]
