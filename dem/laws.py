@@ -45,7 +45,7 @@ walls the disc-disc kn (LAMMPS's ``wall/gran``, PFC) match it with 2 kn, 2 kt on
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -123,6 +123,8 @@ class Law:
     code: int
     parameters: np.ndarray
     label: str
+    #: the calibrated law's coefficients, with the ranges they were fitted on (None otherwise)
+    coefficients: CalibratedCoefficients | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
@@ -185,9 +187,10 @@ class Law:
             raise InputError(f"the calibrated law's coefficients ({coefficients.label}) give "
                              f"non-finite curve constants for E={E!r}, nu={nu!r}, mu={mu!r}")
         label = coefficients.label
-        return cls._build(CALIBRATED, label if label.startswith("calibrated") else
-                          f"calibrated ({label})", E, nu, mu,
-                          penalty=coefficients.penalty, extra=extra)
+        law = cls._build(CALIBRATED, label if label.startswith("calibrated") else
+                         f"calibrated ({label})", E, nu, mu,
+                         penalty=coefficients.penalty, extra=extra)
+        return replace(law, coefficients=coefficients)
 
 
 @njit(inline=True)

@@ -132,3 +132,27 @@ def test_an_oblique_rebound_converges_with_the_time_step(angle, wall):
     first, second = rebound_differences(angle, wall, (8e-7, 2e-7, 5e-8))
     assert first > 1e-6
     assert second < first / 2
+
+
+def test_a_run_beyond_the_fitted_contact_size_says_so_once(hertz2d_records):
+    """A disc pressed into a wall by gravity beyond the (here narrowed) fitted a/R: one warning
+    naming how many contacts and the largest a/R, after the run, however many runs."""
+    from dataclasses import replace
+
+    from dem import Discs, Simulation, Walls
+    narrow = replace(COEFFICIENTS, ranges={"a_over_R": [0.0, 1e-4], "mu": [0.1, 1.0]})
+    law = Law.calibrated(E, NU, MU, narrow)
+
+    def disc():
+        return Discs.from_arrays(np.array([[0.5, 0.05 - 1e-5]]), np.array([0.05]), 2700.0)
+
+    run = Simulation(disc(), law, walls=Walls.box(1.0, 1.0), dt=1e-6, gravity=(0.0, -1e4))
+    run.run(200)
+    run.run(200)
+    messages = [r.getMessage() for r in hertz2d_records]
+    assert len(messages) == 1
+    assert "1 contact(s)" in messages[0] and "a_over_R" in messages[0]
+    assert run.largest_contact > 1e-4
+    plain = Simulation(disc(), LAW, walls=Walls.box(1.0, 1.0), dt=1e-6, gravity=(0.0, -1e4))
+    plain.run(200)
+    assert len(hertz2d_records) == 1  # the shipped ranges hold this contact (or none recorded)
