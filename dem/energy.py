@@ -11,8 +11,8 @@ Balance (J/m, from the start of a run):
 - kinetic: ``1/2 sum (m v^2 + I omega^2)``;
 - elastic: each contact's normal potential ``U(delta_n)`` (the law's closed form,
   :mod:`calibration.laws.scalar`) plus its tangential spring's ``T^2 / (2 kt)`` (the calibrated
-  law: ``T^2/(2 k_e)`` with its unloading stiffness k_e, :func:`dem.laws.calibrated_step`); half
-  the pair's for a wall (the disc is half of the mirrored pair, Section 3.2);
+  law: the energy its traction stores, :func:`dem.laws.calibrated_step`); half the pair's for a
+  wall (the disc is half of the mirrored pair, Section 3.2);
 - dashpots, local damping: minus the power of those forces on the discs (less their power at the
   walls' velocities);
 - slip: at each step where the Coulomb cap acts, the mean tangential force of the step times the
@@ -23,8 +23,7 @@ Balance (J/m, from the start of a run):
   the difference, ``T0^2/2 (1/kt0 - 1/k) - T^2/2 (1/kt - 1/k)``, is counted here (0 for a
   constant kt; :func:`dem.forces.contact`), and a contact that opens gives up what its spring
   still holds. The calibrated law (:func:`dem.forces.calibrated_contact`) counts the step's work
-  ``(T0 + T)/2 d(delta_t)`` less the change of ``T^2/(2 k_e)`` as dissipated: by slip at fixed
-  k_e, and by the change of k_e with the half-width.
+  by T and by its normal coupling term less the change of its stored energy as slip.
 
 The first four terms come from the motion (per-disc powers at the full-step velocities of the
 velocity-Verlet integrator, whose kinetic energy changes by exactly the sum of those powers), the
@@ -38,7 +37,7 @@ import numpy as np
 
 from dem.contacts import HALF_WIDTH, NORMAL, TANGENTIAL
 from dem.jit import njit
-from dem.laws import pair_energy, spring_column
+from dem.laws import pair_energy, stored_tangential
 
 #: the cumulative terms the compiled loop adds to, in the ledger array
 WALL_WORK, CONTACT_WORK, DASHPOT, LOCAL, SLIP, STIFFNESS_CHANGE = range(6)
@@ -73,7 +72,6 @@ def elastic_energy(discs, walls, contacts, code, p):
     position, radius = discs.position, discs.radius
     total = 0.0
     pairs, history = contacts.pairs, contacts.pair_history
-    spring = spring_column(code)
     for k in range(pairs.shape[0]):
         if history[k, NORMAL] <= 0.0:
             continue
@@ -81,7 +79,7 @@ def elastic_energy(discs, walls, contacts, code, p):
         delta = radius[i] + radius[j] - np.hypot(position[j, 0] - position[i, 0],
                                                  position[j, 1] - position[i, 1])
         total += pair_energy(code, p, delta, history[k, HALF_WIDTH], radius[i], radius[j])
-        total += 0.5 * history[k, TANGENTIAL] ** 2 / history[k, spring]
+        total += stored_tangential(code, history, k)
     for w in range(walls.point.shape[0]):
         for i in range(radius.shape[0]):
             row = contacts.wall_history[w, i]
@@ -91,7 +89,7 @@ def elastic_energy(discs, walls, contacts, code, p):
                                  + (position[i, 1] - walls.point[w, 1]) * walls.normal[w, 1])
             total += 0.5 * (pair_energy(code, p, 2.0 * delta, row[HALF_WIDTH], radius[i],
                                         radius[i])
-                            + 0.5 * row[TANGENTIAL] ** 2 / row[spring])
+                            + stored_tangential(code, contacts.wall_history[w], i))
     return total
 
 

@@ -33,9 +33,9 @@ from dem.damping import dashpot, local_damping
 from dem.energy import SLIP, STIFFNESS_CHANGE
 from dem.jit import njit
 from dem.laws import (CALIBRATED, FRICTION, KN, KT, LINEAR, NORMAL_DASHPOT, PAIR_CURVES,
-                      REDUCED_MASS, SPRING, TANGENTIAL_DASHPOT, WALL_CURVES, calibrated_step,
+                      REDUCED_MASS, ENERGY, COUPLING, TANGENTIAL_DASHPOT, WALL_CURVES, calibrated_step,
                       constants_row, history_row, kernels, law_step, linear_step,
-                      parameters_tuple, spring_column, store_row)
+                      parameters_tuple, stored_tangential, store_row)
 
 _step_stiffness = kernels.step_stiffness
 
@@ -68,13 +68,10 @@ class Forces(NamedTuple):
 
 @njit
 def release(code, history, row, scale):
-    """The energy a contact's spring still holds when the contact opens, ``T^2/(2 k)`` with the
-    law's stored stiffness (:func:`dem.laws.spring_column`; half of it for a wall's mirrored
-    pair), dissipated as the history row is reset."""
-    stiffness = history[row, spring_column(code)]
-    if stiffness > 0.0:
-        return 0.5 * history[row, TANGENTIAL] ** 2 / stiffness / scale
-    return 0.0
+    """The energy a contact's tangential state still holds when the contact opens
+    (:func:`dem.laws.stored_tangential`; half of it for a wall's mirrored pair), dissipated as
+    the history row is reset."""
+    return stored_tangential(code, history, row) / scale
 
 
 @njit(inline=True)
@@ -140,29 +137,27 @@ def calibrated_contact(law, p, ratio, dt, delta, v_n, v_t, pair, history, row, R
     (C1)'s numbers from ``p[curves]`` on: the disc pair's or the wall's) updates the contact's
     own columns of ``history[row]`` in place; the same returns.
 
-    Ledger: the step's tangential work on the pair is ``(T0 + T)/2 d(delta_t)`` (the trapezoid,
-    as for the other laws); the energy counted as stored is ``T^2/(2 k_e)`` with the law's
-    unloading stiffness k_e (:data:`dem.laws.SPRING`), so the step dissipates ``(T0 + T)/2
-    d(delta_t) - (T^2 - T0^2)/(2 k_e)`` by slip (partial or full) and ``T0^2/2 (1/k_e0 -
-    1/k_e)`` by the change of k_e with the half-width: together the work less the change of the
-    stored energy, exactly."""
+    Ledger: the step's work on the pair by the tangential force and by the normal force's
+    coupling term is ``(T0 + T)/2 d(delta_t) + (C0 + C)/2 d(delta_n)`` (the trapezoid, as for the
+    other laws; the rest of N is the normal potential's); the law stores the energy of its
+    traction (:data:`dem.laws.ENERGY`), so the step dissipates the work less the change of that
+    energy, all of it counted as slip (the law's memory rules only ever lower it)."""
     d_delta_t = scale * v_t * dt if accumulate else 0.0
-    T_previous, spring_previous = history[row, TANGENTIAL], history[row, SPRING]
-    new, k_normal, slipping = calibrated_step(law, p, pair, history[row, SPRING:], scale * delta,
+    T_previous, energy_previous = history[row, TANGENTIAL], history[row, ENERGY]
+    coupling_previous = history[row, COUPLING]
+    new, k_normal, slipping = calibrated_step(law, p, pair, history[row, ENERGY:], scale * delta,
                                               d_delta_t, R1, R2, curves)
     N, T = new[NORMAL], new[TANGENTIAL]
     if not N > 0.0:  # NaN: the law failed
         return new, 0.0, 0.0, 0.0, 0.0, 0.0
-    slip = change = 0.0
+    slip = 0.0
     if accumulate:
-        spring = history[row, SPRING]
         slip = (0.5 * (T_previous + T) * d_delta_t
-                - 0.5 * (T * T - T_previous * T_previous) / spring) / scale
-        if spring_previous > 0.0:
-            change = 0.5 * T_previous * T_previous * (1.0 / spring_previous - 1.0 / spring) / scale
+                - 0.5 * (coupling_previous + history[row, COUPLING]) * scale * v_n * dt
+                - (history[row, ENERGY] - energy_previous)) / scale
     N_dashpot, T_dashpot = dashpots(CALIBRATED, ratio, pair, k_normal, new[STIFFNESS], v_n,
                                     v_t, scale, slipping)
-    return new, N_dashpot, T_dashpot, k_normal, slip, change
+    return new, N_dashpot, T_dashpot, k_normal, slip, 0.0
 
 
 @njit(inline=True)

@@ -10,9 +10,10 @@ by :mod:`dem.jit`); this module only chooses among them per contact:
   apply it to discs;
 - ``calibrated``: the calibrated law (:mod:`calibration.laws.calibrated`): Table 1's normal law
   (the same exact solve, :func:`calibration.laws.scalar.hertz2d_contact_normal`), (C1)'s
-  constants at the step's half-width (:func:`calibration.laws.calibrated_kernel.curves`) and the
+  constants at the step's half-width (:func:`calibration.laws.calibrated_kernel.curves`), the
   tangential step with memory of (C2) (:func:`calibration.laws.calibrated_kernel.tangential_step`)
-  on the contact's own columns of history (:func:`calibrated_step`).
+  on the contact's own columns of history and the normal force's coupling term
+  (:func:`calibrated_step`).
 
 Eq. 32's step takes the mean of the step's two stiffnesses (the trapezoidal rule,
 :func:`calibration.laws.scalar.step_stiffness`; for the linear spring the same kt).
@@ -20,8 +21,9 @@ Eq. 32's step takes the mean of the step's two stiffnesses (the trapezoidal rule
 What the engine keeps per contact (:mod:`dem.contacts`): the :data:`HISTORY` columns every law
 has (N, T, kt, a: passed by value as a tuple to :func:`law_step`, which returns the new ones),
 then :attr:`Law.history_width` - :data:`HISTORY` of the law's own: none for the first three, the
-calibrated law's :data:`SPRING` and its kernel's memory (:data:`CALIBRATED_HISTORY` columns in
-all), which only :func:`calibrated_step` reads and writes, in place, so that the tuple the other
+calibrated law's stored tangential energy (:data:`ENERGY`), its normal coupling force
+(:data:`COUPLING`) and its kernel's memory (:data:`CALIBRATED_HISTORY` columns in all), which only
+:func:`calibrated_step` reads and writes, in place, so that the tuple the other
 laws pass stays four wide (their speed is unchanged); and per candidate pair, computed when the
 lists are built, the law's constants (:func:`pair_constants`: what does not change while the
 pair is listed). A row is zeroed, own columns included, when its contact opens, and carried
@@ -43,7 +45,7 @@ walls the disc-disc kn (LAMMPS's ``wall/gran``, PFC) match it with 2 kn, 2 kt on
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -72,6 +74,8 @@ _hertz2d_contact_normal = kernels.hertz2d_contact_normal
 calibrated_kernels = compile_functions(calibrated_kernel)
 _curves = calibrated_kernels.curves
 _tangential_step = calibrated_kernels.tangential_step
+_stored_energy = calibrated_kernels.stored_energy
+_normal_coupling = calibrated_kernels.normal_coupling
 
 #: law codes
 SIMPLIFIED, LINEAR, HERTZ_MINDLIN, CALIBRATED = 0, 1, 2, 3
@@ -92,11 +96,12 @@ NORMAL, TANGENTIAL, STIFFNESS, HALF_WIDTH = 0, 1, 2, 3
 HISTORY = 4
 #: the history of an open contact
 OPEN = (0.0,) * HISTORY
-#: the calibrated law's own columns: the stiffness its tangential energy is stored with
-#: (:func:`calibrated_step`), then its kernel's memory (the 27 doubles of
+#: the calibrated law's own columns: the energy its tangential traction stores, the normal force's
+#: coupling term (:func:`calibrated_step`), then its kernel's memory (the doubles of
 #: :data:`calibration.laws.calibrated_kernel.HISTORY`)
-SPRING, MEMORY = HISTORY, HISTORY + 1
-#: the calibrated law's history width: the shared columns, its spring, its kernel's memory
+ENERGY, COUPLING, MEMORY = HISTORY, HISTORY + 1, HISTORY + 2
+#: the calibrated law's history width: the shared columns, its energy and coupling term, its
+#: kernel's memory
 CALIBRATED_HISTORY = MEMORY + calibrated_kernel.HISTORY
 #: a pair's constants (:func:`pair_constants`): its reduced mass, then the law's: the linear
 #: spring's dashpot coefficients; the paper's law's (and the calibrated law's) log(4 R1),
@@ -123,6 +128,8 @@ class Law:
     code: int
     parameters: np.ndarray
     label: str
+    #: the calibrated law's coefficients, with the ranges they were fitted on (None otherwise)
+    coefficients: CalibratedCoefficients | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
@@ -185,9 +192,10 @@ class Law:
             raise InputError(f"the calibrated law's coefficients ({coefficients.label}) give "
                              f"non-finite curve constants for E={E!r}, nu={nu!r}, mu={mu!r}")
         label = coefficients.label
-        return cls._build(CALIBRATED, label if label.startswith("calibrated") else
-                          f"calibrated ({label})", E, nu, mu,
-                          penalty=coefficients.penalty, extra=extra)
+        law = cls._build(CALIBRATED, label if label.startswith("calibrated") else
+                         f"calibrated ({label})", E, nu, mu,
+                         penalty=coefficients.penalty, extra=extra)
+        return replace(law, coefficients=coefficients)
 
 
 @njit(inline=True)
@@ -264,8 +272,7 @@ def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2):
 def curve_row(p, start):
     """The calibrated law's :data:`CURVE_DATA` numbers from ``p[start]`` on, as a tuple."""
     return (p[start], p[start + 1], p[start + 2], p[start + 3], p[start + 4], p[start + 5],
-            p[start + 6], p[start + 7], p[start + 8], p[start + 9], p[start + 10],
-            p[start + 11], p[start + 12], p[start + 13], p[start + 14])
+            p[start + 6], p[start + 7], p[start + 8], p[start + 9], p[start + 10])
 
 
 @njit
@@ -273,34 +280,41 @@ def calibrated_step(law, p, pair, own, delta_n, d_delta_t, R1, R2, curves):
     """One step of one contact of the calibrated law: :func:`law_step`'s returns, from the
     parameters ``law`` (:func:`parameters_tuple`) and ``p`` (the vector, whose (C1) numbers
     start at ``curves``: :data:`PAIR_CURVES` or :data:`WALL_CURVES`), the pair constants and
-    ``own``, the contact's own columns of history (``history[row, SPRING:]``), updated in place.
+    ``own``, the contact's own columns of history (``history[row, ENERGY:]``), updated in place.
 
-    Table 1's normal law (Eqs. 4 + 23 by one W_{-1}, omega = 1), (C1)'s constants at the new
-    half-width (:func:`calibration.laws.calibrated_kernel.curves`), then (C2)'s tangential step
-    with memory (:func:`calibration.laws.calibrated_kernel.tangential_step`): T, the tangent
-    stiffness kt = dT/d(delta) (``pi E*/(B - kappa - kappa log y)`` at the slip front y, 0 in
-    full slip) and whether the contact slides. :data:`SPRING` becomes the branches' unloading
-    stiffness at the first touch, ``k_e = pi E*/(B_c - kappa_c)``: the ledger counts the
-    tangential energy ``T^2/(2 k_e)`` as stored (:func:`dem.forces.calibrated_contact`).
+    Table 1's normal law (Eqs. 4 + 23 by one W_{-1}, omega = 1), (C1)'s B at the new half-width
+    (:func:`calibration.laws.calibrated_kernel.curves`), then (C2)'s tangential step with memory
+    (:func:`calibration.laws.calibrated_kernel.tangential_step`): T, the tangent stiffness kt =
+    dT/d(delta) (``pi E*/(B - kappa - kappa log y)`` at the slip front y, 0 in full slip) and
+    whether the contact slides; the normal force is Eqs. 4 + 23's plus the coupling term of the
+    tangential state (:func:`calibration.laws.calibrated_kernel.normal_coupling`, kept in
+    ``own[1]``), and ``own[0]`` the energy the tangential traction stores
+    (:func:`calibration.laws.calibrated_kernel.stored_energy`), which the energy ledger counts.
     """
     N, a, log_a, k_normal = _hertz2d_contact_normal(
         delta_n, R1, R2, pair[LOG_4R1], pair[LOG_4R2], pair[EXP_MINUS_C], law[MODULUS], 1.0, 1.0)
     if not N > 0.0:
         own[:] = 0.0
         return (N, 0.0, 0.0, 0.0), 0.0, False
-    B_first, kappa_first, B_cyclic, kappa_cyclic = _curves(
-        a, log_a, R1, R2, pair[LOG_4R1], pair[LOG_4R2], curve_row(p, curves))
-    T, kt, _, full = _tangential_step(own[1:], N, a, log_a, d_delta_t, law[FRICTION],
-                                      law[MODULUS], B_first, kappa_first, B_cyclic, kappa_cyclic)
-    own[0] = math.pi * law[MODULUS] / (B_cyclic - kappa_cyclic)
-    return (N, T, kt, a), k_normal, full
+    data = curve_row(p, curves)
+    B, slope = _curves(a, log_a, R1, R2, pair[LOG_4R1], pair[LOG_4R2], data)
+    kappa = data[calibrated_kernel.KAPPA]
+    T, kt, _, full = _tangential_step(own[2:], N, a, d_delta_t, law[FRICTION], law[MODULUS],
+                                      B, kappa)
+    own[0] = _stored_energy(own[2:], N, a, law[FRICTION], law[MODULUS], B, kappa)
+    own[1] = _normal_coupling(T, N, slope, k_normal, law[MODULUS])
+    return (N + own[1], T, kt, a), k_normal, full
 
 
 @njit(inline=True)
-def spring_column(code):
-    """The history column of the stiffness k whose ``T^2/(2 k)`` is the contact's stored
-    tangential energy: kt (:data:`STIFFNESS`), the calibrated law's :data:`SPRING`."""
-    return SPRING if code == CALIBRATED else STIFFNESS
+def stored_tangential(code, history, row):
+    """The energy a contact's tangential state stores: ``T^2/(2 kt)`` of an incremental law's
+    spring, the calibrated law's stored energy (:data:`ENERGY`)."""
+    if code == CALIBRATED:
+        return history[row, ENERGY]
+    if history[row, STIFFNESS] > 0.0:
+        return 0.5 * history[row, TANGENTIAL] ** 2 / history[row, STIFFNESS]
+    return 0.0
 
 
 @njit(inline=True)
@@ -331,7 +345,7 @@ def loaded_state(code, p, delta_n, R1, R2):
     pair_constants(code, law, 0.0, 0.0, R1, R2, constants[0])
     pair = constants_row(constants, 0)
     if code == CALIBRATED:
-        state, k_normal, _ = calibrated_step(law, p, pair, np.zeros(CALIBRATED_HISTORY - SPRING),
+        state, k_normal, _ = calibrated_step(law, p, pair, np.zeros(CALIBRATED_HISTORY - ENERGY),
                                              delta_n, 0.0, R1, R2, PAIR_CURVES)
     else:
         state, k_normal, _ = law_step(code, law, pair, OPEN, delta_n, 0.0, R1, R2)

@@ -22,12 +22,14 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from dem.contacts import empty_contacts
+from calibration.laws import ContactPair
+from calibration.laws.calibrated import range_excess, warn_outside
+from dem.contacts import HALF_WIDTH, empty_contacts
 from dem.damping import Damping
 from dem.energy import TERMS, elastic_energy, gravity_potential, new_ledger
 from dem.forces import OK, Forces, compute_forces
 from dem.integrate import advance
-from dem.laws import Law
+from dem.laws import FRICTION, POISSON, Law
 from dem.observe import contact_statistics
 from dem.state import Discs
 from dem.walls import Walls
@@ -87,6 +89,9 @@ class Simulation:
         if status != OK:
             raise InputError("an initial overlap is beyond the largest approach of the law")
         self.step = 0
+        #: the largest contact half-width over the smaller radius seen, and how many contacts
+        #: were beyond the calibrated law's fitted a/R at the checks (after every chunk)
+        self.largest_contact, self.contacts_beyond, self._warned = 0.0, 0, False
         self._start = {"kinetic": discs.kinetic_energy(), "elastic": self.elastic_energy(),
                        "potential": gravity_potential(discs, self.gravity)}
         self.records: list[dict] = []
@@ -107,10 +112,41 @@ class Simulation:
             law.parameters, damping.ratio, damping.local, self.gravity, self.dt, self.skin,
             steps)
         self.step += done
+        self._watch_contact_sizes()
         if status != OK:
             raise LawFailure(f"at step {self.step} (t = {self.time:.6g} s) a contact passed the "
                              "largest approach of Eq. 23, 4 (R1 + R2)/e^2: the load is beyond "
                              "the law or dt is too large")
+
+    def _watch_contact_sizes(self) -> None:
+        """Keep :attr:`largest_contact` and :attr:`contacts_beyond` of the calibrated law, whose
+        coefficients say what a/R they were fitted on."""
+        ranges = (self.law.coefficients.ranges or {}) if self.law.coefficients else {}
+        if "a_over_R" not in ranges:
+            return
+        radius = self.discs.radius
+        pairs, history = self.contacts.pairs, self.contacts.pair_history
+        smaller = np.minimum(radius[pairs[:, 0]], radius[pairs[:, 1]])
+        sizes = np.r_[history[:, HALF_WIDTH] / smaller,
+                      (self.contacts.wall_history[:, :, HALF_WIDTH] / radius).ravel()]
+        if sizes.size:
+            self.largest_contact = max(self.largest_contact, float(sizes.max()))
+            self.contacts_beyond = max(self.contacts_beyond,
+                                       int(np.sum(sizes > float(ranges["a_over_R"][1]))))
+
+    def warn_outside_fitted_ranges(self) -> None:
+        """One ``hertz2d: warning:`` line (once per simulation) if its contacts left the
+        calibrated law's fitted ranges: its materials, and at most how many contacts at once
+        went beyond its a/R and how far."""
+        coefficients = self.law.coefficients
+        if coefficients is None or not coefficients.ranges or self._warned:
+            return
+        p = self.law.parameters
+        material = ContactPair.discs(1.0, 1.0, float(p[POISSON]), float(p[FRICTION]))
+        excess = range_excess(coefficients, material, self.largest_contact)
+        warn_outside(coefficients, f"{self.contacts_beyond} contact(s) of the DEM run at once "
+                     f"(largest a/R {self.largest_contact:.3g})", excess)
+        self._warned = bool(excess)
 
     def run(self, steps: int, output_every: int | None = None,
             progress: bool = False) -> pd.DataFrame:
@@ -145,6 +181,7 @@ class Simulation:
                 if output_every is not None or done == steps:
                     rows.append(self.observe())
         self.records.extend(rows)
+        self.warn_outside_fitted_ranges()
         return pd.DataFrame(rows)
 
     def balance(self) -> dict:

@@ -33,7 +33,7 @@ START = CalibratedCoefficients()
 #: every group of coefficients (the full fit)
 ALL_GROUPS = tuple(CalibratedCoefficients.groups())
 #: the groups of the first stage, and all a small training set can determine (the quick run)
-BASE_GROUPS = ("penalty", "stick")
+BASE_GROUPS = ("penalty",)
 #: the soft-L1 loss's scale (a relative error)
 LOSS_SCALE = 0.03
 #: the range of the coupling width b1 (in ``|beta|/mu``)

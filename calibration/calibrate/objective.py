@@ -17,7 +17,8 @@ from functools import lru_cache
 
 from calibration.calibrate.training import Batch
 from calibration.laws import calibrated_kernel
-from calibration.laws.calibrated import CalibratedCoefficients, curve_constants
+from calibration.laws.calibrated import (CalibratedCoefficients, curve_constants,
+                                         normal_tangent)
 from calibration.laws.rigid_kinematics import ContactFrame
 
 #: an energy per cycle's relative error counts as much as this many of a path's force steps
@@ -33,7 +34,9 @@ def compiled_kernel():
 
 def run_batch(batch: Batch, coefficients: CalibratedCoefficients
               ) -> tuple[np.ndarray, np.ndarray]:
-    """``(Fx, Fz)`` of the law on every path of ``batch``, (paths, steps) each."""
+    """``(Fx, Fz)`` of the law on every path of ``batch``, (paths, steps) each: the tangential
+    force of the kernel and the normal force of Eqs. 4 + 22 with the tangential state's coupling
+    term (:func:`calibration.laws.calibrated_kernel.normal_coupling`)."""
     found = curve_constants(batch.pair, np.where(batch.a > 0, batch.a, 1.0), coefficients)
     shape = batch.N.shape
 
@@ -44,9 +47,12 @@ def run_batch(batch: Batch, coefficients: CalibratedCoefficients
     compiled_kernel().run_batch(
         batch.N, batch.a, batch.pair.pair_displacement(batch.increment),
         full(batch.pair.mu)[:, 0].copy(), full(batch.pair.modulus)[:, 0].copy(),
-        full(found.B_first), full(found.kappa_first), full(found.B_cyclic),
-        full(found.kappa_cyclic), T)
-    return ContactFrame(batch.overlap, batch.increment, batch.angle).driving_forces(batch.N, T)
+        full(found.B), full(found.kappa)[:, 0].copy(), T)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        coupling = np.where(batch.N > 0, -T * T * found.slope * normal_tangent(batch.pair, batch.a)
+                            / (4.0 * batch.N * np.pi * batch.pair.modulus), 0.0)
+    return ContactFrame(batch.overlap, batch.increment, batch.angle).driving_forces(
+        batch.N + coupling, T)
 
 
 def cycle_energy(batch: Batch, Fx: np.ndarray, Fz: np.ndarray) -> np.ndarray:

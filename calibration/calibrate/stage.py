@@ -28,7 +28,8 @@ from calibration.calibrate.fit import ALL_GROUPS, BASE_GROUPS, fit
 from calibration.calibrate.judgement import by_coupling, by_domain, cycle_energies
 from calibration.calibrate.targets import law_targets, met
 from calibration.fitted import CALIBRATED_FILE
-from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
+from calibration.laws.calibrated import (COEFFICIENTS_FORMAT, COEFFICIENTS_VERSION,
+                                         SHIPPED_COEFFICIENTS, CalibratedCoefficients)
 from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
@@ -43,9 +44,6 @@ TRAINING_SUPPORT = "symmetric"
 HELDOUT = Path("calibrated") / "heldout"
 #: the laws drawn beside the calibrated one: the best of the paper's laws with memory
 COMPARED = ("accurate with memory, refit (confined disc)",)
-#: format of ``coefficients.json``
-FORMAT = "hertz2d-calibrated"
-FORMAT_VERSION = 1
 
 
 def training_paths(spec: MapSpec, executor: Executor, progress: bool
@@ -70,7 +68,7 @@ def coefficients_file(coefficients: CalibratedCoefficients, spec: MapSpec, paths
                       summary: dict) -> dict:
     """The contents of ``coefficients.json``."""
     ranges = spec.samples["training"].ranges if "training" in spec.samples else {}
-    return {"format": FORMAT, "format_version": FORMAT_VERSION,
+    return {"format": COEFFICIENTS_FORMAT, "format_version": COEFFICIENTS_VERSION,
             "coefficients": coefficients.as_dict(),
             "training": {"spec": spec.name, "paths": paths, "support": TRAINING_SUPPORT,
                          "level": spec.level, "ranges": ranges},

@@ -14,10 +14,11 @@ law's template says ``${normal_law}``, so the two headers share one source.
   ``HERTZ2D_W_C5``, its label, base support and fitted range go into the opening comment.
 - The calibrated law (``c99/calibrated_law.h.in``, :func:`calibrated_header`): the per-body
   form, the fitted coefficients (``law["coefficients"]["values"]``, group ``penalty`` entry 0 as
-  ``HERTZ2D_PENALTY_0`` and so on), the curve constants of
-  :func:`calibration.laws.calibrated.curve_constants` and the slip-front kernel of
-  :mod:`calibration.laws.calibrated_kernel` (its front's inverse through the shared W_{-1})
-  with its constants (``law["constants"]``).
+  ``HERTZ2D_PENALTY_0`` and so on), the curve of :func:`calibration.laws.calibrated.
+  curve_constants`, the pair's kappa (:func:`calibration.laws.calibrated.kappa_ceiling`), the
+  slip-front kernel of :mod:`calibration.laws.calibrated_kernel` (its far fronts through the
+  shared W_{-1}), the stored energy and the normal coupling term, with the kernel's constants
+  (``law["constants"]``).
 """
 from __future__ import annotations
 
@@ -88,4 +89,8 @@ def calibrated_header(law: dict) -> str:
         "source": _comment_text(coefficients["source"]),
         "ranges": _ranges_text(law["validity"]["ranges"]),
         "pieces": str(int(constants["PIECES"])),
-        "kappa_floor": _c_double(constants["KAPPA_FLOOR"])})
+        "kappa_floor": _c_double(constants["KAPPA_FLOOR"]),
+        "ceiling_low": _c_double(constants["CEILING_A_OVER_R"][0]),
+        "ceiling_high": _c_double(constants["CEILING_A_OVER_R"][1]),
+        "ceiling_samples": str(int(constants["CEILING_A_OVER_R"][2])),
+        "ceiling_margin": _c_double(constants["CEILING_MARGIN"])})

@@ -1,10 +1,10 @@
-"""The calibrated law (``calibrated``): the paper's 2D law, its free functions fitted on the
-two-body FEM's force-displacement paths, extended only where the FEM shows it must be.
+"""The calibrated law (``calibrated``): the paper's 2D law with its free functions fitted on the
+two-body FEM's force-displacement paths, written so that it is admissible by construction.
 
-Normal law: Eqs. 4 and 22 (Table 1's, per-body form). Tangential law: at constant N a branch
-from a turning point T* (T* = 0 for the first loading) follows, in the fraction
-``t = |T - T*|/(k mu N)`` of its range (k = 1 the first loading, 2 a branch after a reversal:
-Masing's rule) and per pair displacement with ``s = mu N/(pi E*)``,
+Normal law: Eqs. 4 and 22 (Table 1's, per-body form), plus the coupling term of the tangential
+state below. Tangential law: at constant N a branch from a turning point T* (T* = 0 for the first
+loading) follows, in the fraction ``t = |T - T*|/(k mu N)`` of its range (k = 1 the first loading,
+2 a branch after a reversal: Masing's rule) and per pair displacement with ``s = mu N/(pi E*)``,
 
     ``delta / (k s) = t B + kappa (1 - t) log(1 - t)``                         (C1)
 
@@ -21,29 +21,48 @@ contact). Term by term, and what each stands for:
   six coefficients are fitted on the FEM's paths of two bodies (not inverted from a one-body
   problem, so no choice of a reference point enters).
 - ``kappa (1 - t) log(1 - t)`` is what the stick zone ``c = a sqrt(1 - t)`` (Eq. 7) takes off
-  full slip: Eq. 26's term with the penalty term held at the contact's half-width a (the finite
-  body's share of the displacement is set by the resultant, not by how it is spread inside a
-  contact of fixed width). For two half-planes it is exact with ``kappa = 1`` (omega1 + omega2 =
-  2); for bodies of finite size ``kappa0 = 1 + sum_i (omega_i/2) (a/R_i) (k0 + k1 nu_i)``, the
-  finite-size correction of the stick zone's displacement, fitted. Printed Eq. 26, which takes
-  the penalty term at c, makes the curve's curvature, and so the energy per cycle, about twice
-  the FEM's.
+  full slip: Eq. 26's term with the penalty term held at the contact's half-width a. For two
+  half-planes it is exact with ``kappa = 1``; ``kappa = 1 + sum_i (omega_i/2) (k0 + k1 nu_i)``
+  (fitted) is a constant of the pair: the traction of a piece of half-width b displaces the
+  contact by its own local compliance, ``kappa log(1/b^2)`` per unit resultant, which does not
+  depend on how wide the contact is now. What does depend on a is the structural compliance
+  ``lambda(a) = (B(a) + kappa log a^2)/(pi E*)`` of the bodies (the finite bodies' share: the
+  penalty term), which acts on the resultant T as a spring in series.
 - Dundurs coupling. Two bodies of different elastic constants, or a disc on a rigid wall, have
   Dundurs' constant ``beta != 0`` (:func:`coupling_beta`); under normal load with friction their
   contact edges already slip (Spence's self-similar problem), the more so the larger
-  ``b = |beta|/mu``. The share ``phi = b^2/(b^2 + b1^2)`` (zero for beta = 0, one for a
-  frictionless contact; the width b1 fitted) moves the curve of the first loading,
+  ``b = |beta|/mu``. With the share ``phi = b^2/(b^2 + b1^2)`` (zero for beta = 0, one for a
+  frictionless contact; the width b1 fitted) the pair's constants move,
 
-      ``B = B0 + phi (v0 + v1 |beta|) + v2 beta^2 + v3 [wall]``
+      ``B = B0 + phi (v0 + v1 |beta|) + v2 beta^2 + v3 [wall]``,
+      ``kappa = kappa0 + phi (q0 + q1 |beta|) + q2 beta^2 + q3 [wall]``,
 
-  and kappa likewise (q0..q3), and with coefficients of their own the curve of the branches
-  after the first reversal: the FEM shows the first loading of such a contact with another
-  curvature than the loops that follow, which are centred off the origin (the shear locked in under
-  normal load is released by the first cycle). The curve cannot depend on the sign of beta (swapping
-  the bodies flips it), so ``|beta|`` and ``beta^2`` are its first terms: ``v2 beta^2`` is the part
-  of the coupling that friction does not switch on or off (it acts at any mu), and ``v3 [wall]`` (1
-  for a disc on a rigid wall, else 0) what separates a rigid flat from the disc's mirror image,
-  which stands in for the wall in the normal law (Section 3.2).
+  one curve for the first loading and the branches after it: constants of the pair that do not
+  depend on the load history, so stick stays elastic at any friction. The curve cannot depend on
+  the sign of beta (swapping the bodies flips it), so ``|beta|`` and ``beta^2`` are its first terms;
+  ``[wall]`` (1 for a disc on a rigid wall, else 0) separates a rigid flat from the disc's mirror
+  image, which stands in for the wall in the normal law (Section 3.2).
+
+Admissibility, part by part (:mod:`calibration.laws.admissibility` tests it on random closed
+loops):
+
+- the normal law is elastic: ``N_H = dU/d(delta_n)`` with U its potential;
+- the tangential state stores the energy of its traction (:func:`stored_energy`), a positive
+  definite quadratic form of the pieces' densities; at constant N a step moves a slip front (the
+  pieces it crosses take the bound: friction dissipates ``|T| |slip|``) or none, and a loop at
+  constant N in stick (mu -> infinity) returns T to its start;
+- a growing contact adds an annulus that carries no traction until the next increment, a
+  shrinking one drops the traction outside (energy leaves); beyond the memory's size a
+  reduction lowers the stored energy (:func:`calibration.laws.calibrated_kernel.reduce_memory`);
+- the structural compliance lambda(a) changes with the approach: its energy ``lambda T^2/2`` at
+  fixed traction then changes, and the normal force carries the term that makes that exact,
+  ``N = N_H - (T^2/2) d lambda/d(delta_n)``
+  (:func:`~calibration.laws.calibrated_kernel.normal_coupling`, a fraction of a per cent of N at
+  mu = 0.3: without it a closed path that loads the contact tangentially at one approach and
+  unloads it at another returns more work than it took).
+
+So the work done on the contact over any path from the unloaded state is at least the energy it
+stores, and no closed path does negative work (to the quadrature's error).
 
 (C1) is explicit in both directions: given delta, ``t = 1 - exp(B/kappa + W_{-1}((delta/(k s) -
 B)/kappa e^{-B/kappa}))`` with Lambert's W on its lower branch. Its slope at t is
@@ -53,13 +72,15 @@ touch, 0 at full slip.
 A DEM code applies the law in the frame of the line of centres
 (:mod:`calibration.laws.rigid_kinematics`); :class:`CalibratedModel` does the same on a load path
 of the two-body FEM. The coefficients come from ``hertz2d calibrate``
-(:func:`CalibratedCoefficients.from_file`).
+(:func:`CalibratedCoefficients.from_file`), with the ranges of the contacts they were fitted on;
+:func:`range_excess` says how far a contact is outside them.
 """
 from __future__ import annotations
 
 import json
+import logging
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -68,51 +89,63 @@ import pandas as pd
 from calibration.laws import calibrated_kernel as kernel
 from calibration.laws.base import ALL_PATHS, ContactLaw, law_table
 from calibration.laws.closed_forms import poisson_term
-from calibration.laws.hertz2d import normal_force, normal_stiffness
+from calibration.laws.hertz2d import _normal_constant, normal_force, normal_stiffness
 from calibration.laws.pair import ContactPair
 from calibration.laws.rigid_kinematics import contact_frame
 from checks import InputError
 from fem.loadpath import LoadPath
 
+log = logging.getLogger("hertz2d")
+
 #: the coefficients of the committed full run's ``hertz2d calibrate``, shipped with the package
 SHIPPED_COEFFICIENTS = Path(__file__).resolve().parents[1] / "data" / "calibrated" / "coefficients.json"
+#: ``coefficients.json``'s format and version (version 2: the admissible law's groups)
+COEFFICIENTS_FORMAT, COEFFICIENTS_VERSION = "hertz2d-calibrated", 2
+#: the smallest kappa (the stick-zone term must stay concave)
+KAPPA_FLOOR = 0.05
+#: the contact half-widths (a/R of either body) over which kappa is kept below the ceiling that
+#: makes the structural compliance non-increasing (:func:`kappa_ceiling`): the accurate model's
+#: domain
+CEILING_A_OVER_R = np.linspace(1e-4, 0.3, 300)
+#: how far below the sampled least value the ceiling is set (the slope's change between samples
+#: is a few 1e-6)
+CEILING_MARGIN = 1e-3
 
 
 @dataclass(frozen=True)
 class CalibratedCoefficients:
-    """The fitted constants of the calibrated law (see the module docstring for each)."""
+    """The fitted constants of the calibrated law (see the module docstring for each), and the
+    ranges of the training contacts they were fitted on (None when unknown)."""
 
     #: w(x, nu) of Eq. 33's form: 1, x, nu, x^2, x nu, nu^2 with x = a/R_i
     penalty: tuple[float, ...] = (0.22, 2.89, 0.18, -10.31, 1.75, 0.36)
-    #: (k0, k1) of kappa0 = 1 + sum_i (omega_i/2) x_i (k0 + k1 nu_i)
-    stick: tuple[float, ...] = (0.0, 0.0)
     #: (b1,): the width of the share phi = b^2/(b^2 + b1^2), ``b = |beta|/mu``
     coupling_width: tuple[float, ...] = (0.5,)
-    #: (v0, v1, v2, v3), (q0, q1, q2, q3): the first loading's B and kappa move by
-    #: ``phi (c0 + c1 |beta|) + c2 beta^2 + c3 [wall]``
-    first_bracket: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
-    first_stick: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
-    #: the same for the branches after the first reversal
-    cyclic_bracket: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
-    cyclic_stick: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
+    #: (v0, v1, v2, v3): B moves by ``phi (v0 + v1 |beta|) + v2 beta^2 + v3 [wall]``
+    bracket: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
     label: str = "calibrated"
+    #: name -> (low, high) of the training contacts (R2_over_R1, E2_over_E1, nu1, nu2, mu,
+    #: a_over_R), or None
+    ranges: dict | None = field(default=None, compare=False)
 
     @classmethod
     def groups(cls) -> dict[str, int]:
         """Coefficient group -> its length, in the order of :meth:`vector`."""
         default = cls()
-        return {f.name: len(getattr(default, f.name)) for f in fields(cls) if f.name != "label"}
+        return {f.name: len(getattr(default, f.name)) for f in fields(cls)
+                if f.name not in ("label", "ranges")}
 
     def vector(self) -> np.ndarray:
         return np.concatenate([getattr(self, name) for name in self.groups()]).astype(float)
 
     @classmethod
-    def from_vector(cls, vector, label: str = "calibrated") -> "CalibratedCoefficients":
+    def from_vector(cls, vector, label: str = "calibrated",
+                    ranges: dict | None = None) -> "CalibratedCoefficients":
         values, start = {}, 0
         for name, length in cls.groups().items():
             values[name] = tuple(float(v) for v in vector[start:start + length])
             start += length
-        return cls(**values, label=label)
+        return cls(**values, label=label, ranges=ranges)
 
     def as_dict(self) -> dict:
         return {name: list(getattr(self, name)) for name in self.groups()}
@@ -123,9 +156,19 @@ class CalibratedCoefficients:
         path = Path(path)
         problem = f"coefficients={str(path)!r} is not a calibrated law's coefficients.json"
         try:
-            entry = json.loads(path.read_text())["coefficients"]
+            content = json.loads(path.read_text())
+            if content.get("format") != COEFFICIENTS_FORMAT:
+                raise InputError(f"{problem} (format {content.get('format')!r}, not "
+                                 f"{COEFFICIENTS_FORMAT!r})")
+            if content.get("format_version") != COEFFICIENTS_VERSION:
+                raise InputError(
+                    f"coefficients={str(path)!r}: format_version={content.get('format_version')!r}"
+                    f" is not {COEFFICIENTS_VERSION} (this hertz2d's calibrated law; rerun "
+                    "`hertz2d calibrate`)")
+            entry = content["coefficients"]
             values = {name: tuple(float(v) for v in entry[name])
                       for name in cls.groups()}
+            ranges = (content.get("training") or {}).get("ranges") or None
         except FileNotFoundError:
             raise InputError(f"coefficients={str(path)!r} does not exist; run `hertz2d "
                              "calibrate` first") from None
@@ -134,7 +177,7 @@ class CalibratedCoefficients:
         for name, length in cls.groups().items():
             if len(values[name]) != length or not all(map(math.isfinite, values[name])):
                 raise InputError(f"{problem}: {name} needs {length} finite numbers")
-        return cls(**values, label=label or "calibrated")
+        return cls(**values, label=label or "calibrated", ranges=ranges)
 
 
 def coupling_beta(pair: ContactPair) -> np.ndarray:
@@ -146,49 +189,69 @@ def coupling_beta(pair: ContactPair) -> np.ndarray:
     return np.abs(pair.dundurs_beta)
 
 
-@dataclass(frozen=True)
-class Curves:
-    """(C1)'s constants per contact: the first loading's (B, kappa) and the branches'."""
-
-    B_first: np.ndarray
-    kappa_first: np.ndarray
-    B_cyclic: np.ndarray
-    kappa_cyclic: np.ndarray
+def kappa_ceiling(pair: ContactPair, penalty) -> np.ndarray:
+    """The largest kappa for which the structural compliance ``lambda(a) = (B(a) + kappa
+    log a^2)/(pi E*)`` does not grow with a while the contact is at most 0.3 of either radius
+    (:data:`CEILING_A_OVER_R`): ``-a dB/da = sum_i omega_i f_i(x_i)`` with ``f_i(x) = 1 + w_i
+    - x w_i'(x) (log(4/x) + nu_i/(2(1 - nu_i)))``, so half of ``sum_i omega_i min f_i``, each
+    body's least value over x, less :data:`CEILING_MARGIN`, keeps it for any radii (a ceiling of
+    the materials alone: a DEM code computes it once per material pair). Below it the normal
+    force's coupling term (which is ``-(T^2/2) d lambda/d(delta_n)``) is never negative, so
+    ``|T| <= mu N_H <= mu N``: Coulomb's bound holds for the normal force the law reports."""
+    p = penalty
+    x = CEILING_A_OVER_R.reshape((-1,) + (1,) * np.ndim(pair.modulus))
+    total = 0.0
+    for omega, nu in zip(pair.bracket_weights, (pair.nu1, pair.nu2)):
+        w = p[0] + p[1] * x + p[2] * nu + p[3] * x * x + p[4] * x * nu + p[5] * nu * nu
+        slope = p[1] + 2.0 * p[3] * x + p[4] * nu
+        total = total + omega * np.min(1.0 + w - x * slope * (np.log(4.0 / x) + poisson_term(nu)),
+                                       axis=0)
+    return 0.5 * total - CEILING_MARGIN
 
 
 def curve_data(pair: ContactPair, coefficients: CalibratedCoefficients) -> tuple:
     """The pair's :data:`~calibration.laws.calibrated_kernel.CURVE_DATA` numbers (arrays shaped
-    as the pair's parameters): what (C1)'s constants need besides the half-width
-    (:func:`~calibration.laws.calibrated_kernel.curves`). The Dundurs coupling's shift of a
-    constant is ``phi (c0 + c1 |beta|) + c2 beta^2 + c3 wall`` with ``phi = b^2/(b^2 + b1^2)``,
-    ``b = |beta|/mu`` (1 without friction), wall 1 for a disc on a wall."""
-    p, (k0, k1) = coefficients.penalty, coefficients.stick
+    as the pair's parameters): what (C1)'s B needs besides the half-width
+    (:func:`~calibration.laws.calibrated_kernel.curves`), and the pair's kappa
+    (:func:`kappa_ceiling`, at least :data:`KAPPA_FLOOR`). The Dundurs coupling's shift of B is
+    ``phi (v0 + v1 |beta|) + v2 beta^2 + v3 wall`` with ``phi = b^2/(b^2 + b1^2)``, ``b =
+    |beta|/mu`` (1 without friction), wall 1 for a disc on a wall."""
+    p = coefficients.penalty
     bodies = []
     for omega, nu in zip(pair.bracket_weights, (pair.nu1, pair.nu2)):
-        bodies += [omega, p[0] + p[2] * nu + p[5] * nu * nu, p[1] + p[4] * nu,
-                   poisson_term(nu), 0.5 * omega * (k0 + k1 * nu)]
+        bodies += [omega, p[0] + p[2] * nu + p[5] * nu * nu, p[1] + p[4] * nu, poisson_term(nu)]
     beta = coupling_beta(pair)
     with np.errstate(divide="ignore", invalid="ignore"):
         b = np.where(pair.mu > 0, beta / np.where(pair.mu > 0, pair.mu, 1.0), np.inf)
         width = coefficients.coupling_width[0]
         phi = np.where(np.isfinite(b), b * b / (b * b + width * width), 1.0)
     wall = 1.0 if pair.wall else 0.0
-
-    def shift(change):
-        return phi * (change[0] + change[1] * beta) + change[2] * beta * beta + change[3] * wall
-
+    v = coefficients.bracket
+    shift = phi * (v[0] + v[1] * beta) + v[2] * beta * beta + v[3] * wall
+    kappa = np.maximum(kappa_ceiling(pair, p), KAPPA_FLOOR)
     shape = np.broadcast(pair.R1, pair.R2, pair.E1, pair.E2, pair.nu1, pair.nu2, pair.mu).shape
     return tuple(np.broadcast_to(np.asarray(value, float), shape) for value in (
-        *bodies, p[3], shift(coefficients.first_bracket), shift(coefficients.first_stick),
-        shift(coefficients.cyclic_bracket), shift(coefficients.cyclic_stick)))
+        *bodies, p[3], shift, kappa))
 
 
-def curve_constants(pair: ContactPair, a, coefficients: CalibratedCoefficients) -> Curves:
-    """(C1)'s constants at half-width ``a`` (a > 0;
-    :func:`~calibration.laws.calibrated_kernel.curves` on the pair's :func:`curve_data`)."""
+@dataclass(frozen=True)
+class Curve:
+    """(C1)'s constants per contact: B at the half-width, the pair's kappa, and the slope
+    ``a dB/da + 2 kappa`` of the structural compliance."""
+
+    B: np.ndarray
+    kappa: np.ndarray
+    slope: np.ndarray
+
+
+def curve_constants(pair: ContactPair, a, coefficients: CalibratedCoefficients) -> Curve:
+    """(C1)'s constants at half-width ``a`` (a > 0; :func:`~calibration.laws.calibrated_kernel.
+    curves` on the pair's :func:`curve_data`)."""
     a = np.asarray(a, float)
-    return Curves(*kernel.curves(a, np.log(a), pair.R1, pair.R2, np.log(4.0 * pair.R1),
-                                 np.log(4.0 * pair.R2), curve_data(pair, coefficients)))
+    data = curve_data(pair, coefficients)
+    B, slope = kernel.curves(a, np.log(a), pair.R1, pair.R2, np.log(4.0 * pair.R1),
+                             np.log(4.0 * pair.R2), data)
+    return Curve(B, np.broadcast_to(data[kernel.KAPPA], np.shape(B)), slope)
 
 
 def branch_displacement(t, B, kappa):
@@ -199,6 +262,15 @@ def branch_displacement(t, B, kappa):
     return t * B + kappa * log_term
 
 
+def normal_tangent(pair: ContactPair, a) -> np.ndarray:
+    """``dN_H/d(delta_n) = pi E*/(u - 1)``, ``u = C - log a^2``: the tangent of Eqs. 4 + 22 (0
+    where a = 0)."""
+    a = np.asarray(a, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = _normal_constant(pair) - 2.0 * np.log(np.where(a > 0, a, 1.0))
+        return np.where(a > 0, np.pi * pair.modulus / (u - 1.0), 0.0)
+
+
 @dataclass
 class CalibratedState:
     """The history of a batch of contacts (one row of
@@ -206,20 +278,22 @@ class CalibratedState:
     outputs (arrays, one entry per contact)."""
 
     history: np.ndarray
-    #: normal and tangential force (N/m), half-width (m), tangent stiffness dT/d(delta) per pair
-    #: displacement, the slip front's half-width, and where the contact slides
+    #: normal force (Eqs. 4 + 22 and the coupling term) and tangential force (N/m), half-width
+    #: (m), tangent stiffness dT/d(delta) per pair displacement, the slip front's half-width,
+    #: where the contact slides, and the stored energy of the tangential traction (J/m)
     N: np.ndarray
     T: np.ndarray
     a: np.ndarray
     kt: np.ndarray
     front: np.ndarray
     slipping: np.ndarray
+    energy: np.ndarray
 
     @classmethod
     def unloaded(cls, contacts: int = 1) -> "CalibratedState":
         zero = np.zeros(contacts)
         return cls(np.zeros((contacts, kernel.HISTORY)), zero, zero, zero, zero, zero,
-                   np.zeros(contacts, dtype=bool))
+                   np.zeros(contacts, dtype=bool), zero)
 
 
 def calibrated_update(pair: ContactPair, delta_n, d_delta_t, state: CalibratedState,
@@ -247,22 +321,59 @@ def calibrated_update(pair: ContactPair, delta_n, d_delta_t, state: CalibratedSt
         The contacts' history and outputs: N, T (N/m), a (m), kt, the slip front and
         ``slipping``, one entry per contact.
     """
-    N, a = normal_force(pair, pair.pair_displacement(delta_n))
+    N_H, a = normal_force(pair, pair.pair_displacement(delta_n))
     contacts = state.history.shape[0]
-    N, a, step = (np.broadcast_to(np.asarray(v, float), (contacts,)) for v in (
-        N, a, pair.pair_displacement(d_delta_t)))
+    N_H, a, step = (np.broadcast_to(np.asarray(v, float), (contacts,)) for v in (
+        N_H, a, pair.pair_displacement(d_delta_t)))
     found = curve_constants(pair, np.where(a > 0, a, 1.0), coefficients)
-    mu, modulus, B_first, kappa_first, B_cyclic, kappa_cyclic = (
+    mu, modulus, B, kappa, slope, k_normal = (
         np.broadcast_to(np.asarray(v, float), (contacts,)) for v in (
-            pair.mu, pair.modulus, found.B_first, found.kappa_first, found.B_cyclic,
-            found.kappa_cyclic))
-    outputs = np.zeros((4, contacts))
+            pair.mu, pair.modulus, found.B, found.kappa, found.slope, normal_tangent(pair, a)))
+    outputs = np.zeros((6, contacts))
     for i in range(contacts):
-        outputs[:, i] = kernel.tangential_step(
-            state.history[i], N[i], a[i], math.log(a[i]) if a[i] > 0 else 0.0, step[i], mu[i],
-            modulus[i], B_first[i], kappa_first[i], B_cyclic[i], kappa_cyclic[i])
-    return CalibratedState(state.history, N.copy(), outputs[0], a.copy(), outputs[1],
-                           outputs[2], outputs[3].astype(bool))
+        T, kt, front, full = kernel.tangential_step(state.history[i], N_H[i], a[i], step[i],
+                                                    mu[i], modulus[i], B[i], kappa[i])
+        outputs[:, i] = (N_H[i] + kernel.normal_coupling(T, N_H[i], slope[i], k_normal[i],
+                                                          modulus[i]),
+                         T, kt, front, full,
+                         kernel.stored_energy(state.history[i], N_H[i], a[i], mu[i], modulus[i],
+                                              B[i], kappa[i]))
+    return CalibratedState(state.history, outputs[0], outputs[1], a.copy(), outputs[2],
+                           outputs[3], outputs[4].astype(bool), outputs[5])
+
+
+#: range names of a pair (R2/R1 and E2/E1 of a disc pair; a wall has neither)
+PAIR_RANGES = ("R2_over_R1", "E2_over_E1", "nu1", "nu2", "mu")
+
+
+def range_excess(coefficients: CalibratedCoefficients, pair: ContactPair,
+                 a_over_R) -> list[str]:
+    """Where a contact lies outside the ranges the coefficients were fitted on: one phrase per
+    quantity (``a_over_R 0.31 > 0.2`` for the largest a/R1 of ``a_over_R``), empty inside them
+    or where the coefficients record no ranges. Parameters broadcast; the extremes count."""
+    ranges = coefficients.ranges or {}
+    values = {"nu1": pair.nu1, "mu": pair.mu, "a_over_R": np.asarray(a_over_R, float)}
+    if not pair.wall:
+        values.update(R2_over_R1=np.maximum(pair.R2 / pair.R1, pair.R1 / pair.R2),
+                      E2_over_E1=np.maximum(pair.E2 / pair.E1, pair.E1 / pair.E2), nu2=pair.nu2)
+    found = []
+    for name, value in values.items():
+        if name not in ranges or np.size(value) == 0:
+            continue
+        low, high = (float(v) for v in ranges[name])
+        largest, smallest = float(np.max(value)), float(np.min(value))
+        if largest > high * (1 + 1e-9):
+            found.append(f"{name} {largest:.3g} > {high:g}")
+        if smallest < low * (1 - 1e-9) - 1e-12 and name != "a_over_R":
+            found.append(f"{name} {smallest:.3g} < {low:g}")
+    return found
+
+
+def warn_outside(coefficients: CalibratedCoefficients, what: str, excess: list[str]) -> None:
+    """One ``hertz2d: warning:`` line for a run whose contacts leave the fitted ranges."""
+    if excess:
+        log.warning(f"{what} leave(s) the calibrated law's fitted ranges ({'; '.join(excess)}):"
+                    " the law extrapolates there")
 
 
 class CalibratedModel(ContactLaw):
@@ -271,6 +382,7 @@ class CalibratedModel(ContactLaw):
 
     name = "calibrated"
     paths = ALL_PATHS
+    admissible = True
 
     def __init__(self, pair: ContactPair, coefficients: CalibratedCoefficients):
         if any(np.ndim(v) for v in (pair.R1, pair.R2, pair.E1, pair.E2, pair.nu1, pair.nu2,
@@ -299,6 +411,8 @@ class CalibratedModel(ContactLaw):
                 columns[name][k] = value[0]
             slip[k] = ("open" if state.N[0] <= 0 else "full" if state.slipping[0] else
                        "partial" if state.front[0] < state.a[0] else "stick")
+        warn_outside(self.coefficients, "the path's contact", range_excess(
+            self.coefficients, pair, columns["a"] / float(min(pair.R1, pair.R2))))
         Fx, Fz = frame.driving_forces(columns["N"], columns["T"])
         return law_table(path, **columns, kn=normal_stiffness(pair, columns["a"]),
                          slip=slip.astype(str), Fx=Fx, Fz=Fz)

@@ -1,19 +1,22 @@
 """The calibrated law one contact at a time: plain functions of floats and small arrays (``math``,
 and numpy for one work array), so that numba compiles them unchanged (the DEM, the fit) and they
-run as ordinary Python without it (the law's tables). :mod:`calibration.laws.calibrated` explains the law; this module is
-its arithmetic.
+run as ordinary Python without it (the law's tables). :mod:`calibration.laws.calibrated` explains
+the law and why it is admissible; this module is its arithmetic.
 
 The tangential state is a superposition of Hertzian tractions (the accurate model with memory's
 representation, :mod:`calibration.laws.memory`): pieces ``(b_(j-1), b_j]`` of the contact's
 half-width, each with a traction density ``-1 <= phi_j <= 1`` (``|phi| <= 1`` is Coulomb's law), so
-that ``T = mu N sum_j phi_j (e_j - e_(j-1)) / a^2`` (``e = b^2``) and the pieces stand for the
-tangential displacement ``sum_j phi_j [D(e_j) - D(e_(j-1))]`` with
+that ``T = mu N sum_j phi_j g_j`` with ``y = b^2/a^2`` and the pieces' widths ``g_j = y_j -
+y_(j-1)``, and the pieces stand for the tangential displacement ``U = sum_j phi_j [D(y_j) -
+D(y_(j-1))]`` with
 
-    ``D(e) = s y (B - kappa log y)``,  ``y = e/a^2``,  ``s = mu N/(pi E*)``                    (C2)
+    ``D(y) = s y (B - kappa log y)``,  ``s = mu N/(pi E*)``                                    (C2)
 
-the displacement of a flat-punch traction of half-width b inside the contact of half-width a:
-(C1) of :mod:`calibration.laws.calibrated` is ``D(a^2) - D(c^2)``. A step (the new N and a, and a
-tangential increment d of the pair displacement):
+the displacement of a flat-punch traction of half-width b inside the contact of half-width a.
+In absolute terms ``D = (mu b^2/(4 R*)) (B(a) + kappa log a^2 - kappa log b^2)``: a piece's own
+(local) compliance, which depends on its width alone (kappa is a constant of the pair), plus the
+pair's structural compliance ``lambda(a) = (B(a) + kappa log a^2)/(pi E*)`` times the piece's
+resultant. A step (the new N and a, and a tangential increment d of the pair displacement):
 
 1. the pieces outside the new a are cut (a falling N releases their traction); a growing contact
    gains an annulus piece that takes the increment first, sticking while ``|d| <= dD``;
@@ -24,27 +27,29 @@ tangential increment d of the pair displacement):
    a nearby edge reaches in fewer operations by Halley's method from that edge
    (:func:`front_from`). A front reaching the centre is full slip (one piece at sigma, the rest
    of d rigid slip);
-3. neighbouring pieces of one density merge; beyond :data:`PIECES` the two closest (by density,
-   weighed by their size) merge into one of their mean density, which keeps T and nearly keeps
-   the displacement (memory bounded for a DEM code).
+3. neighbouring pieces of one density merge; beyond :data:`PIECES` the memory is reduced by a
+   step that never adds stored energy (:func:`reduce_memory`).
 
-Two curves. Until its first reversal a contact is on its first loading and (C2) takes the first
-loading's constants (B_v, kappa_v); from the first reversal on, the branches' (B_c, kappa_c)
-(they differ for a dissimilar pair, whose first loading starts from edges already slipped under
-the normal load; they are equal for bodies of one material). At the switch the displacement the
-pieces stand for is re-counted with the new constants: T is continuous and the loops that follow
-are centred where the first loading left them.
+The stored energy of the pieces (:func:`stored_energy`) is the elastic energy of their traction,
+``(1/(2 pi E*)) [(B - kappa) T^2 + kappa (mu N)^2 int_0^1 Phi(y)^2/y dy]`` with
+``Phi(y) = int_0^y phi``: the kernel ``B - kappa - kappa log(max(y, y'))`` of two punches, positive
+definite because it decreases with the wider one (B > kappa). Every operation above either moves
+the state elastically or lowers this energy at fixed displacement: the work done on the contact
+is never less than the energy it stores.
 
 The history of one contact is :data:`HISTORY` doubles: the number of pieces, the displacement
-they stand for, the branch (0 no tangential motion yet; +-1 the first loading, moving in that
-direction; +-2 after a reversal, the last motion's direction), then per piece e_j, log e_j and
-phi_j (all 0 for a new contact).
+they stand for and the contact's area a^2 they cover, then per piece its width in ``e = b^2``
+(``e_j - e_(j-1)``, m^2), the logarithm of its edges' ratio ``log(e_j/e_(j-1))`` (unused for the
+innermost piece) and phi_j (all 0 for a new contact). Widths and ratios, not the edges
+themselves, so that a front a small fraction of the contact in from its rim (the microslip of a
+small tangential increment) is held to full precision: the edges ``1 - 1e-9`` of the area apart
+would keep seven digits of their distance, and each step would slip by the rounding.
 
-The curves' constants at the contact's half-width a (:func:`curves`, (C1)'s B and kappa of the
-first loading and of the branches) come from a and from :data:`CURVE_DATA` numbers of the pair
-that do not depend on a (:func:`calibration.laws.calibrated.curve_data`: the bracket weights,
-the penalty polynomial's and the stick weight's terms in nu, the Dundurs coupling's shifts), so
-that a DEM code computes those once per pair and only :func:`curves`' few products per step.
+The curve's constants at the contact's half-width a (:func:`curves`: (C1)'s B and the slope
+``a dB/da + 2 kappa`` of the structural compliance, which the normal force's coupling term
+needs) come from a and from :data:`CURVE_DATA` numbers of the pair that do not depend on a
+(:func:`calibration.laws.calibrated.curve_data`), so that a DEM code computes those once per
+pair and only :func:`curves`' few products per step.
 """
 from __future__ import annotations
 
@@ -56,50 +61,56 @@ from calibration.laws.lambert_w import lambert_w_minus1
 
 #: the most traction pieces a contact keeps (one more for the length of a step)
 PIECES = 8
-#: doubles of history per contact: count, displacement, branch, then e, log e and phi per piece
+#: doubles of history per contact: count, displacement, area, then width, edge ratio and phi
+#: per piece
 HISTORY = 3 + 3 * PIECES
-#: offsets of the per-piece arrays in the history
-EDGES, LOGS, DENSITIES = 3, 3 + PIECES, 3 + 2 * PIECES
-#: the smallest stick-zone weight relative to B: keeps e^(-B/kappa) above the smallest double
-KAPPA_FLOOR = 1.0 / 500.0
+#: offsets of the area and the per-piece arrays in the history
+AREA, WIDTHS, RATIOS, DENSITIES = 2, 3, 3 + PIECES, 3 + 2 * PIECES
 #: log(2), of the half-space term log(2R/a) = log(4R/a) - log(2)
 LOG_2 = 0.6931471805599453
 #: a pair's numbers for :func:`curves` (:func:`calibration.laws.calibrated.curve_data`): per body
 #: (body 2's at +BODY) its bracket weight omega, the penalty factor's terms constant and linear in
-#: x = a/R (``w0 + w2 nu + w5 nu^2``, ``w1 + w4 nu``), ``nu/(2(1 - nu))`` and the stick weight's
-#: slope ``omega (k0 + k1 nu)/2``; then w3 (of x^2) and the coupling's shifts of B and kappa of
-#: the first loading and of the branches
-OMEGA, W_CONSTANT, W_LINEAR, POISSON_TERM, STICK_SLOPE, BODY = 0, 1, 2, 3, 4, 5
-W_SQUARE, SHIFT_B_FIRST, SHIFT_KAPPA_FIRST, SHIFT_B_CYCLIC, SHIFT_KAPPA_CYCLIC = 10, 11, 12, 13, 14
-CURVE_DATA = 15
+#: x = a/R (``w0 + w2 nu + w5 nu^2``, ``w1 + w4 nu``) and ``nu/(2(1 - nu))``; then w3 (of x^2),
+#: the coupling's shift of B and the pair's kappa
+OMEGA, W_CONSTANT, W_LINEAR, POISSON_TERM, BODY = 0, 1, 2, 3, 4
+W_SQUARE, SHIFT_B, KAPPA = 8, 9, 10
+CURVE_DATA = 11
 
 
 def curves(a, log_a, R1, R2, log_4R1, log_4R2, data):
-    """(C1)'s constants at half-width a (> 0): ``(B_first, kappa_first, B_cyclic, kappa_cyclic)``
-    from ``log a``, the radii, ``log(4 R_i)`` and the pair's :data:`CURVE_DATA` numbers ``data``
-    (indexable: a tuple of floats, or of arrays to evaluate many contacts at once).
+    """``(B, slope)`` at half-width a (> 0) from ``log a``, the radii, ``log(4 R_i)`` and the
+    pair's :data:`CURVE_DATA` numbers ``data`` (indexable: a tuple of floats, or of arrays to
+    evaluate many contacts at once).
 
-    ``B = sum_i omega_i [log(2 R_i/a) + 1/2 + w_i (log(4 R_i/a) + nu_i/(2(1 - nu_i)))]`` (Eq. 27's
-    bracket, w of Eq. 33's form in x_i = a/R_i, not clipped) and ``kappa = 1 + sum_i (omega_i/2)
-    x_i (k0 + k1 nu_i)``, each moved by the coupling's shift; kappa kept in [B/500, 0.9 B] so
-    that (C1) stays monotone (B > kappa) and concave (kappa > 0).
+    ``B = sum_i omega_i [log(2 R_i/a) + 1/2 + w_i (log(4 R_i/a) + nu_i/(2(1 - nu_i)))] + shift``
+    (Eq. 27's bracket, w of Eq. 33's form in x_i = a/R_i, not clipped) and ``slope = a dB/da +
+    2 kappa`` = ``sum_i omega_i [-1 - w_i + x_i w_i'(x_i) (log(4 R_i/a) + nu_i/(2(1 - nu_i)))] +
+    2 kappa``: the derivative of the structural compliance ``pi E* lambda = B + kappa log a^2``
+    with respect to log a.
     """
     x1, x2 = a / R1, a / R2
     l1, l2 = log_4R1 - log_a, log_4R2 - log_a
+    p1, p2 = l1 + data[POISSON_TERM], l2 + data[BODY + POISSON_TERM]
     w1 = data[W_CONSTANT] + data[W_LINEAR] * x1 + data[W_SQUARE] * x1 * x1
     w2 = data[BODY + W_CONSTANT] + data[BODY + W_LINEAR] * x2 + data[W_SQUARE] * x2 * x2
-    bracket = (data[OMEGA] * (l1 - LOG_2 + 0.5 + w1 * (l1 + data[POISSON_TERM]))
-               + data[BODY + OMEGA] * (l2 - LOG_2 + 0.5 + w2 * (l2 + data[BODY + POISSON_TERM])))
-    kappa = 1.0 + data[STICK_SLOPE] * x1 + data[BODY + STICK_SLOPE] * x2
-    B_first = bracket + data[SHIFT_B_FIRST]
-    B_cyclic = bracket + data[SHIFT_B_CYCLIC]
-    return (B_first, _stick_weight(kappa + data[SHIFT_KAPPA_FIRST], B_first), B_cyclic,
-            _stick_weight(kappa + data[SHIFT_KAPPA_CYCLIC], B_cyclic))
+    slope1 = x1 * (data[W_LINEAR] + 2.0 * data[W_SQUARE] * x1)
+    slope2 = x2 * (data[BODY + W_LINEAR] + 2.0 * data[W_SQUARE] * x2)
+    bracket = (data[OMEGA] * (l1 - LOG_2 + 0.5 + w1 * p1)
+               + data[BODY + OMEGA] * (l2 - LOG_2 + 0.5 + w2 * p2))
+    slope = (data[OMEGA] * (-1.0 - w1 + slope1 * p1) + data[BODY + OMEGA] * (-1.0 - w2 + slope2 * p2)
+             + 2.0 * data[KAPPA])
+    return bracket + data[SHIFT_B], slope
 
 
-def _stick_weight(kappa, bracket):
-    """kappa clipped to [B/500, 0.9 B] (:data:`KAPPA_FLOOR`)."""
-    return np.minimum(np.maximum(kappa, KAPPA_FLOOR * bracket), 0.9 * bracket)
+def normal_coupling(T: float, N: float, slope: float, k_normal: float, modulus: float) -> float:
+    """The normal force's term of the tangential state, ``-T^2 slope k_n/(4 N pi E*)``: the
+    derivative of the stored energy ``lambda(a) T^2/2`` of the structural compliance with respect
+    to the approach at fixed traction (``d lambda/d delta_n = slope/(2 N (u - 1))`` with ``pi E*/
+    (u - 1) = k_n``, the tangent of Eqs. 4 + 22). Without it a closed path that loads the contact
+    tangentially at one approach and unloads it at another would return more work than it took."""
+    if N <= 0.0:
+        return 0.0
+    return -T * T * slope * k_normal / (4.0 * N * math.pi * modulus)
 
 
 def front_fraction(v: float, B: float, kappa: float) -> tuple[float, float]:
@@ -114,91 +125,267 @@ def front_fraction(v: float, B: float, kappa: float) -> tuple[float, float]:
     return math.exp(log_y), log_y
 
 
-def front_from(v: float, B: float, kappa: float, y: float, log_y: float) -> tuple[float, float]:
-    """:func:`front_fraction` from a nearby front ``(y, log y)`` (the edge the new front moves
-    in from): Halley's method on ``g(L) = e^L (B - kappa L) - v`` in L = log y (``g' = e^L (B -
-    kappa - kappa L)``, ``g'' = e^L (B - 2 kappa - kappa L)``), whose error after a correction of
-    size h is below ``C h^3`` with C about 20 at most (B - kappa >= B/10): a correction below
-    1e-6 leaves the root to 1e-16 in log y. A correction h below 1e-3 moves y by ``e^-h``'s
-    Taylor series to h^5 (1e-21) instead of an exponential, so a front that moves by a small
-    fraction of the contact costs two or three corrections and at most one exponential, against
-    :func:`front_fraction`'s W_{-1} and two exponentials; one that moves far (more than five
-    corrections) is solved by :func:`front_fraction`."""
-    if v >= B or v <= 0.0:
-        return front_fraction(v, B, kappa)
-    for _ in range(5):
-        slope = B - kappa - kappa * log_y
-        residual = y * (B - kappa * log_y) - v
-        h = 2.0 * residual * slope / (2.0 * y * slope * slope - residual * (slope - kappa))
-        log_y -= h
-        if abs(h) < 1e-3:
-            y *= 1.0 - h * (1.0 - h * (0.5 - h * (1.0 / 6.0 - h * (1.0 / 24.0 - h / 120.0))))
+def front_from(r: float, B: float, kappa: float, y: float, log_y: float) -> float:
+    """How far ``h = log y - log y'`` (>= 0) a front moves in from the edge ``(y, log y)`` to
+    stand for the displacement r of (C2) less: ``D(y) - D(y') = s r``,
+
+        ``F(h) = y [(B - kappa log y)(1 - e^-h) - kappa h e^-h] - r = 0``
+
+    (``F' = y' (B - kappa - kappa log y')``, (C1)'s slope, ``F'' = -y' (B - 2 kappa - kappa
+    log y')``), written so that a front that moves a small fraction of the contact loses no
+    digits to the displacement of the edge: ``1 - e^-h`` is ``-expm1(-h)``. Halley's method from
+    the first-order move ``h = r/F'(0)``; its error after a correction of size c is below about
+    ``20 c^3`` relative to h (B - kappa >= B/10), so a correction below 1e-6 h leaves h to
+    rounding. A move of more than h = 1 (the front's y falls by more than e), or one that does
+    not settle in five corrections, is solved by :func:`front_fraction` (W_{-1})."""
+    edge = B - kappa * log_y
+    v = y * edge - r
+    if v <= 0.0:
+        return math.inf
+    tangent = y * (edge - kappa)
+    h = r / tangent if tangent > 0.0 else math.inf
+    if h <= 1.0:
+        for _ in range(5):
+            shrink = math.exp(-h)
+            inner = y * shrink
+            residual = y * (-edge * math.expm1(-h) - kappa * h * shrink) - r
+            slope = inner * (edge - kappa + kappa * h)
+            curvature = -inner * (edge - 2.0 * kappa + kappa * h)
+            correction = 2.0 * residual * slope / (2.0 * slope * slope - residual * curvature)
+            h -= correction
+            if abs(correction) <= 1e-6 * h:
+                if 0.0 <= h <= 1.0:
+                    return h
+                break
+    return log_y - front_fraction(v, B, kappa)[1]
+
+
+def _stands_for(history, count: int, area: float, B: float, kappa: float,
+                log_last: float) -> tuple[float, float]:
+    """``(U/s, T/(mu N))`` of the pieces at the contact area ``area`` (> 0): what they stand for,
+    ``sum_j phi_j [D(y_j) - D(y_(j-1))]/s``, and their resultant over mu N, ``sum_j phi_j g_j``;
+    ``log_last`` is log y of the outermost piece's outer edge (0 when it is the rim). Each
+    piece's ``[D(y_j) - D(y_(j-1))]/s = g_j (B - kappa log y_j) - kappa y_(j-1) log(y_j/
+    y_(j-1))``, with log y_j summed from the rim inwards (the pieces near the rim, where the
+    fronts of small increments are, keep every digit)."""
+    inverse = 1.0 / area
+    total, weighted = 0.0, 0.0
+    log_y, y = log_last, math.exp(log_last)
+    for j in range(count - 1, -1, -1):
+        width = history[WIDTHS + j] * inverse
+        phi = history[DENSITIES + j]
+        weighted += phi * width
+        if j > 0:
+            below = max(y - width, 0.0)
+            total += phi * (width * (B - kappa * log_y) - kappa * below * history[RATIOS + j])
+            log_y -= history[RATIOS + j]
+            y = below
         else:
-            y = math.exp(log_y)
-        if abs(h) < 1e-6:
-            return y, log_y
-    return front_fraction(v, B, kappa)
+            total += phi * width * (B - kappa * log_y)
+    return total, weighted
 
 
-def _displacement(e: float, log_e: float, s: float, log_area: float, inverse_area: float,
-                  B: float, kappa: float) -> float:
-    """(C2): D(e) at half-width squared ``1/inverse_area`` (0 at e = 0)."""
-    if e <= 0.0:
-        return 0.0
-    return s * (e * inverse_area) * (B + kappa * (log_area - log_e))
+def _square_integral(low: float, width: float, ratio: float, start: float, phi: float) -> float:
+    """``int_low^(low + width) Phi(y)^2/y dy`` for ``Phi = start + phi (y - low)``, ``ratio`` the
+    log of the ends' ratio ``log1p(width/low)`` (unused where low = 0). With q = width/low:
+    ``start^2 ratio + 2 start phi low (q - ratio) + phi^2 low^2 (q^2/2 - q + ratio)``, the two
+    brackets by their series below q = 0.1 (they cancel to q^2/2 and q^3/3 at small q; 24
+    terms leave 1e-24 of them), so a thin piece far from the centre keeps the digits of its own
+    small integral."""
+    if low <= 0.0:
+        return 0.5 * phi * phi * width * width
+    q = width / low
+    if q < 0.1:  # q - log1p(q) = sum_k>=2 (-q)^k/k; q^2/2 - q + log1p(q) = -sum_k>=3 (-q)^k/k
+        first, second, power = 0.5 * q * q, 0.0, q * q
+        for k in range(3, 25):
+            power *= -q
+            first += power / k
+            second -= power / k
+    else:
+        first = q - ratio
+        second = 0.5 * q * q - q + ratio
+    return start * start * ratio + 2.0 * start * phi * low * first + phi * phi * low * low * second
 
 
-def _stands_for(history, count: int, s: float, log_area: float, inverse_area: float, B: float,
-                kappa: float) -> tuple[float, float]:
-    """The displacement the pieces stand for, ``sum phi_j [D(e_j) - D(e_(j-1))]``, and their
-    traction's resultant over ``mu N``, ``sum phi_j (e_j - e_(j-1)) / a^2``."""
-    total, weighted, below, edge = 0.0, 0.0, 0.0, 0.0
+def energy_integral(history, count: int, area: float) -> float:
+    """``int_0^1 Phi(y)^2/y dy`` of the pieces (``Phi(y) = int_0^y phi``, y = b^2/a^2)."""
+    inverse = 1.0 / area
+    total, low, start = 0.0, 0.0, 0.0
     for j in range(count):
-        here = _displacement(history[EDGES + j], history[LOGS + j], s, log_area, inverse_area, B,
-                             kappa)
-        total += history[DENSITIES + j] * (here - below)
-        weighted += history[DENSITIES + j] * (history[EDGES + j] - edge)
-        below, edge = here, history[EDGES + j]
-    return total, weighted * inverse_area
+        width = history[WIDTHS + j] * inverse
+        phi = history[DENSITIES + j]
+        total += _square_integral(low, width, history[RATIOS + j], start, phi)
+        start += phi * width
+        low += width
+    return total
 
 
-def _merge_closest(history, count: int) -> int:
-    """Merge the two neighbouring pieces whose densities differ least (weighed by the pair's
-    size) into one of their size-weighted mean density (T unchanged); the new count."""
-    best, best_cost = 0, math.inf
-    for j in range(count - 1):
-        low = history[EDGES + j - 1] if j > 0 else 0.0
-        cost = (abs(history[DENSITIES + j] - history[DENSITIES + j + 1])
-                * (history[EDGES + j + 1] - low))
-        if cost < best_cost:
-            best, best_cost = j, cost
-    low = history[EDGES + best - 1] if best > 0 else 0.0
-    inner, outer = history[EDGES + best] - low, history[EDGES + best + 1] - history[EDGES + best]
-    span = inner + outer
-    mean = ((history[DENSITIES + best] * inner + history[DENSITIES + best + 1] * outer) / span
-            if span > 0.0 else history[DENSITIES + best + 1])
-    history[DENSITIES + best] = mean
-    for j in range(best, count - 1):  # piece best takes best + 1's outer edge; the rest move down
-        history[EDGES + j] = history[EDGES + j + 1]
-        history[LOGS + j] = history[LOGS + j + 1]
-        if j > best:
-            history[DENSITIES + j] = history[DENSITIES + j + 1]
+def stored_energy(history, N: float, a: float, mu: float, modulus: float, B: float,
+                  kappa: float) -> float:
+    """The elastic energy of the contact's traction (J/m), ``(1/(2 pi E*)) [(B - kappa) T^2 +
+    kappa (mu N)^2 int_0^1 Phi(y)^2/y dy]`` (0 for an open contact)."""
+    count = int(history[0])
+    if count == 0 or N <= 0.0 or a <= 0.0:
+        return 0.0
+    area = a * a
+    share = 0.0
+    for j in range(count):
+        share += history[DENSITIES + j] * history[WIDTHS + j]
+    T = mu * N * share / area
+    return ((B - kappa) * T * T + kappa * (mu * N) ** 2 * energy_integral(history, count, area)) / (
+        2.0 * math.pi * modulus)
+
+
+def _merge_change(history, j: int, area: float) -> tuple[float, float]:
+    """``(change of int Phi^2/y, mean density)`` if pieces j and j + 1 became one piece of their
+    size-weighted mean density (T unchanged)."""
+    inverse = 1.0 / area
+    low, start = 0.0, 0.0
+    for i in range(j):
+        width = history[WIDTHS + i] * inverse
+        start += history[DENSITIES + i] * width
+        low += width
+    inner_width = history[WIDTHS + j] * inverse
+    outer_width = history[WIDTHS + j + 1] * inverse
+    inner, outer = history[DENSITIES + j], history[DENSITIES + j + 1]
+    span = inner_width + outer_width
+    mean = (inner * inner_width + outer * outer_width) / span
+    inner_ratio, outer_ratio = history[RATIOS + j], history[RATIOS + j + 1]
+    before = (_square_integral(low, inner_width, inner_ratio, start, inner)
+              + _square_integral(low + inner_width, outer_width, outer_ratio,
+                                 start + inner * inner_width, outer))
+    return _square_integral(low, span, inner_ratio + outer_ratio, start, mean) - before, mean
+
+
+def _join(history, count: int, j: int) -> int:
+    """Piece j takes in piece j + 1 (their widths and edge ratios add; j keeps its density); the
+    pieces beyond move down; the new count."""
+    history[WIDTHS + j] += history[WIDTHS + j + 1]
+    history[RATIOS + j] += history[RATIOS + j + 1]
+    for i in range(j + 1, count - 1):
+        history[WIDTHS + i] = history[WIDTHS + i + 1]
+        history[RATIOS + i] = history[RATIOS + i + 1]
+        history[DENSITIES + i] = history[DENSITIES + i + 1]
     return count - 1
+
+
+def _move_change(history, j: int, area: float) -> tuple[float, float]:
+    """``(change of int Phi^2/y, theta)`` if piece j + 1 went by its neighbours taking it over,
+    piece j (density phi_j) its inner share theta of it and piece j + 2 the rest, T unchanged:
+    ``theta = (phi_(j+1) - phi_(j+2))/(phi_j - phi_(j+2))`` in [0, 1], which needs phi_(j+1)
+    between its neighbours' densities (NaN theta otherwise)."""
+    inner, middle, outer = (history[DENSITIES + j], history[DENSITIES + j + 1],
+                            history[DENSITIES + j + 2])
+    if inner == outer:
+        return math.inf, math.nan
+    theta = (middle - outer) / (inner - outer)
+    if not 0.0 <= theta <= 1.0:
+        return math.inf, math.nan
+    inverse = 1.0 / area
+    low, start = 0.0, 0.0
+    for i in range(j + 1):
+        width = history[WIDTHS + i] * inverse
+        start += history[DENSITIES + i] * width
+        low += width
+    width = history[WIDTHS + j + 1] * inverse
+    ratio = history[RATIOS + j + 1]
+    split = math.log1p(theta * width / low)  # log(y*/y_a)
+    before = _square_integral(low, width, ratio, start, middle)
+    after = (_square_integral(low, theta * width, split, start, inner)
+             + _square_integral(low + theta * width, (1.0 - theta) * width, ratio - split,
+                                start + inner * theta * width, outer))
+    return after - before, theta
+
+
+def reduce_memory(history, count: int, area: float) -> int:
+    """One piece fewer without adding stored energy; the new count.
+
+    Two kinds of step keep T: neighbouring pieces become one of their size-weighted mean
+    density (which lowers ``int Phi^2/y`` of :func:`stored_energy` where the densities fall
+    outwards and Phi > 0), or a piece whose density lies between its neighbours' is taken over
+    by them, the inner one's density up to a point and the outer one's beyond it (which lowers
+    it where they rise outwards and Phi > 0): of those that do not raise the energy, the one
+    that moves the least traction (``|phi_j - phi_(j+1)| (g_j + g_(j+1))``, ``|phi_j -
+    phi_(j+2)| g_(j+1)``), so that the pieces kept follow a smooth density as closely as the
+    memory allows. Where none does, the innermost pieces relax (:func:`relax_innermost`).
+    The displacement
+    the pieces stand for changes by a rigid slip of the contact (the caller re-counts it), never
+    its force.
+    """
+    best, moved = -1, False
+    for j in range(count - 2, -1, -1):  # from the rim inwards: the newest pieces first
+        if _merge_change(history, j, area)[0] <= 0.0:
+            best, moved = j, False
+            break
+        if j < count - 2 and _move_change(history, j, area)[0] <= 0.0:
+            best, moved = j, True
+            break
+    if best >= 0 and moved:
+        _, theta = _move_change(history, best, area)
+        width = history[WIDTHS + best + 1]
+        inner_edge = 0.0
+        for i in range(best + 1):
+            inner_edge += history[WIDTHS + i]
+        split = math.log1p(theta * width / inner_edge)
+        history[WIDTHS + best] += theta * width
+        history[RATIOS + best] += split
+        history[WIDTHS + best + 2] += (1.0 - theta) * width
+        history[RATIOS + best + 2] += history[RATIOS + best + 1] - split
+        history[WIDTHS + best + 1], history[RATIOS + best + 1] = 0.0, 0.0
+        history[DENSITIES + best + 1] = history[DENSITIES + best]
+        return _join(history, count, best)  # the emptied piece goes (its density is j's)
+    if best >= 0:
+        _, mean = _merge_change(history, best, area)
+        history[DENSITIES + best] = mean
+        return _join(history, count, best)
+    return relax_innermost(history, count)
+
+
+def relax_innermost(history, count: int) -> int:
+    """The three innermost pieces as the least traction that keeps their resultant Phi_3 and
+    Coulomb's bound: ``Phi = 0`` from the centre, then ``phi = sign(Phi_3)`` up to their outer
+    edge e_3 (two pieces; one of density ``Phi_3/e_3`` where ``|Phi_3| >= e_3``). ``|Phi|`` is
+    then pointwise as small as ``|Phi'| <= 1`` allows, so no larger than before, and neither is
+    the stored energy; the new count."""
+    resultant, edge = 0.0, 0.0
+    for i in range(3):
+        resultant += history[DENSITIES + i] * history[WIDTHS + i]
+        edge += history[WIDTHS + i]
+    sign = 1.0 if resultant > 0.0 else -1.0
+    rising = abs(resultant)  # where |Phi| rises with slope 1 up to e_3
+    count = _join(history, count, 1)  # pieces 1 and 2 as one: e_3 is its outer edge
+    if rising >= edge:  # |Phi| rises with slope 1 from the centre: one piece of density +-1
+        history[DENSITIES] = resultant / edge
+        return _join(history, count, 0)
+    history[WIDTHS], history[DENSITIES] = edge - rising, 0.0
+    history[WIDTHS + 1], history[DENSITIES + 1] = rising, sign
+    history[RATIOS + 1] = -math.log1p(-rising / edge)
+    return count
 
 
 def _merge_equal(history, count: int) -> int:
     """Neighbouring pieces of one density become one; the new count."""
-    kept = 0
-    for j in range(count):
-        if kept > 0 and history[DENSITIES + kept - 1] == history[DENSITIES + j]:
-            history[EDGES + kept - 1] = history[EDGES + j]
-            history[LOGS + kept - 1] = history[LOGS + j]
+    j = 0
+    while j < count - 1:
+        if history[DENSITIES + j] == history[DENSITIES + j + 1]:
+            count = _join(history, count, j)
         else:
-            history[EDGES + kept] = history[EDGES + j]
-            history[LOGS + kept] = history[LOGS + j]
-            history[DENSITIES + kept] = history[DENSITIES + j]
-            kept += 1
-    return kept
+            j += 1
+    return count
+
+
+def _cut(history, count: int, area: float) -> int:
+    """The pieces outside the area (a falling N) are cut: the piece the new rim falls in ends
+    there; the new count."""
+    edge = 0.0
+    for j in range(count):
+        if edge + history[WIDTHS + j] >= area:
+            if j > 0:
+                history[RATIOS + j] = math.log1p((area - edge) / edge)
+            history[WIDTHS + j] = area - edge
+            return j + 1
+        edge += history[WIDTHS + j]
+    return count
 
 
 def _reset(history) -> None:
@@ -206,12 +393,11 @@ def _reset(history) -> None:
         history[j] = 0.0
 
 
-def tangential_step(history, N: float, a: float, log_a: float, d: float, mu: float,
-                    modulus: float, B_first: float, kappa_first: float, B_cyclic: float,
-                    kappa_cyclic: float):
-    """One step of one contact at normal force N and half-width a (this step's; ``log_a`` its
-    logarithm) with the pair displacement increment d, the curve's constants of the first
-    loading and of the branches; ``history`` (:data:`HISTORY` doubles) is updated in place.
+def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: float,
+                    B: float, kappa: float):
+    """One step of one contact at normal force N and half-width a (this step's) with the pair
+    displacement increment d and the curve's constants B (this step's)
+    and kappa (the pair's); ``history`` (:data:`HISTORY` doubles) is updated in place.
 
     Returns ``(T, kt, front, full)``: the tangential force, the tangent stiffness dT/d(delta)
     (the front's, (C1)'s slope; the first touch's ``pi E*/(B - kappa)`` when nothing slips; 0 in
@@ -222,33 +408,32 @@ def tangential_step(history, N: float, a: float, log_a: float, d: float, mu: flo
         _reset(history)
         return 0.0, 0.0, 0.0, False
     area = a * a
-    inverse_area = 1.0 / area
-    log_area = 2.0 * log_a
     s = mu * N / (math.pi * modulus)
     count = int(history[0])
-    branch = history[2]
-    first = abs(branch) < 1.5
-    B, kappa = (B_first, kappa_first) if first else (B_cyclic, kappa_cyclic)
+    covered = history[AREA] if count > 0 else 0.0
     # 1. a falling N cuts the pieces outside a; a growing contact gains an annulus
-    if count > 0 and history[EDGES + count - 1] > area:
-        j = 0
-        while history[EDGES + j] < area:
-            j += 1
-        history[EDGES + j], history[LOGS + j] = area, log_area
-        count = j + 1
-    annulus = count == 0 or history[EDGES + count - 1] < area
+    if count > 0 and covered > area:
+        count = _cut(history, count, area)
+        covered = area
+    annulus = covered < area
+    log_last = math.log(covered / area) if count > 0 else 0.0
+    slipped = 0.0  # the rigid slip a memory reduction makes
     while count > PIECES - (2 if annulus else 1):  # room for the annulus and a front's split
-        count = _merge_closest(history, count)
+        before = _stands_for(history, count, area, B, kappa, log_last)[0]
+        count = reduce_memory(history, count, area)
+        slipped += s * (before - _stands_for(history, count, area, B, kappa, log_last)[0])
     span = 0.0
     if annulus:
-        below = (_displacement(history[EDGES + count - 1], history[LOGS + count - 1], s,
-                               log_area, inverse_area, B, kappa) if count > 0 else 0.0)
-        history[EDGES + count], history[LOGS + count] = area, log_area
+        history[WIDTHS + count] = area - covered
+        history[RATIOS + count] = math.log1p((area - covered) / covered) if count > 0 else 0.0
         history[DENSITIES + count] = 0.0
+        # the annulus's displacement per unit density: D(1) - D(covered/area)
+        y = covered / area
+        span = s * ((1.0 - y) * B - kappa * y * history[RATIOS + count]) if count > 0 else s * B
         count += 1
-        span = s * B - below
+    history[AREA] = area
     # 2. the displacement to stand for: the annulus first, then a front from the edge
-    needed = history[1] + d - _stands_for(history, count, s, log_area, inverse_area, B, kappa)[0]
+    needed = history[1] - slipped + d - s * _stands_for(history, count, area, B, kappa, 0.0)[0]
     if annulus and span > 0.0:
         share = min(1.0, max(-1.0, needed / span))
         history[DENSITIES + count - 1] = share
@@ -258,56 +443,61 @@ def tangential_step(history, N: float, a: float, log_a: float, d: float, mu: flo
         kt = math.pi * modulus / (B - kappa)
     else:
         sigma = 1.0 if needed > 0.0 else -1.0
-        if first and branch != 0.0 and sigma != branch:  # the first reversal: the branches' curve
-            first, B, kappa = False, B_cyclic, kappa_cyclic
-        branch = sigma * (1.0 if first else 2.0)
-        rest = abs(needed)
-        j = count - 1
-        upper = _displacement(history[EDGES + j], history[LOGS + j], s, log_area, inverse_area,
-                              B, kappa)
+        rest = abs(needed) / s
         kt = 0.0
+        log_y, y = 0.0, 1.0
+        j = count - 1
         while j >= 0:
-            lower = (_displacement(history[EDGES + j - 1], history[LOGS + j - 1], s, log_area,
-                                   inverse_area, B, kappa) if j > 0 else 0.0)
+            width = history[WIDTHS + j] / area
+            below = max(y - width, 0.0) if j > 0 else 0.0
+            piece = (width * (B - kappa * log_y) - kappa * below * history[RATIOS + j]) if j > 0 \
+                else width * (B - kappa * log_y)
             reach = abs(sigma - history[DENSITIES + j])
-            if rest >= reach * (upper - lower):
-                rest -= reach * (upper - lower)
-                history[DENSITIES + j] = sigma
+            if rest >= reach * piece:
+                rest -= reach * piece
+                if j > 0:
+                    log_y -= history[RATIOS + j]
+                y = below
                 j -= 1
-                upper = lower
                 continue
-            y, log_y = front_from((upper - rest / reach) / s, B, kappa,
-                                  history[EDGES + j] * inverse_area, history[LOGS + j] - log_area)
-            history[EDGES + j] = y * area
-            history[LOGS + j] = log_y + log_area
-            history[EDGES + j + 1], history[LOGS + j + 1] = area, log_area
+            edge = 0.0  # piece j's outer edge in e, summed from the centre
+            for i in range(j + 1):
+                edge += history[WIDTHS + i]
+            h = front_from(rest / reach, B, kappa, edge / area, log_y)
+            outer = -edge * math.expm1(-h)  # the front to piece j's outer edge, in e
+            # piece j keeps its inside of the front; one piece of sigma from the front to the rim
+            rim_width, rim_ratio = outer, h
+            for i in range(j + 1, count):
+                rim_width += history[WIDTHS + i]
+                rim_ratio += history[RATIOS + i]
+            history[WIDTHS + j] -= outer
+            if j > 0:
+                history[RATIOS + j] -= h
+            history[WIDTHS + j + 1], history[RATIOS + j + 1] = rim_width, rim_ratio
             history[DENSITIES + j + 1] = sigma
             count = j + 2
-            front = a * math.sqrt(y)
-            kt = math.pi * modulus / (B - kappa - kappa * log_y)
+            front = math.sqrt(edge) * math.exp(-0.5 * h)
+            kt = math.pi * modulus / (B - kappa - kappa * (log_y - h))
             break
         if j < 0:  # the front reached the centre: full slip, the rest is rigid slip
             count, full, front = 1, True, 0.0
-            history[EDGES], history[LOGS], history[DENSITIES] = area, log_area, sigma
+            history[WIDTHS], history[RATIOS], history[DENSITIES] = area, 0.0, sigma
     count = _merge_equal(history, count)
     history[0] = count
-    history[1], weighted = _stands_for(history, count, s, log_area, inverse_area, B, kappa)
-    history[2] = branch
+    history[1], weighted = _stands_for(history, count, area, B, kappa, 0.0)
+    history[1] *= s
     return mu * N * weighted, kt, front, full
 
 
-def run_batch(N, a, increment, mu, modulus, B_first, kappa_first, B_cyclic, kappa_cyclic, T):
+def run_batch(N, a, increment, mu, modulus, B, kappa, T):
     """Every contact (row) of a batch along its steps (columns) from the unloaded state:
-    :func:`tangential_step` with the row's constants (``mu``, ``modulus`` per row; ``N``, ``a``,
-    ``increment`` and the curves' constants per row and step), the tangential forces written
-    into ``T``."""
+    :func:`tangential_step` with the row's constants (``mu``, ``modulus``, ``kappa`` per row;
+    ``N``, ``a``, ``increment`` and ``B`` per row and step), the tangential forces written into
+    ``T``."""
     history = np.zeros(HISTORY)
     for row in range(N.shape[0]):
         for j in range(HISTORY):
             history[j] = 0.0
         for k in range(N.shape[1]):
-            T[row, k] = tangential_step(history, N[row, k], a[row, k],
-                                        math.log(a[row, k]) if a[row, k] > 0.0 else 0.0,
-                                        increment[row, k], mu[row], modulus[row],
-                                        B_first[row, k], kappa_first[row, k], B_cyclic[row, k],
-                                        kappa_cyclic[row, k])[0]
+            T[row, k] = tangential_step(history, N[row, k], a[row, k], increment[row, k],
+                                        mu[row], modulus[row], B[row, k], kappa[row])[0]

@@ -24,7 +24,8 @@ import math
 from pathlib import Path
 
 from calibration.laws import calibrated_kernel as kernel
-from calibration.laws.calibrated import CalibratedCoefficients
+from calibration.laws.calibrated import (CEILING_A_OVER_R, CEILING_MARGIN, KAPPA_FLOOR,
+                                         CalibratedCoefficients)
 from calibration.laws.law_file import (BRACKET_WEIGHTS, FORMAT, FORMAT_VERSION, FORMULAS,
                                        NORMAL_RANGE, UNITS, check_law_header, hertz2d_version,
                                        number_pair, read_json, require)
@@ -52,9 +53,12 @@ CALIBRATED_FORMULAS = {
     "bracket": {"equation": "Eq. 27",
                 "formula": "B0 = sum_i omega_i [log(2 R_i/a) + 1/2 + w_i (log(4 R_i/a) + "
                            "nu_i/(2 (1 - nu_i)))]: delta at full slip is s B"},
-    "stick-weight": {"equation": "Eq. 26 with the penalty term at a, Eq. 7",
-                     "formula": "kappa0 = 1 + sum_i omega_i (1/2) x_i (k0 + k1 nu_i), (k0, k1) "
-                                "= coefficients.stick"},
+    "stick-weight": {"equation": "Eq. 26 with the penalty term at a, Eq. 7; admissibility",
+                     "formula": "kappa = max(0.05, (1/2) min over a/R1 in CEILING_A_OVER_R of "
+                                "sum_i omega_i [1 + w_i - x_i w_i'(x_i) (log(4/x_i) + nu_i/(2 (1 "
+                                "- nu_i)))] - CEILING_MARGIN), w_i' = p1 + 2 p3 x_i + p4 nu_i: the "
+                                "largest stick-zone weight for which the structural compliance "
+                                "(B + kappa log a^2)/(pi E*) does not grow with a"},
     "dundurs-beta": {"equation": "Dundurs' constant, plane strain",
                      "formula": "|beta| = |(1/2) [(1 - 2 nu1)/G1 - (1 - 2 nu2)/G2] / [(1 - "
                                 "nu1)/G1 + (1 - nu2)/G2]|, G_i = E_i/(2 (1 + nu_i)); a disc on "
@@ -63,11 +67,19 @@ CALIBRATED_FORMULAS = {
                        "formula": "phi = b^2/(b^2 + b1^2), b = |beta|/mu, b1 = "
                                   "coefficients.coupling_width[0]; phi = 1 where mu = 0"},
     "curves": {"equation": "(C1)'s constants",
-               "formula": "B_v = B0 + phi (v0 + v1 |beta|) + v2 beta^2 + v3 [wall], kappa_v = "
-                          "clip(kappa0 + phi (q0 + q1 |beta|) + q2 beta^2 + q3 [wall], B_v/500, "
-                          "0.9 B_v) with v = coefficients.first_bracket, q = first_stick for the "
-                          "first loading, cyclic_bracket and cyclic_stick for the branches after "
-                          "the first reversal"},
+               "formula": "B = B0 + phi (v0 + v1 |beta|) + v2 beta^2 + v3 [wall], v = "
+                          "coefficients.bracket, the same curve for the first loading and every "
+                          "branch; kappa as stick-weight"},
+    "normal-coupling": {"equation": "the stored energy's derivative",
+                        "formula": "N = N_H - T^2 slope k_n/(4 N_H pi E*), slope = a dB/da + 2 "
+                                   "kappa = sum_i omega_i [-1 - w_i + x_i w_i' (log(4 R_i/a) + "
+                                   "nu_i/(2 (1 - nu_i)))] + 2 kappa (<= 0), k_n = "
+                                   "normal-tangent, N_H Eqs. 4 + 22"},
+    "stored-energy": {"equation": "the traction's elastic energy",
+                      "formula": "E_t = [(B - kappa) T^2 + kappa (mu N_H)^2 int_0^1 Phi(y)^2/y "
+                                 "dy]/(2 pi E*), Phi(y) = int_0^y phi, y = e/a^2 (closed form per "
+                                 "piece: Phi = alpha + phi y, int = alpha^2 log(y1/y0) + 2 alpha "
+                                 "phi (y1 - y0) + phi^2 (y1^2 - y0^2)/2)"},
     "branch": {"equation": "(C1)",
                "formula": "at constant N, from a turning point T* (0 for the first loading): "
                           "delta/(k s) = t B + kappa (1 - t) log(1 - t), t = |T - T*|/(k mu N), "
@@ -81,18 +93,25 @@ CALIBRATED_FORMULAS = {
                                    "[D(e_j) - D(e_(j-1))], D(e) = s y (B - kappa log y), "
                                    "y = e/a^2"},
     "step": {"equation": "Section 3.3 (the accurate model's rules with memory)",
-             "formula": "1. pieces outside a falling a are cut; a growing contact gains an "
-                        "annulus piece that takes the increment first (phi = clip(rest/span, -1, "
-                        "1), span = s B - D(e_last)); 2. the rest of (displacement stood for "
-                        "before + d(delta_t)) - (what the pieces stand for now) moves a slip "
-                        "front in from the edge if |rest| > 1e-13 s B: each piece it crosses "
-                        "takes phi = sigma = sign(rest), the piece it stops in splits at y "
-                        "(front-inverse); at the centre: full slip, one piece of phi = sigma; "
-                        "the first motion against the first loading's direction switches to "
-                        "the branches' curve; 3. neighbouring pieces of equal phi merge, and "
-                        "before a step more than PIECES - 2 (PIECES - 1 without an annulus) "
-                        "merge by pairs: the two neighbours of least |phi_j - phi_(j+1)| "
-                        "(e_(j+1) - e_(j-1)) into their size-weighted mean"},
+             "formula": "1. pieces outside a falling a are cut; before a step more than "
+                        "PIECES - 2 (PIECES - 1 without an annulus) pieces are reduced one at a "
+                        "time (reduce-memory), the change of what they stand for counted as a "
+                        "rigid slip; a growing contact gains an annulus piece that takes the "
+                        "increment first (phi = clip(rest/span, -1, 1), span = s B - "
+                        "D(e_last)); 2. the rest of (displacement stood for before + "
+                        "d(delta_t) - the reductions' slip) - (what the pieces stand for now) "
+                        "moves a slip front in from the edge if |rest| > 1e-13 s B: each piece "
+                        "it crosses takes phi = sigma = sign(rest), the piece it stops in "
+                        "splits at y (front-inverse); at the centre: full slip, one piece of phi "
+                        "= sigma; 3. neighbouring pieces of equal phi merge"},
+    "reduce-memory": {"equation": "admissibility",
+                      "formula": "of the neighbouring pairs (j, j+1) whose size-weighted mean "
+                                 "density does not raise int Phi^2/y, the one of least |phi_j - "
+                                 "phi_(j+1)| (e_(j+1) - e_(j-1)) becomes one piece of that mean; "
+                                 "if none, the three innermost pieces become phi = 0 on [0, e_3 - "
+                                 "|Phi_3|] and phi = sign(Phi_3) on [e_3 - |Phi_3|, e_3] (one "
+                                 "piece of Phi_3/e_3 if e_3 <= |Phi_3|), Phi_3 their resultant in "
+                                 "e"},
     "front-inverse": {"equation": "(C2) inverted",
                       "formula": "y (B - kappa log y) = v gives y = exp(B/kappa + W_{-1}(-(v/"
                                  "kappa) e^(-B/kappa))) (y = 1 for v >= B, 0 for v <= 0), with "
@@ -108,12 +127,8 @@ CALIBRATED_FORMULAS = {
 #: what each coefficient group does (the ``curves`` formula names them)
 ROLES = {
     "penalty": "p0..p5 of w(x, nu), Eq. 33's terms 1, x, nu, x^2, x nu, nu^2",
-    "stick": "(k0, k1) of kappa0",
     "coupling_width": "(b1,): the width of phi",
-    "first_bracket": "(v0, v1, v2, v3) of the first loading's B",
-    "first_stick": "(q0, q1, q2, q3) of the first loading's kappa",
-    "cyclic_bracket": "(v0, v1, v2, v3) of the branches' B",
-    "cyclic_stick": "(q0, q1, q2, q3) of the branches' kappa",
+    "bracket": "(v0, v1, v2, v3) of B's Dundurs shift",
 }
 
 WALL_RULE = ("A disc against a rigid straight wall (Section 3.2) is the pair of the disc and its "
@@ -124,14 +139,16 @@ WALL_RULE = ("A disc against a rigid straight wall (Section 3.2) is the pair of 
 
 HISTORY = {
     "size": HISTORY_SIZE, "pieces": kernel.PIECES,
-    "layout": "[0] the number of pieces, [1] the displacement they stand for (pair's, m), [2] "
-              "the branch (0 no tangential motion yet, +-1 the first loading in that direction, "
-              "+-2 after a reversal), then PIECES each of e_j (m^2), log e_j and phi_j",
+    "layout": "[0] the number of pieces, [1] the displacement they stand for (pair's, m), "
+              "then PIECES each of e_j (m^2), log e_j and phi_j",
     "rule": "all 0 for a new contact; an open contact (delta_n <= 0, N = 0) or mu = 0 zeroes it",
 }
 
 #: the kernel's constants a port needs (law.json "constants")
-CONSTANTS = {"PIECES": kernel.PIECES, "KAPPA_FLOOR": kernel.KAPPA_FLOOR}
+CONSTANTS = {"PIECES": kernel.PIECES, "KAPPA_FLOOR": KAPPA_FLOOR,
+             "CEILING_A_OVER_R": [float(CEILING_A_OVER_R[0]), float(CEILING_A_OVER_R[-1]),
+                                  len(CEILING_A_OVER_R)],
+             "CEILING_MARGIN": CEILING_MARGIN}
 
 
 def formulas() -> dict:

@@ -20,7 +20,8 @@ history carried along. The contacts (:func:`history_vectors`) cross
 
 Columns: ``contact`` and ``step`` (from 0 for each contact), the inputs of the step (the pair, or
 the disc and its mirror for ``wall`` = 1, then the disc's ``delta_n`` and ``d_delta_t``), and the
-outputs (:data:`OUTPUTS`).
+outputs (:data:`OUTPUTS`: N with the tangential state's coupling term, the stored energy of the
+traction of the pair, J/m).
 """
 from __future__ import annotations
 
@@ -38,8 +39,9 @@ from calibration.laws.scalar import hertz2d_normal_tangent
 #: a vector's inputs: the contact and step, the pair, the step's approach and increment
 INPUTS = ("contact", "step", "wall", "R1", "R2", "E1", "E2", "nu1", "nu2", "mu", "delta_n",
           "d_delta_t")
-#: a vector's outputs: the calibrated law's state after the step
-OUTPUTS = ("N", "T", "a", "kn", "kt", "kn_tangent", "front", "slipping")
+#: a vector's outputs: the calibrated law's state after the step (and the energy its traction
+#: stores)
+OUTPUTS = ("N", "T", "a", "kn", "kt", "kn_tangent", "front", "slipping", "energy")
 #: the columns of ``test_vectors.csv``
 COLUMNS = INPUTS + OUTPUTS
 
@@ -116,7 +118,7 @@ def _scales(body, size: float, mu: float, coefficients) -> tuple[float, float]:
     N = math.pi * float(pair.modulus) * a * a / (4.0 * float(pair.radius))
     approach = N / float(normal_stiffness(pair, a))
     slip = (float(pair.mu) * N / (math.pi * float(pair.modulus))
-            * float(curve_constants(pair, a, coefficients).B_first))
+            * float(curve_constants(pair, a, coefficients).B))
     if 2.5 * approach >= float(max_normal_approach(pair)):
         raise ValueError(f"a/R={size} is too large a contact for the bodies {body}")
     scale = 0.5 if body[6] else 1.0  # the disc's displacements are half the pair's
@@ -140,7 +142,7 @@ def _run(contact: int, body, mu: float, size: float, path: np.ndarray,
                      float(normal_stiffness(pair, a)), float(state.kt[0]),
                      hertz2d_normal_tangent(a, float(pair.R1), float(pair.R2),
                                             float(pair.modulus), omega1, omega2),
-                     float(state.front[0]), int(state.slipping[0])))
+                     float(state.front[0]), int(state.slipping[0]), float(state.energy[0])))
     return rows
 
 

@@ -77,15 +77,10 @@ def _coefficients(c: CalibratedResults) -> pd.DataFrame:
     meaning = {
         "penalty": "w(x, nu) of Eq. 33's form (1, x, nu, x^2, x nu, nu^2), x = a/R_i: the "
                    "bodies' compliance under a Hertzian tangential traction",
-        "stick": "kappa0 = 1 + sum (omega_i/2) x_i (k0 + k1 nu_i): the stick zone's share "
-                 "of the displacement, corrected for a finite body",
         "coupling_width": "b1 of the share phi = b^2/(b^2 + b1^2), b = |beta|/mu: how much of "
                           "a dissimilar contact slips under normal load",
-        "first_bracket": "B of the first loading: + phi (v0 + v1 |beta|) + v2 beta^2 + v3 "
-                         "[wall]",
-        "first_stick": "kappa of the first loading, likewise",
-        "cyclic_bracket": "B of the branches after the first reversal, likewise",
-        "cyclic_stick": "kappa of the branches, likewise"}
+        "bracket": "B of the pair, the first loading's and every branch's: + phi (v0 + v1 "
+                   "|beta|) + v2 beta^2 + v3 [wall]"}
     return pd.DataFrame([{"group": name, "coefficients": ", ".join(f"{v:.4g}" for v in values),
                           "what it stands for": meaning.get(name, "")}
                          for name, values in c.coefficients["coefficients"].items()])

@@ -1,0 +1,205 @@
+"""Why the calibrated law cannot create energy, part by part, against independent evaluations:
+its stored energy is the double integral of the traction's kernel, every step dissipates what
+the work exceeds that energy by (to the trapezoid rule's error, which falls as the step's cube),
+the normal force's coupling term is the derivative of the structural compliance's energy, and a
+memory reduction keeps the force and never raises the energy."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.integrate import quad
+
+from calibration.laws import ContactPair, normal_force
+from calibration.laws import calibrated_kernel as kernel
+from calibration.laws.calibrated import (CalibratedCoefficients, CalibratedState,
+                                         calibrated_update, curve_constants)
+
+COEFFICIENTS = CalibratedCoefficients(
+    penalty=(0.08, 0.85, 0.12, -3.8, 1.8, 0.48), coupling_width=(0.9,),
+    bracket=(-0.35, 1.7, 1.3, 0.07))
+PAIRS = {"equal": ContactPair.discs(0.5, 10e9, 0.25, 0.3),
+         "dissimilar": ContactPair(0.3, 0.7, 10e9, 70e9, 0.2, 0.35, 0.4),
+         "wall": ContactPair.disc_on_wall(0.5, 10e9, 0.0, 0.2)}
+
+
+def state_of(widths, densities, area):
+    """A history row with the given pieces (widths in y, summing to 1)."""
+    history = np.zeros(kernel.HISTORY)
+    history[0], history[kernel.AREA] = len(widths), area
+    edges = np.cumsum(widths)
+    for j, (width, phi) in enumerate(zip(widths, densities)):
+        history[kernel.WIDTHS + j] = width * area
+        history[kernel.RATIOS + j] = math.log(edges[j] / edges[j - 1]) if j > 0 else 0.0
+        history[kernel.DENSITIES + j] = phi
+    return history
+
+
+def energy_by_quadrature(widths, densities, B, kappa, mu_N, modulus):
+    """``(1/2) int int q(y) q(y') K(max(y, y')) dy dy'`` with the traction density ``q = mu N
+    phi`` per unit y and the kernel ``K = (B - kappa - kappa log y)/(pi E*)`` of two punches, by
+    adaptive quadrature: over two pieces the wider edge is the outer piece's (``width_inner
+    int_outer K``), within one piece twice the triangle below the diagonal
+    (``2 int (y - low) K(y) dy``)."""
+    edges = np.r_[0.0, np.cumsum(widths)]
+
+    def kernel_(y):
+        return B - kappa - kappa * math.log(y)
+
+    total = 0.0
+    for i, phi_i in enumerate(densities):
+        low, high = edges[i], edges[i + 1]
+        inside = quad(lambda y: (y - low) * kernel_(y), low, high, epsabs=1e-15, epsrel=1e-12)[0]
+        total += phi_i * phi_i * 2.0 * inside
+        for j in range(i):
+            total += 2.0 * phi_i * densities[j] * widths[j] * quad(
+                kernel_, low, high, epsabs=1e-15, epsrel=1e-12)[0]
+    return 0.5 * mu_N ** 2 * total / (math.pi * modulus)
+
+
+@pytest.mark.parametrize("pieces", [
+    ([1.0], [0.7]),
+    ([0.3, 0.7], [0.0, 1.0]),
+    ([0.1, 0.25, 0.4, 0.25], [0.4, -1.0, 1.0, -0.2]),
+    ([1e-3, 0.5, 0.499], [1.0, -0.3, 0.8])])
+def test_stored_energy_is_the_double_integral_of_the_kernel(pieces):
+    widths, densities = pieces
+    B, kappa, N, a, mu, modulus = 9.3, 0.95, 2.0e6, 0.02, 0.3, 5.0e9
+    history = state_of(widths, densities, a * a)
+    found = kernel.stored_energy(history, N, a, mu, modulus, B, kappa)
+    expected = energy_by_quadrature(widths, densities, B, kappa, mu * N, modulus)
+    assert found == pytest.approx(expected, rel=1e-8)
+    assert found > 0.0
+
+
+def random_walk(pair, seed, steps, coefficients=COEFFICIENTS):
+    """A smooth random path of the pair's approach and tangential displacement (N swinging,
+    reversals, partial and full slip), refined ``steps`` times per unit of its parameter."""
+    rng = np.random.default_rng(seed)
+    N0, a0 = (float(v) for v in normal_force(pair, 0.01))
+    s = float(pair.mu) * N0 / (math.pi * float(pair.modulus))
+    full_slip = s * float(curve_constants(pair, a0, coefficients).B)
+    modes = rng.normal(size=(2, 4)) / np.arange(1, 5)
+    t = np.linspace(0.0, 1.0, steps + 1)
+    waves = np.array([np.sin(2 * np.pi * (k + 1) * t + k) for k in range(4)])
+    approach = 0.01 * (1.0 + 0.3 * np.tanh(modes[0] @ waves))
+    displacement = 1.2 * full_slip * (modes[1] @ waves - modes[1] @ waves[:, :1])
+    return approach, displacement
+
+
+@pytest.mark.parametrize("name", PAIRS)
+def test_every_step_dissipates_what_the_work_exceeds_the_stored_energy_by(name):
+    """Along a random path from the seated contact: the work of T and of the normal coupling
+    term over each step (trapezoid) less the change of the stored energy is never below the
+    trapezoid rule's error, which falls as the step's cube (8 times finer: at least 300 times
+    smaller), and summed it is the dissipation (positive)."""
+    pair = PAIRS[name]
+    worst = {}
+    for steps in (250, 2000):
+        approach, displacement = random_walk(pair, 3, steps)
+        state = calibrated_update(pair, approach[0], 0.0, CalibratedState.unloaded(),
+                                  COEFFICIENTS)
+        N_H0 = float(normal_force(pair, pair.pair_displacement(approach[0]))[0])
+        previous = (float(state.T[0]), float(state.N[0]) - N_H0, float(state.energy[0]))
+        dissipated, lowest = 0.0, 0.0
+        for k in range(1, steps + 1):
+            state = calibrated_update(pair, approach[k], displacement[k] - displacement[k - 1],
+                                      state, COEFFICIENTS)
+            N_H = float(normal_force(pair, pair.pair_displacement(approach[k]))[0])
+            now = (float(state.T[0]), float(state.N[0]) - N_H, float(state.energy[0]))
+            work = (0.5 * (previous[0] + now[0]) * pair.pair_displacement(
+                        displacement[k] - displacement[k - 1])
+                    + 0.5 * (previous[1] + now[1]) * pair.pair_displacement(
+                        approach[k] - approach[k - 1]))
+            step = work - (now[2] - previous[2])
+            dissipated += step
+            lowest = min(lowest, step)
+            previous = now
+        scale = float(pair.mu) * float(state.N[0]) * float(np.ptp(displacement))
+        worst[steps] = lowest / scale
+        assert dissipated > 0.0
+    assert worst[250] > -1e-5
+    assert worst[2000] >= min(worst[250] / 300, 0.0)
+
+
+@pytest.mark.parametrize("name", PAIRS)
+def test_the_normal_coupling_is_the_structural_energy_s_derivative(name):
+    """``N - N_H = -(T^2/2) d lambda/d(delta_n)`` with the structural compliance ``lambda =
+    (B(a) + kappa log a^2)/(pi E*)`` differentiated along the normal law by central differences
+    (a tangential load held while nothing slips), and it is never negative."""
+    pair = PAIRS[name]
+    found = curve_constants(pair, 1.0, COEFFICIENTS)
+    kappa = float(found.kappa)
+
+    def compliance(delta_n):
+        a = float(normal_force(pair, pair.pair_displacement(delta_n))[1])
+        return (float(curve_constants(pair, a, COEFFICIENTS).B) + kappa * math.log(a * a)) / (
+            math.pi * float(pair.modulus))
+
+    state = calibrated_update(pair, 0.01, 0.0, CalibratedState.unloaded(), COEFFICIENTS)
+    state = calibrated_update(pair, 0.01, 2e-5, state, COEFFICIENTS)
+    T, N = float(state.T[0]), float(state.N[0])
+    N_H = float(normal_force(pair, pair.pair_displacement(0.01))[0])
+    h = 1e-7
+    derivative = (compliance(0.01 + h) - compliance(0.01 - h)) / pair.pair_displacement(2 * h)
+    assert N - N_H == pytest.approx(-0.5 * T * T * derivative, rel=1e-5)
+    assert N - N_H >= 0.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.02, 1.0), st.floats(-1.0, 1.0)), min_size=7,
+                max_size=kernel.PIECES))
+def test_a_memory_reduction_keeps_the_force_and_never_raises_the_energy(pieces):
+    widths = np.array([w for w, _ in pieces])
+    widths /= widths.sum()
+    densities = [phi for _, phi in pieces]
+    B, kappa, N, a, mu, modulus = 9.3, 0.95, 2.0e6, 0.02, 0.3, 5.0e9
+    history = state_of(widths, densities, a * a)
+    before_energy = kernel.stored_energy(history, N, a, mu, modulus, B, kappa)
+    before_force = float(np.dot(widths, densities))
+    count = kernel.reduce_memory(history, len(widths), a * a)
+    history[0] = count
+    assert count == len(widths) - 1
+    after_force = sum(history[kernel.DENSITIES + j] * history[kernel.WIDTHS + j]
+                      for j in range(count)) / (a * a)
+    assert after_force == pytest.approx(before_force, abs=1e-14)
+    assert np.all(np.abs(history[kernel.DENSITIES:kernel.DENSITIES + count]) <= 1.0 + 1e-15)
+    assert kernel.stored_energy(history, N, a, mu, modulus, B, kappa) <= before_energy * (
+        1 + 1e-12)
+
+
+def test_a_piece_between_rising_neighbours_is_taken_over_by_them():
+    """Densities rising outwards where Phi > 0: every neighbouring merge would raise the energy,
+    so a middle piece goes to its neighbours (the inner one's density up to a point, the outer
+    one's beyond), which lowers it, with T kept."""
+    widths = np.full(7, 1 / 7)
+    densities = np.linspace(0.1, 0.9, 7)
+    history = state_of(widths, densities, 1.0)
+    assert all(kernel._merge_change(history, j, 1.0)[0] > 0 for j in range(6))
+    before = kernel.stored_energy(history, 1.0, 1.0, 1.0, 1.0, 9.0, 1.0)
+    count = kernel.reduce_memory(history, 7, 1.0)
+    history[0] = count
+    assert count == 6
+    assert np.all(np.diff(history[kernel.DENSITIES:kernel.DENSITIES + 6]) > 0)
+    assert sum(history[kernel.WIDTHS + j] * history[kernel.DENSITIES + j] for j in range(6)) \
+        == pytest.approx(np.dot(widths, densities), rel=1e-14)
+    assert kernel.stored_energy(history, 1.0, 1.0, 1.0, 1.0, 9.0, 1.0) < before
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.02, 1.0), st.floats(-1.0, 1.0)), min_size=3,
+                max_size=kernel.PIECES))
+def test_the_innermost_pieces_relax_to_no_more_energy_and_the_same_force(pieces):
+    widths = np.array([w for w, _ in pieces])
+    widths /= widths.sum()
+    densities = [phi for _, phi in pieces]
+    history = state_of(widths, densities, 1.0)
+    before = kernel.stored_energy(history, 1.0, 1.0, 1.0, 1.0, 9.0, 1.0)
+    count = kernel.relax_innermost(history, len(widths))
+    history[0] = count
+    assert count < len(widths)
+    assert sum(history[kernel.WIDTHS + j] * history[kernel.DENSITIES + j]
+               for j in range(count)) == pytest.approx(np.dot(widths, densities), abs=1e-14)
+    assert np.all(np.abs(history[kernel.DENSITIES:kernel.DENSITIES + count]) <= 1.0)
+    assert kernel.stored_energy(history, 1.0, 1.0, 1.0, 1.0, 9.0, 1.0) <= before * (1 + 1e-12)
