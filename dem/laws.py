@@ -51,7 +51,7 @@ import numpy as np
 
 from calibration.laws import ConstantPenalty, ContactPair, PolynomialPenalty
 from calibration.laws import calibrated_kernel, scalar
-from calibration.laws.calibrated import CalibratedCoefficients, curve_data
+from calibration.laws.calibrated import CalibratedCoefficients, curve_data, sliding_ratio
 from calibration.laws.penalty_factor import EQ33
 from dem.damping import dashpot
 from dem.jit import compile_functions, njit
@@ -138,6 +138,18 @@ class Law:
     @property
     def friction(self) -> float:
         return float(self.parameters[FRICTION])
+
+    def sliding_friction(self, a: float, radius: float, wall: bool) -> float:
+        """``T/N`` of a sliding contact of half-width ``a`` between two discs of ``radius`` (a
+        disc of ``radius`` on a wall: its mirror pair): mu, but for the calibrated law, whose
+        normal force carries a coupling term that its friction does not
+        (:func:`calibration.laws.calibrated.sliding_ratio`)."""
+        if self.code != CALIBRATED:
+            return self.friction
+        nu, mu = float(self.parameters[POISSON]), self.friction
+        pair = (ContactPair.disc_on_wall(radius, 1.0, nu, mu) if wall
+                else ContactPair.discs(radius, 1.0, nu, mu))
+        return float(sliding_ratio(pair, a, self.coefficients))
 
     @property
     def history_width(self) -> int:

@@ -5,7 +5,8 @@ that carries its weight (the law's normal force solved for ``m g cos(angle)``). 
 solid disc (``I = m R^2/2``): without slip it rolls with ``a = (2/3) g sin(angle)``, which needs
 the tangential force ``m g sin(angle)/3`` that Coulomb's law allows while ``tan(angle) <= 3 mu``;
 beyond, it slides with ``a = g (sin(angle) - mu cos(angle))`` and spins up at
-``2 mu g cos(angle) / R``. :func:`roll` measures both by least-squares fits of the position along
+``2 mu g cos(angle) / R`` (mu the law's sliding ratio, :meth:`dem.laws.Law.sliding_friction`).
+:func:`roll` measures both by least-squares fits of the position along
 the slope and of the spin over the run (the contact's tangential spring rings at a few kHz around
 the steady state; the fits average it out).
 """
@@ -86,5 +87,6 @@ def roll(law: Law, *, angle: float, duration: float = 0.05, radius: float = RADI
     times = np.asarray(times)
     acceleration = 2.0 * np.polyfit(times, along, 2)[0]
     angular_acceleration = np.polyfit(times, spin, 1)[0]
-    a, alpha, sliding = expected(angle, law.friction, radius)
+    touching = loaded_state(law.code, law.parameters, 2.0 * overlap, radius, radius)[1]
+    a, alpha, sliding = expected(angle, law.sliding_friction(touching, radius, True), radius)
     return RollingResult(float(acceleration), float(angular_acceleration), a, alpha, sliding)

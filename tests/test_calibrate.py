@@ -51,9 +51,9 @@ nu1 = [0.5e-1]
 
 
 def test_the_fit_recovers_the_coefficients_of_paths_the_law_made():
-    """Tables made by the law with known w and kappa (paths of bodies of one material and a
-    wall at nu ~ 0.5, beta small): the fit, started from Eq. 33 and kappa = 1, finds them."""
-    truth = CalibratedCoefficients(penalty=(0.1, 1.2, 0.1, -4.0, 1.5, 0.4), stick=(-0.4, 1.1))
+    """Tables made by the law with a known w (paths of bodies of one material: beta = 0, so w,
+    and kappa derived from it, are all the law has): the fit, started from Eq. 33, finds it."""
+    truth = CalibratedCoefficients(penalty=(0.1, 1.2, 0.1, -4.0, 1.5, 0.4))
     spec = expand(tomllib.loads(SPEC.replace("nu1 = [0.5e-1]", "nu1 = [0.45]")))
     paths = []
     for run in spec.default_runs:
@@ -64,7 +64,6 @@ def test_the_fit_recovers_the_coefficients_of_paths_the_law_made():
     found = fit(paths, BASE_GROUPS)
     assert found.rms < 1e-8
     np.testing.assert_allclose(found.coefficients.penalty, truth.penalty, atol=2e-4)
-    np.testing.assert_allclose(found.coefficients.stick, truth.stick, atol=2e-3)
 
 
 def test_calibrate_runs_end_to_end_and_the_model_uses_what_it_wrote(tmp_path, capsys):

@@ -283,10 +283,10 @@ def test_the_results_roots_calibrated_coefficients_take_precedence(tmp_path):
     shipped, _, _ = selection(tmp_path, 10e9, 0.25, 0.3, law="calibrated")
     assert shipped[0].fit.source == "shipped"
     own = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
-    own = CalibratedCoefficients(**{**own.as_dict(), "stick": (0.1, 0.2)})
+    own = CalibratedCoefficients(**{**own.as_dict(), "bracket": (0.1, 0.2, 0.3, 0.4)})
     (tmp_path / "calibrated").mkdir()
-    (tmp_path / "calibrated" / "coefficients.json").write_text(
-        json.dumps({"coefficients": own.as_dict()}))
+    (tmp_path / "calibrated" / "coefficients.json").write_text(json.dumps(
+        {"format": "hertz2d-calibrated", "format_version": 2, "coefficients": own.as_dict()}))
     chosen, _, comparing = selection(tmp_path, 10e9, 0.25, 0.3, law="calibrated")
     assert not comparing and chosen[0].fit.source == "results"
     np.testing.assert_array_equal(chosen[0].law.parameters,

@@ -271,6 +271,18 @@ def normal_tangent(pair: ContactPair, a) -> np.ndarray:
         return np.where(a > 0, np.pi * pair.modulus / (u - 1.0), 0.0)
 
 
+def sliding_ratio(pair: ContactPair, a, coefficients: CalibratedCoefficients) -> np.ndarray:
+    """``T/N`` of a sliding contact of half-width ``a``: ``mu/(1 + mu^2 g)``, ``g = -slope
+    k_n/(4 pi E*)`` (>= 0). The traction's bound is ``mu N_H`` and the normal force carries the
+    coupling term ``C = -T^2 slope k_n/(4 N_H pi E*)``
+    (:func:`~calibration.laws.calibrated_kernel.normal_coupling`), which at ``T = mu N_H`` is
+    ``mu^2 g N_H``: the term raises N, not the friction it can carry, so a sliding contact's
+    ratio is a little below mu (the more so the wider the contact and the larger mu)."""
+    found = curve_constants(pair, a, coefficients)
+    g = -found.slope * normal_tangent(pair, a) / (4.0 * np.pi * pair.modulus)
+    return pair.mu / (1.0 + pair.mu ** 2 * g)
+
+
 @dataclass
 class CalibratedState:
     """The history of a batch of contacts (one row of
