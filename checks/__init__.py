@@ -72,3 +72,24 @@ def count(name: str, value, minimum: int = 1, maximum: int | None = None,
     if maximum is not None and value > maximum:
         raise InputError(f"{name}={value!r} must be <= {maximum}" + (f" ({why})" if why else ""))
     return int(value)
+
+
+def unique_columns(name, header) -> list[str]:
+    """A table's ``header`` (its column names) with none twice: a reader would take one of two
+    columns of the same name and drop the other without a word."""
+    seen = set()
+    for column in header:
+        if column in seen:
+            raise InputError(f"{name}: the column {column!r} appears twice in the header "
+                             f"({','.join(header)})")
+        seen.add(column)
+    return list(header)
+
+
+def within(name: str, value, low: float, high: float, why: str = "") -> float:
+    """A finite ``value`` in ``[low, high]``; ``why`` says where the range comes from."""
+    number = _finite(name, value)
+    if not low <= number <= high:
+        raise InputError(f"{name}={value!r} is outside [{low:g}, {high:g}]"
+                         + (f" ({why})" if why else ""))
+    return number

@@ -106,18 +106,7 @@ class RigidFlat:
 
 def check_touching(upper: Disc, lower: Disc | RigidFlat, path: LoadPath) -> None:
     """Every step must press the bodies together: the rigid overlap has to be positive."""
-    if isinstance(lower, RigidFlat):
-        bad = np.flatnonzero(path.delta_n <= 0.0)
-    else:
-        reach = upper.R + lower.R
-        bad = np.flatnonzero(np.hypot(path.delta_t, reach - path.delta_n) >= reach)
-    if bad.size:
-        k = bad[0]
-        extreme = float(path.delta_t[np.argmax(np.abs(path.delta_t))])
-        raise InputError(f"delta_t={extreme!r} is too large for delta_n="
-                         f"{float(path.delta_n.max())!r}: the bodies would not touch from step "
-                         f"{k + 1} on (delta_t={float(path.delta_t[k]):.6g}, "
-                         f"delta_n={float(path.delta_n[k]):.6g})")
+    path.check_touching(upper.R + lower.R)
 
 
 @dataclass

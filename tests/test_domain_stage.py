@@ -9,7 +9,7 @@ import pytest
 
 from calibration.laws import ContactPair
 from calibration.report import build_report
-from calibration.validation.domain_stage import FIGURES
+from calibration.validation.outputs import DOMAIN_FIGURES
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +39,8 @@ def test_the_stage_writes_every_domain_table_and_figure(validation):
                  "energy_sensitivity", "wall_slide", "unload_normal", "case2_mu", "timing",
                  "loops", "forms"):
         assert len(table(validation, f"domain_{name}")) > 0, name
-    for figure in FIGURES.values():
-        assert (validation / figure).stat().st_size > 10_000
+    for figure in DOMAIN_FIGURES.values():
+        assert (validation / f"{figure}.png").stat().st_size > 10_000
     assert table(validation, "domain_timing").failure.isna().all()
 
 
@@ -167,6 +167,6 @@ def test_the_domain_section_is_in_the_report(report, quick_results):
     results, _ = quick_results
     section = report.split("## The law's domain")[1].split("\n## ")[0]
     assert re.search(r"Every table is at mesh level \d", section)
-    for figure in FIGURES.values():
-        assert f"(validation/{figure})" in section
+    for figure in DOMAIN_FIGURES.values():
+        assert f"(validation/{figure}.png)" in section
     assert 'id="domain"' in (results / "report.html").read_text()

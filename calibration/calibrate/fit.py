@@ -36,8 +36,8 @@ ALL_GROUPS = tuple(CalibratedCoefficients.groups())
 BASE_GROUPS = ("penalty", "stick")
 #: the soft-L1 loss's scale (a relative error)
 LOSS_SCALE = 0.03
-#: the range of the coupling width b1 (in |beta|/mu)
-WIDTH_BOUNDS = (0.05, 30.0)
+#: the range of the coupling width b1 (in |beta|/mu): its admissible range
+WIDTH_BOUNDS = CalibratedCoefficients.admissible()["coupling_width"][0]
 #: function evaluations each stage may take
 MAX_EVALUATIONS = 400
 

@@ -2,7 +2,6 @@
 contacts."""
 from __future__ import annotations
 
-from calibration.calibrate.stage import calibrate
 from calibration.commands.executorargs import add_executor_arguments, executor_from
 
 
@@ -31,7 +30,7 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
+    from calibration.calibrate.stage import calibrate
+
     with executor_from(args) as executor:
-        summary = calibrate(args.spec, args.heldout, args.quick, executor, args.results)
-    return {key: summary[key] for key in ("out", "training_paths", "heldout_paths", "fit",
-                                          "targets", "met", "seconds")}
+        return calibrate(args.spec, args.heldout, args.quick, executor, args.results).as_json()

@@ -57,9 +57,8 @@ of the two-body FEM. The coefficients come from ``hertz2d calibrate``
 """
 from __future__ import annotations
 
-import json
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -71,6 +70,7 @@ from calibration.laws.closed_forms import poisson_term
 from calibration.laws.hertz2d import normal_force, normal_stiffness
 from calibration.laws.pair import ContactPair
 from calibration.laws.rigid_kinematics import contact_frame
+from calibration.runs.json_file import json_object, read_json
 from checks import InputError
 from fem.loadpath import LoadPath
 
@@ -78,30 +78,58 @@ from fem.loadpath import LoadPath
 SHIPPED_COEFFICIENTS = Path(__file__).resolve().parents[1] / "data" / "calibrated" / "coefficients.json"
 
 
+#: ``coefficients.json``'s format and the version this hertz2d reads and writes
+FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 1
+
+
+def _group(default: tuple[float, ...], *admissible: tuple[float, float]):
+    """A coefficient group: its default (whose length is the group's) and the admissible range
+    of each coefficient (one range for all, or one each). A range bounds what a fit can
+    produce, about ten times the largest a fit has given (the quick run's fit on 14 coarse
+    paths, the least determined: penalty terms up to 48, stick up to 161): a file whose
+    coefficients leave these ranges (a hand edit, a corrupt write) is refused
+    (:meth:`CalibratedCoefficients.checked`), never run into a tangential force of the wrong
+    sign."""
+    ranges = admissible if len(admissible) == len(default) else admissible * len(default)
+    return field(default=default, metadata={"admissible": tuple(ranges)})
+
+
+#: the shifts of B and kappa, phi (c0 + c1 |beta|) + c2 beta^2 + c3 [wall]
+_SHIFT = ((-50.0, 50.0), (-100.0, 100.0), (-200.0, 200.0), (-50.0, 50.0))
+
+
 @dataclass(frozen=True)
 class CalibratedCoefficients:
     """The fitted constants of the calibrated law (see the module docstring for each)."""
 
-    #: w(x, nu) of Eq. 33's form: 1, x, nu, x^2, x nu, nu^2 with x = a/R_i
-    penalty: tuple[float, ...] = (0.22, 2.89, 0.18, -10.31, 1.75, 0.36)
+    #: w(x, nu) of Eq. 33's form: 1, x, nu, x^2, x nu, nu^2 with x = a/R_i (w at x = nu = 0,
+    #: a fraction of order 1, within [-5, 5])
+    penalty: tuple[float, ...] = _group((0.22, 2.89, 0.18, -10.31, 1.75, 0.36), (-5.0, 5.0),
+                                        (-100.0, 100.0), (-50.0, 50.0), (-500.0, 500.0),
+                                        (-500.0, 500.0), (-100.0, 100.0))
     #: (k0, k1) of kappa0 = 1 + sum_i (omega_i/2) x_i (k0 + k1 nu_i)
-    stick: tuple[float, ...] = (0.0, 0.0)
-    #: (b1,): the width of the share phi = b^2/(b^2 + b1^2), b = |beta|/mu
-    coupling_width: tuple[float, ...] = (0.5,)
+    stick: tuple[float, ...] = _group((0.0, 0.0), (-500.0, 500.0), (-2000.0, 2000.0))
+    #: (b1,): the width of the share phi = b^2/(b^2 + b1^2), b = |beta|/mu (positive; the fit's
+    #: bounds)
+    coupling_width: tuple[float, ...] = _group((0.5,), (0.05, 30.0))
     #: (v0, v1, v2, v3), (q0, q1, q2, q3): the first loading's B and kappa move by
     #: phi (c0 + c1 |beta|) + c2 beta^2 + c3 [wall]
-    first_bracket: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
-    first_stick: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
+    first_bracket: tuple[float, ...] = _group((0.0, 0.0, 0.0, 0.0), *_SHIFT)
+    first_stick: tuple[float, ...] = _group((0.0, 0.0, 0.0, 0.0), *_SHIFT)
     #: the same for the branches after the first reversal
-    cyclic_bracket: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
-    cyclic_stick: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
+    cyclic_bracket: tuple[float, ...] = _group((0.0, 0.0, 0.0, 0.0), *_SHIFT)
+    cyclic_stick: tuple[float, ...] = _group((0.0, 0.0, 0.0, 0.0), *_SHIFT)
     label: str = "calibrated"
 
     @classmethod
     def groups(cls) -> dict[str, int]:
         """Coefficient group -> its length, in the order of :meth:`vector`."""
-        default = cls()
-        return {f.name: len(getattr(default, f.name)) for f in fields(cls) if f.name != "label"}
+        return {name: len(ranges) for name, ranges in cls.admissible().items()}
+
+    @classmethod
+    def admissible(cls) -> dict[str, tuple[tuple[float, float], ...]]:
+        """Coefficient group -> the admissible range of each of its coefficients."""
+        return {f.name: f.metadata["admissible"] for f in fields(cls) if f.name != "label"}
 
     def vector(self) -> np.ndarray:
         return np.concatenate([getattr(self, name) for name in self.groups()]).astype(float)
@@ -118,23 +146,47 @@ class CalibratedCoefficients:
         return {name: list(getattr(self, name)) for name in self.groups()}
 
     @classmethod
+    def checked(cls, values, where: str, label: str = "calibrated") -> "CalibratedCoefficients":
+        """The coefficients of ``values`` (group -> list, as :meth:`as_dict` gives them), each
+        group of its length, finite and inside its admissible range (:class:`InputError`
+        naming ``where``, the coefficient and its value)."""
+        if not isinstance(values, dict):
+            raise InputError(f"{where}: coefficients={values!r} is not an object of groups")
+        checked = {}
+        for name, ranges in cls.admissible().items():
+            group = values.get(name)
+            if not (isinstance(group, list) and len(group) == len(ranges) and all(
+                    isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                    for v in group)):
+                raise InputError(f"{where}: coefficients {name}={group!r} are not "
+                                 f"{len(ranges)} finite numbers")
+            for k, (value, (low, high)) in enumerate(zip(group, ranges)):
+                if not low <= value <= high:
+                    raise InputError(f"{where}: coefficients {name}[{k}]={value!r} is outside "
+                                     f"[{low:g}, {high:g}], the range a fit of the calibrated "
+                                     "law can produce")
+            checked[name] = tuple(float(v) for v in group)
+        unknown = sorted(set(values) - set(checked))
+        if unknown:
+            raise InputError(f"{where}: coefficients {unknown[0]!r} is not a group of this "
+                             f"hertz2d's calibrated law ({', '.join(checked)})")
+        return cls(**checked, label=label)
+
+    @classmethod
     def from_file(cls, path: str | Path, label: str | None = None) -> "CalibratedCoefficients":
-        """The coefficients of a ``coefficients.json`` written by ``hertz2d calibrate``."""
-        path = Path(path)
-        problem = f"coefficients={str(path)!r} is not a calibrated law's coefficients.json"
-        try:
-            entry = json.loads(path.read_text())["coefficients"]
-            values = {name: tuple(float(v) for v in entry[name])
-                      for name in cls.groups()}
-        except FileNotFoundError:
-            raise InputError(f"coefficients={str(path)!r} does not exist; run `hertz2d "
-                             "calibrate` first") from None
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
-            raise InputError(f"{problem} ({type(error).__name__}: {error})") from None
-        for name, length in cls.groups().items():
-            if len(values[name]) != length or not all(map(math.isfinite, values[name])):
-                raise InputError(f"{problem}: {name} needs {length} finite numbers")
-        return cls(**values, label=label or "calibrated")
+        """The coefficients of a ``coefficients.json`` written by ``hertz2d calibrate``: its
+        format and version, then :meth:`checked` (:class:`InputError` naming the file)."""
+        where = f"coefficients={str(path)!r}"
+        data = json_object(read_json(path, "coefficients", "run `hertz2d calibrate` first"),
+                           "coefficients", str(path))
+        if data.get("format") != FORMAT:
+            raise InputError(f"{where}: format={data.get('format')!r} is not {FORMAT!r} (a "
+                             "calibrated law's coefficients.json)")
+        version = data.get("format_version")
+        if version != FORMAT_VERSION or isinstance(version, bool):
+            raise InputError(f"{where}: format_version={version!r} is not {FORMAT_VERSION} "
+                             "(the version this hertz2d reads)")
+        return cls.checked(data.get("coefficients"), where, label or "calibrated")
 
 
 def coupling_beta(pair: ContactPair) -> np.ndarray:

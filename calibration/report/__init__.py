@@ -5,28 +5,45 @@ with every figure embedded, and to Markdown for reading on a code host.
 """
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
+from calibration import results_layout as layout
+from calibration.biaxial.outputs import BiaxialOutputs
+from calibration.calibrate.outputs import CalibratedOutputs
+from calibration.penalty.outputs import PenaltyOutputs
 from calibration.runs.atomic import check_writable, write_text, writes_together
 from calibration.runs.provenance import provenance
+from calibration.runs.run_record import RunRecord
 from calibration.report import (calibrated_sections, dem_sections, domain_sections,
                                  map_sections, penalty_sections, validation_sections)
 from calibration.report.document import Section, listed
 from calibration.report.render import to_html, to_markdown
 from calibration.report.stage_files import load_stage
+from calibration.validation.map.outputs import MapOutputs
+from calibration.validation.outputs import ValidationOutputs
 
 TITLE = "hertz2d: the 2D Hertzian frictional contact law, re-derived and validated by FEM"
 
 
-def _which_run(results: Path, validation: validation_sections.ValidationResults) -> str:
+@dataclass(frozen=True)
+class ReportFiles:
+    """Where the report went: the HTML file and its Markdown twin."""
+
+    out: str
+    markdown: str
+
+    def as_json(self) -> dict:
+        return {"out": self.out, "markdown": self.markdown}
+
+
+def _which_run(results: Path, validation: ValidationOutputs) -> str:
     """One sentence naming the results root, the run that made it, and whether it is quick."""
-    record = results / "run.json"
-    if record.exists():
-        run = json.loads(record.read_text())
-        made = f"`{run['command']}` on {run['date']}"
+    record = RunRecord.read(results)
+    if record is not None:
+        made = f"`{record.command}` on {record.date}"
     else:
         stamp = validation.summary["provenance"]
         made = f"separate stage commands (the last: `{stamp['command']}` on {stamp['date']})"
@@ -36,8 +53,7 @@ def _which_run(results: Path, validation: validation_sections.ValidationResults)
     return f"This report shows the results in `{results}`, made by {made}: {kind}."
 
 
-def _summary(results: Path, penalty: penalty_sections.PenaltyResults,
-             validation: validation_sections.ValidationResults) -> Section:
+def _summary(results: Path, penalty: PenaltyOutputs, validation: ValidationOutputs) -> Section:
     section = Section("Summary: the paper against hertz2d", "summary")
     section.paragraph(_which_run(results, validation))
     section.paragraph(
@@ -65,34 +81,35 @@ def _disagreements(notes: list[str]) -> Section:
     return section
 
 
-def _provenance(results: Path, penalty, validation) -> dict:
+def _provenance(results: Path, penalty: PenaltyOutputs, validation: ValidationOutputs) -> dict:
     """Who made the results (the last ``hertz2d all``, each stage) and who made this report."""
     def made(stage: dict) -> dict:  # full provenance stays in the stage's own JSON file
         return {"command": stage["command"], "date": stage["date"]}
 
     meta = {"report": provenance(),
-            "penalty stage (penalty/fit.json)": made(penalty.fit["provenance"]),
-            "validation stage (validation/summary.json)": made(
+            f"penalty stage ({penalty.record.path.relative_to(results)})": made(
+                penalty.fit["provenance"]),
+            f"validation stage ({validation.record.path.relative_to(results)})": made(
                 validation.summary["provenance"]),
             "mesh level (half-round grid)": int(
                 penalty.grid_cases(penalty.default).level.mode().iloc[0]),
             "mesh levels (two-disc)": listed(validation.summary["settings"]["levels"]),
             "quick settings": "yes" if validation.summary["quick"] else "no"}
-    record = results / "run.json"
-    if record.exists():
-        run = json.loads(record.read_text())
-        meta["pipeline run"] = {"command": run["command"], "date": run["date"],
-                                "wall time (s)": run["seconds"],
-                                **{f"{k} (s)": v for k, v in run["stage_seconds"].items()}}
+    record = RunRecord.read(results)
+    if record is not None:
+        meta["pipeline run"] = {"command": record.command, "date": record.date,
+                                "wall time (s)": record.seconds,
+                                **{f"{k} (s)": v for k, v in record.stage_seconds.items()}}
     return meta
 
 
 @writes_together
-def build_report(results: str | Path = "results") -> dict:
+def build_report(results: str | Path = "results") -> ReportFiles:
     """Write ``report.html`` and ``report.md`` into ``results``; return their paths."""
     results = check_writable("results", results, directory=True)
-    penalty = load_stage(penalty_sections.PenaltyResults, results)
-    validation = load_stage(validation_sections.ValidationResults, results)
+    penalty = load_stage(PenaltyOutputs, results)
+    validation = load_stage(ValidationOutputs, results)
+    biaxial = load_stage(BiaxialOutputs, results, BiaxialOutputs.present(results))
     sections = [_summary(results, penalty, validation),
                 penalty_sections.verification_section(penalty),
                 validation_sections.verification_section(validation),
@@ -100,18 +117,18 @@ def build_report(results: str | Path = "results") -> dict:
                 penalty_sections.confined_section(penalty),
                 validation_sections.validation_section(validation),
                 domain_sections.domain_section(validation),
-                map_sections.map_section(load_stage(map_sections.MapResults, results,
-                                                    "map/summary.json")),
+                map_sections.map_section(load_stage(MapOutputs, results,
+                                                    MapOutputs.present(results))),
                 calibrated_sections.calibrated_section(
-                    load_stage(calibrated_sections.CalibratedResults, results,
-                               "calibrated/summary.json"),
-                    load_stage(dem_sections.BiaxialResults, results,
-                               "dem/biaxial/summary.json")),
-                dem_sections.biaxial_section(results),
+                    load_stage(CalibratedOutputs, results, CalibratedOutputs.present(results)),
+                    biaxial),
+                dem_sections.biaxial_section(biaxial),
                 _disagreements(penalty_sections.disagreements(penalty)
                                + validation_sections.disagreements(validation))]
     sections = [section for section in sections if section is not None]
     meta = _provenance(results, penalty, validation)
-    html_path = write_text(to_html(TITLE, sections, meta), results / "report.html")
-    md_path = write_text(to_markdown(TITLE, sections, meta, results), results / "report.md")
-    return {"out": str(html_path), "markdown": str(md_path)}
+    html_path = write_text(to_html(TITLE, sections, meta),
+                           layout.under(results, layout.REPORT_HTML))
+    md_path = write_text(to_markdown(TITLE, sections, meta, results),
+                         layout.under(results, layout.REPORT_MARKDOWN))
+    return ReportFiles(str(html_path), str(md_path))

@@ -10,34 +10,14 @@ section.
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pandas as pd
 
+from calibration.biaxial.outputs import BiaxialOutputs
+from calibration.calibrate.outputs import CalibratedOutputs
 from calibration.calibrate.targets import law_targets, met
-from calibration.report.dem_sections import BiaxialResults, difference_rows
+from calibration.report.dem_sections import difference_rows
 from calibration.report.document import Section
 from calibration.validation.map.spec import DEFAULT_VARIANT
-
-
-class CalibratedResults:
-    """The files of ``<results>/calibrated`` and the map's errors."""
-
-    STAGE = "calibrated law (hertz2d calibrate)"
-
-    def __init__(self, results: Path):
-        self.folder = Path(results) / "calibrated"
-        self.summary = json.loads((self.folder / "summary.json").read_text())
-        self.coefficients = json.loads((self.folder / "coefficients.json").read_text())
-        self.targets = pd.read_csv(self.folder / "targets.csv")
-        self.by_coupling = pd.read_csv(self.folder / "by_coupling.csv")
-        self.domain = pd.read_csv(self.folder / "domain.csv")
-        self.cycles = pd.read_csv(self.folder / "cycles.csv")
-        self.heldout = json.loads((self.folder / "heldout" / "summary.json").read_text())
-        map_errors = Path(results) / "map" / "errors.csv"
-        self.map_errors = pd.read_csv(map_errors) if map_errors.exists() else None
-        self.label = "calibrated"
 
 
 def _percent(value: float) -> str:
@@ -64,7 +44,7 @@ def _domain_table(domain: pd.DataFrame) -> pd.DataFrame:
     return rows
 
 
-def _training(c: CalibratedResults) -> pd.DataFrame | None:
+def _training(c: CalibratedOutputs) -> pd.DataFrame | None:
     """The targets on the training contacts (the map's default runs on symmetric flats)."""
     if c.map_errors is None:
         return None
@@ -73,7 +53,7 @@ def _training(c: CalibratedResults) -> pd.DataFrame | None:
     return law_targets(errors)
 
 
-def _coefficients(c: CalibratedResults) -> pd.DataFrame:
+def _coefficients(c: CalibratedOutputs) -> pd.DataFrame:
     meaning = {
         "penalty": "w(x, nu) of Eq. 33's form (1, x, nu, x^2, x nu, nu^2), x = a/R_i: the "
                    "bodies' compliance under a Hertzian tangential traction",
@@ -88,10 +68,10 @@ def _coefficients(c: CalibratedResults) -> pd.DataFrame:
         "cyclic_stick": "kappa of the branches, likewise"}
     return pd.DataFrame([{"group": name, "coefficients": ", ".join(f"{v:.4g}" for v in values),
                           "what it stands for": meaning.get(name, "")}
-                         for name, values in c.coefficients["coefficients"].items()])
+                         for name, values in c.record.coefficients.as_dict().items()])
 
 
-def _heldout_convergence(c: CalibratedResults) -> str:
+def _heldout_convergence(c: CalibratedOutputs) -> str:
     checks = pd.DataFrame(c.heldout.get("convergence", []))
     if checks.empty:
         return "The held-out map has no convergence check."
@@ -112,7 +92,7 @@ def _band_share(band: pd.DataFrame, label) -> float:
     return (mine[within] * mine.paths).sum() / mine.paths.sum() if len(mine) else float("nan")
 
 
-def _failures(c: CalibratedResults) -> str:
+def _failures(c: CalibratedOutputs) -> str:
     band = c.by_coupling
     weakest, strongest = band["|beta|"].iloc[0], band["|beta|"].iloc[-1]
     cycles = c.cycles
@@ -143,7 +123,7 @@ def _failures(c: CalibratedResults) -> str:
         f"show.")
 
 
-def _biaxial(section: Section, b: BiaxialResults | None, law: str) -> None:
+def _biaxial(section: Section, b: BiaxialOutputs | None, law: str) -> None:
     """The biaxial comparison's pairs with the calibrated law, as calibrated minus the other law,
     and a sentence on whether any exceeds the packings' scatter."""
     if b is None or law not in b.laws:
@@ -178,8 +158,8 @@ def _biaxial(section: Section, b: BiaxialResults | None, law: str) -> None:
            if len(beyond) > len(beyond_table1) else ""))
 
 
-def calibrated_section(c: CalibratedResults | None,
-                       biaxial: BiaxialResults | None = None) -> Section | None:
+def calibrated_section(c: CalibratedOutputs | None,
+                       biaxial: BiaxialOutputs | None = None) -> Section | None:
     """"A law calibrated on the contact FEM"; ``biaxial``: the DEM comparison, if run."""
     if c is None:
         return None
@@ -205,7 +185,7 @@ def calibrated_section(c: CalibratedResults | None,
                         for name, sample in c.heldout.get("samples", {}).items())
     section.paragraph(
         f"Fit: least squares (soft L1 loss) on {c.summary['training_paths']} FEM paths of the "
-        f"training spec ({c.coefficients['training']['spec']}, symmetric flats, every path kind "
+        f"training spec ({c.record.training['spec']}, symmetric flats, every path kind "
         f"and size it declares), first w and kappa on the paths of one material, then every "
         f"coefficient; RMS residual {fit['start_rms']:.4f} at the start (Eq. 33's w, kappa = 1) "
         f"and {fit['rms']:.4f} at the end, {fit['evaluations']} evaluations of the law on every "
@@ -235,7 +215,7 @@ def calibrated_section(c: CalibratedResults | None,
     section.table(c.by_coupling.round(3), "The calibrated law's held-out paths by Dundurs' "
                   "|beta| and load path: the share with a force error under 5 %.")
     section.paragraph(_failures(c))
-    section.figure(c.folder / "heldout.png",
+    section.figure(c.heldout_figure,
                    "Held-out contacts: each path's force error (top) and each cycle's energy "
                    "error (bottom) against |beta|/mu, the calibrated law beside the paper's "
                    "accurate model with memory (confined refit); dashed: 5 % and 10 %.")

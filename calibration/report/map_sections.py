@@ -5,35 +5,15 @@ A results root made before the map existed has no ``map/``: the report reads it 
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pandas as pd
 
 from calibration.report.document import Section
+from calibration.validation.map.outputs import MapOutputs
 from calibration.validation.map.regions import THRESHOLDS, percent, region_table
-from calibration.validation.map.spec import DEFAULT_VARIANT, LOAD_MEANING, Study
+from calibration.validation.map.spec import LOAD_MEANING
 
 
-class MapResults:
-    """The files of ``<results>/map``."""
-
-    STAGE = "map (hertz2d map)"
-
-    def __init__(self, results: Path):
-        self.folder = Path(results) / "map"
-        self.summary = json.loads((self.folder / "summary.json").read_text())
-        self.cases = pd.read_csv(self.folder / "cases.csv")
-        self.errors = pd.read_csv(self.folder / "errors.csv")
-        self.studies = {name: Study(name, axes)
-                        for name, axes in self.summary["studies"].items()}
-
-    @property
-    def default_cases(self) -> pd.DataFrame:
-        return self.cases[self.cases.variant == DEFAULT_VARIANT]
-
-
-def _space(m: MapResults) -> str:
+def _space(m: MapOutputs) -> str:
     cases = m.default_cases
     settings = m.summary["settings"]
     studies = "; ".join(f"{name}: " + " x ".join(
@@ -62,7 +42,7 @@ def _loads(settings: dict) -> str:
                      for kind, values in settings["loads"])
 
 
-def _what_paths_test(m: MapResults) -> str:
+def _what_paths_test(m: MapOutputs) -> str:
     """Which paths test the tangential law: those with partial-slip steps; a path in full slip
     from its first loaded step tests the normal law only (Fx = mu N there for every 2D law)."""
     cases = m.default_cases
@@ -91,7 +71,7 @@ def _metric() -> str:
             "path ('all', 'none', or the values), and for a slice the tables count its cases.")
 
 
-def _headline(m: MapResults) -> str:
+def _headline(m: MapOutputs) -> str:
     """The laws with the most cases within the tighter threshold, and the widest convergence
     change."""
     tight = percent(THRESHOLDS[0])
@@ -113,7 +93,7 @@ def _headline(m: MapResults) -> str:
     return text
 
 
-def _convergence(m: MapResults) -> pd.DataFrame:
+def _convergence(m: MapOutputs) -> pd.DataFrame:
     checks = pd.DataFrame(m.summary["convergence"])
     if checks.empty:
         return checks
@@ -124,14 +104,14 @@ def _convergence(m: MapResults) -> pd.DataFrame:
     return table
 
 
-def _cost(m: MapResults) -> pd.DataFrame:
+def _cost(m: MapOutputs) -> pd.DataFrame:
     return pd.DataFrame([{"path": kind, "paths timed": t["paths"], "steps": t["steps"],
                           "s per path": t["seconds_per_path"], "set-up s": t["setup_seconds"],
                           "s per step": t["seconds_per_step"]}
                          for kind, t in m.summary["fem_seconds"].items()])
 
 
-def map_section(m: MapResults | None) -> Section | None:
+def map_section(m: MapOutputs | None) -> Section | None:
     """"Where each law holds": the space, the metric, the summary figure, the regions, the
     convergence of the map's numbers, the heatmaps, the failures."""
     if m is None:
@@ -148,7 +128,7 @@ def map_section(m: MapResults | None) -> Section | None:
         "other sizes and moduli, not the best a spring can do.")
     section.paragraph(_headline(m))
     section.paragraph(_what_paths_test(m))
-    section.figure(m.folder / "summary.png",
+    section.figure(m.figure("summary"),
                    "(a) The fraction of each law's cases (all its load paths) whose force error "
                    "stays under 5 % and 10 %; (b) the median over the cases of each quantity's "
                    "largest relative error (tangential stiffness: the tangent on the FEM's "
@@ -168,7 +148,7 @@ def map_section(m: MapResults | None) -> Section | None:
     section.table(_cost(m), f"Two-body FEM seconds per path at mesh level {m.summary['level']} "
                             "(as measured when each path was computed).")
     for name in m.studies:
-        section.figure(m.folder / f"{name}.png",
+        section.figure(m.figure(name),
                        f"Study '{name}': each law's force error (%) on every case, coloured in "
                        "bands whose edges include 5 % and 10 %; grey where the law does not run "
                        "that path.")
