@@ -180,8 +180,9 @@ class LoadPath:
         delta_n, delta_t = scale * self.delta_n, scale * self.delta_t
         if math.isinf(reach):
             bad = np.flatnonzero(delta_n <= 0.0)
-        else:
-            bad = np.flatnonzero(np.hypot(delta_t, reach - delta_n) >= reach)
+        else:  # hypot(delta_t, reach - delta_n) < reach, without rounding reach - delta_n
+            with np.errstate(over="ignore"):  # an infinite side is the verdict, not an error
+                bad = np.flatnonzero(~(delta_t * delta_t < delta_n * (2.0 * reach - delta_n)))
         if bad.size:
             k = bad[0]
             extreme = float(self.delta_t[np.argmax(np.abs(self.delta_t))])

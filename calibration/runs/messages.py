@@ -23,12 +23,25 @@ def _as_line(message, category, filename, lineno, file=None, line=None) -> None:
         f"{category.__name__}: {text} ({os.path.basename(filename)}:{lineno})")
 
 
+class _Stderr(logging.StreamHandler):
+    """A handler that writes to whatever ``sys.stderr`` is when a record comes (a caller that
+    redirects it, as a test harness does, gets the lines)."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value) -> None:
+        pass
+
+
 def one_line_warnings() -> None:
     """The ``hertz2d`` logger's records, and every Python warning, as one line each on stderr
     (installed once per process)."""
     log = logging.getLogger("hertz2d")
     if not any(getattr(h, "hertz2d_cli", False) for h in log.handlers):
-        handler = logging.StreamHandler(sys.stderr)
+        handler = _Stderr()
         handler.setFormatter(logging.Formatter(PREFIX + "%(message)s"))
         handler.hertz2d_cli = True
         log.addHandler(handler)

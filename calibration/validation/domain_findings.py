@@ -88,7 +88,7 @@ class EnergyFindings:
 def energy_findings(e: pd.DataFrame, s: pd.DataFrame) -> EnergyFindings:
     """From ``domain_energy_laws`` and ``domain_energy_sensitivity``."""
     fractions = sorted(e["A / full slip"][e.model == "FEM (Fx)"].unique())
-    small = fractions[0]
+    small = float(fractions[0])
     fem_amp, own = "FEM's amplitude", "fraction of its own full slip"
     eq33, half = "accurate model with memory, Eq. 33", "accurate model with memory, half-round"
     frozen = {f: energy_at(e, "Eq. 26 with the penalty term at a", own, f) for f in fractions}
@@ -97,18 +97,18 @@ def energy_findings(e: pd.DataFrame, s: pd.DataFrame) -> EnergyFindings:
     steps, levels = s[s.varied == "normal steps"], s[s.varied == "mesh level"]
     shear = "max |q| / (mu p0) after normal loading"
     return EnergyFindings(
-        small=small, largest=max(fractions), fem_slip_mm=1e3 * slips["FEM (Fx)"],
+        small=small, largest=float(max(fractions)), fem_slip_mm=1e3 * float(slips["FEM (Fx)"]),
         fem=energy_at(e, "FEM (Fx)", fem_amp, small), fem_T=energy_at(e, "FEM (T)", fem_amp, small),
         eq33_at_fem=energy_at(e, eq33, fem_amp, small), eq33_own=energy_at(e, eq33, own, small),
-        eq33_slip_mm=1e3 * slips[[m for m in slips.index if m.endswith("Eq. 33's w")][0]],
+        eq33_slip_mm=1e3 * float(slips[[m for m in slips.index if m.endswith("Eq. 33's w")][0]]),
         half_round_at_fem=energy_at(e, half, fem_amp, small),
         half_round_own=energy_at(e, half, own, small),
         with_w_of_c=energy_at(e, "Eq. 26 with the half-round FEM's w(c)", own, small),
         frozen=frozen[small],
         frozen_worst=max(abs(frozen[f] / fem_all[f] - 1) for f in fractions),
         frozen_at_fem=energy_at(e, "Eq. 26 with the penalty term at a", fem_amp, small),
-        frozen_slip_mm=1e3 * slips[[m for m in slips.index
-                                    if m.startswith("Eq. 26 with the penalty")][0]],
+        frozen_slip_mm=1e3 * float(slips[[m for m in slips.index
+                                          if m.startswith("Eq. 26 with the penalty")][0]]),
         steps_coarse=int(steps["normal steps"].iloc[0]),
         steps_fine=int(steps["normal steps"].iloc[-1]),
         shear_coarse=float(steps[shear].iloc[0]), shear_fine=float(steps[shear].iloc[-1]),

@@ -28,6 +28,8 @@ from calibration.runs.tables import read_table
 from checks import InputError
 
 SUMMARY = "summary.json"
+#: the error table, the stage's main output
+ERRORS = "errors.csv"
 #: the stage's tables, and the columns a reader relies on
 TABLES = {"curves": ("source", "case"), "profiles": (), "verification": ("support", "level"),
           "errors": ("support",), "secant_drop": ("source", "support"), "unit_free": ()}

@@ -29,8 +29,8 @@ from calibration.validation.comparison import (error_table, law_curves, laws_to_
                                                linear_spring_from, with_stiffness)
 from calibration.validation.domain_stage import run_domain, settings_for
 from calibration.validation.fem_runs import FemRun, ValidationSettings, fem_runs
-from calibration.validation.outputs import (ValidationRecord, ValidationSummary, figure_path,
-                                            folder, write_tables)
+from calibration.validation.outputs import (ERRORS, ValidationRecord, ValidationSummary,
+                                            figure_path, folder, write_tables)
 from calibration.validation.verification import PARTIAL_SLIP_DELTA_T, verification_table
 from fem.supports import DEFAULT_SUPPORT
 from meshes.halfround import DEFAULT_LEVEL as HALF_ROUND_LEVEL
@@ -130,6 +130,6 @@ def validate(quick: bool = False, executor: Executor = Inline(),
                                                     label["hertz-mindlin"]]),
                 figure_path(out, "fig15_case2"))
     save_figure(figures.all_laws_figure(curves, settings), figure_path(out, "laws_case1"))
-    return ValidationSummary(list(label.values()), str(out / "errors.csv"),
+    return ValidationSummary(list(label.values()), str(out / ERRORS),
                              {**summary["failures"], **summary["domain"]["failures"]},
                              summary["seconds"], fit_keys(fit))
