@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import logging
 import sys
 
 from calibration.commands import COMMANDS
@@ -95,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import matplotlib
         matplotlib.use("Agg")  # a batch program: figures go to files, never to a window
-        from meshes.cache import check_cache_root
+        from meshes.cache_root import check_cache_root
         from calibration.runs.run_record import check_quick_output
 
         if not args.results.strip():  # Path("") would be the current folder

@@ -64,7 +64,7 @@ from fem.contact.measure import arc_coordinate, measure, tractions
 from fem.elasticity import lame
 from fem.loadpath import STEP_COLUMNS, LoadPath
 from fem.supports import SUPPORTS
-from checks import InputError, count, non_negative, one_of, positive
+from checks import count, non_negative, one_of, positive
 from meshes.twodisc import DEFAULT_LEVEL, LEVEL_LIMIT, MAX_LEVEL, two_body_meshes, window_element
 
 #: bisections of a load increment before a step counts as failed

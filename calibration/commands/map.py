@@ -36,11 +36,12 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
+    if args.max_cpu_hours is not None:
+        positive("max_cpu_hours", args.max_cpu_hours)
     from calibration.validation.map.spec import MAX_CPU_HOURS
     from calibration.validation.map.stage import run_map
 
-    hours = positive("max_cpu_hours", MAX_CPU_HOURS if args.max_cpu_hours is None
-                     else args.max_cpu_hours)
+    hours = MAX_CPU_HOURS if args.max_cpu_hours is None else args.max_cpu_hours
     with executor_from(args) as executor:
         return run_map(args.spec, args.quick, executor, args.results,
                        max_cpu_hours=hours).as_json()

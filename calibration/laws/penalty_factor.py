@@ -1,8 +1,10 @@
 """The penalty factor w(a/R, nu) a 2D Hertzian law uses: Eq. 33, a refit, or a constant.
 
-A refit is read from ``hertz2d fit``'s ``fit.json`` for one support: a half-round base of
-Section 2.3 (``clamped``, ``symmetric``) or the full disc held by K contacts (``confined-<K>``,
-and ``confined``: the one a DEM packing should use, pooled over K = 3 and 4).
+A refit is read from ``hertz2d fit``'s ``fit.json`` for one support
+(:meth:`calibration.penalty.outputs.PenaltyFit.penalty`): a half-round base of Section 2.3
+(``clamped``, ``symmetric``) or the full disc held by K contacts (``confined-<K>``, and
+``confined``: the one a DEM packing should use, pooled over K = 3 and 4); its coefficients are
+checked by :func:`admissible_coefficients`.
 
 Each is a callable ``w(a_over_R, nu)``. The paper bounds w between 0 and 1 (Section 2.3), and
 every law clips the value to that range (:func:`bounded`): Eq. 33, a quadratic fitted on
@@ -11,10 +13,8 @@ would otherwise give a negative tangential stiffness.
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -70,37 +70,6 @@ class PolynomialPenalty:
 
     def __call__(self, a_over_R, nu):
         return penalty_factor_eq33(a_over_R, nu, self.coefficients)
-
-    @classmethod
-    def from_fit(cls, path: str | Path, support: str | None = None) -> "PolynomialPenalty":
-        """The refit written by ``hertz2d fit`` (``<results>/penalty/fit.json``): the
-        coefficients of ``support`` (a half-round base, ``clamped`` or ``symmetric``; a disc held
-        by K contacts, ``confined-<K>``; or ``confined``, the disc in a packing), by default of
-        the fit's default support."""
-        path = Path(path)
-        if not path.exists():
-            raise InputError(f"fit={str(path)!r} does not exist; run `hertz2d fit` first")
-        problem = f"fit={str(path)!r} is not a fit.json of `hertz2d fit`"
-        try:
-            summary = json.loads(path.read_text())
-            fits = {**summary.get("by_support", {}), **summary.get("confined", {}).get("fits", {})}
-        except (OSError, ValueError, AttributeError) as error:
-            raise InputError(f"{problem} ({type(error).__name__}: {error})") from None
-        if support is None:
-            support, entry = str(summary.get("default_support", "FEM")), summary
-        elif support in fits:
-            entry = fits[support]
-        else:
-            raise InputError(f"support={support!r} is not in fit={str(path)!r} (it has "
-                             f"{', '.join(sorted(fits)) or 'none'}); run `hertz2d sweep` and "
-                             "`hertz2d fit` with a spec that computes it")
-        if not isinstance(entry, dict) or "coefficients" not in entry:
-            raise InputError(f"{problem} (support {support!r} has no coefficients)")
-        coefficients = admissible_coefficients(
-            entry["coefficients"], f"fit={str(path)!r}: {support} coefficients")
-        label = (f"refit ({support} base)" if support in ("clamped", "symmetric", "FEM")
-                 else f"refit ({support} disc)")
-        return cls(coefficients, label)
 
 
 @dataclass(frozen=True)
