@@ -6,6 +6,8 @@ output paths that cannot be written, non-finite or out-of-range penalty factors,
 tables with values of the wrong type, negative numbers given as separate arguments) and the
 ordinary range checks of every command.
 """
+import csv
+import io
 import json
 import os
 import shutil
@@ -155,7 +157,40 @@ def _read_back_files(root: Path) -> dict:
                                      json.dumps({**fit, "format_version": 7}))
     made["spec_bom"] = root / "spec-bom.toml"
     made["spec_bom"].write_text("\ufeff" + SPEC)
+    made.update(_spoilt_stage_files(root))
     return made
+
+
+def _spoilt_stage_files(root: Path) -> dict:
+    """Copies of the committed run (figures left out), each with one stage file spoilt as a
+    hand edit might: a field the report reads missing, a column named twice, an infinity."""
+    def spoilt(name: str, relative: str, change) -> Path:
+        copy = root / name
+        shutil.copytree(COMMITTED, copy, ignore=shutil.ignore_patterns("*.png", "report.*"))
+        (copy / relative).write_text(change((copy / relative).read_text()))
+        return copy
+
+    def without_regions(text: str) -> str:
+        summary = json.loads(text)
+        del summary["regions"]
+        return json.dumps(summary)
+
+    return {
+        "map_no_regions": spoilt("map-no-regions", "map/summary.json", without_regions),
+        "map_twice": spoilt("map-twice", "map/errors.csv",
+                            lambda text: text.replace(",law,", ",law,", 1).replace(
+                                "law_name", "law", 1)),
+        "runs_infinite": spoilt("runs-infinite", "dem/biaxial/runs.csv",
+                                lambda text: _first_cell(text, "energy_balance_error", "inf"))}
+
+
+def _first_cell(text: str, column: str, value: str) -> str:
+    """A CSV table with ``column``'s first cell replaced by ``value``."""
+    rows = list(csv.reader(io.StringIO(text)))
+    rows[1][rows[0].index(column)] = value
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
 
 
 #: a map spec's base and paths (its studies added per case)
@@ -335,6 +370,10 @@ CASES = [
     ([*MODEL, "--penalty", "refit", "--results", "{fit_version}"], "format_version=7 is not 1"),
     (["sweep", "--spec", "{spec_bom}"], "starts with a UTF-8 byte-order mark (BOM)"),
     (["map", "--spec", "{spec_bom}"], "starts with a UTF-8 byte-order mark (BOM)"),
+    (["report", "--results", "{map_no_regions}"], "report reads (KeyError: 'regions')"),
+    (["report", "--results", "{map_twice}"], "the column 'law' appears twice"),
+    (["report", "--results", "{runs_infinite}"],
+     "energy_balance_error=inf in row 1 is not a finite number"),
     # flags that do not apply, refused everywhere (export-law refuses the same pair)
     ([*MODEL, "--law", "calibrated", "--form", "composite"],
      "form='composite': the calibrated law is fitted in the per-body form only"),

@@ -44,7 +44,6 @@ def test_unparsable_flag_exits_2_with_one_line(capsys):
     assert "--E" in err and len(err.strip().splitlines()) == 1
 
 
-PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: what parsing the command line must not import (each a second or more of CPU with its
 #: dependencies): the stages, the law library, the FEM, gmsh, numpy, pandas, scipy, matplotlib
 HEAVY = ("numpy", "pandas", "scipy", "matplotlib", "gmsh", "skfem", "meshio", "numba",
@@ -56,14 +55,14 @@ HEAVY = ("numpy", "pandas", "scipy", "matplotlib", "gmsh", "skfem", "meshio", "n
 @pytest.mark.parametrize("argv", [["--help"], ["model", "--bogus"], ["halfround", "--E", "x"],
                                   ["map", "--max-cpu-hours", "many"], ["dem", "impact"],
                                   ["export-law", "--law"], ["all", "--jobs", "two"]])
-def test_help_and_argument_errors_import_no_stage(argv):
+def test_help_and_argument_errors_import_no_stage(argv, tmp_path):
     """``hertz2d --help`` and a rejected argument answer without importing a stage, the law
     library or numpy (their time: benchmarks/cli.py)."""
     probe = ("import sys\nfrom calibration.cli import main\ntry:\n    main(sys.argv[1:])\n"
              "except SystemExit:\n    pass\nprint(sorted(m for m in sys.modules if "
              f"m.startswith({HEAVY!r})))")
     done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
-                          cwd=PROJECT_ROOT)
+                          cwd=tmp_path)
     assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout[-500:]
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from calibration import results_layout as layout
-from calibration.runs.json_file import json_object, read_json
+from calibration.runs.json_file import Field, json_object, read_json
 from calibration.runs.tables import read_table
 
 SUMMARY = "summary.json"
@@ -86,6 +86,12 @@ class BiaxialOutputs:
     """The comparison's files under a results root, read and checked."""
 
     STAGE = "DEM (hertz2d dem biaxial)"
+    quick = Field("quick", "whether the run took the quick schedule")
+    settings = Field("settings", "the test's settings (sample, schedule, material, dt)")
+    seeds = Field("seeds", "the packings every law ran on")
+    notes = Field("notes", "the laws left out and why")
+    starting_state = Field("starting_state", "the packing's state per law at the stages' ends")
+    damping_study = Field("damping_study", "the reference law under other dampings")
 
     def __init__(self, results: Path):
         self.folder = folder(results)

@@ -24,7 +24,7 @@ from calibration import results_layout as layout
 from calibration.laws.calibrated import FORMAT, FORMAT_VERSION, CalibratedCoefficients
 from calibration.laws.calibrated_law_file import training_record
 from calibration.runs.atomic import write_csv, write_json
-from calibration.runs.json_file import json_object, read_json
+from calibration.runs.json_file import Field, json_object, read_json
 from calibration.runs.provenance import provenance
 from calibration.runs.tables import read_table
 from calibration.validation.map.outputs import MapOutputs
@@ -106,6 +106,10 @@ class CalibratedOutputs:
     errors of the training contacts beside them (None when the root has no map)."""
 
     STAGE = "calibrated law (hertz2d calibrate)"
+    training_paths = Field("training_paths", "FEM paths the law was fitted on")
+    heldout_paths = Field("heldout_paths", "FEM paths it was judged on")
+    fit = Field("fit", "the least squares' record (groups, RMS at start and end, evaluations)")
+    met = Field("met", "which targets the held-out contacts meet (None without them)")
 
     def __init__(self, results: Path):
         self.folder = folder(results)
@@ -116,7 +120,7 @@ class CalibratedOutputs:
         for name, file in TABLES.items():
             setattr(self, name, read_table(self.folder / file, name, COLUMNS[name],
                                            command=COMMAND))
-        self.heldout = MapOutputs.read(results, layout.HELDOUT).summary
+        self.heldout = MapOutputs.read(results, layout.HELDOUT)
         self.map_errors = MapOutputs.errors_of(results)
         self.label = self.record.coefficients.label
 

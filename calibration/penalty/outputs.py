@@ -23,7 +23,7 @@ from calibration import results_layout as layout
 from calibration.laws.penalty_factor import PolynomialPenalty, admissible_coefficients
 from calibration.runs.atomic import write_json
 from calibration.penalty.sweep import read_grid
-from calibration.runs.json_file import json_object, read_json
+from calibration.runs.json_file import Field, json_object, read_json
 from checks import InputError
 
 #: ``fit.json`` under a results root (and under the package's shipped copy)
@@ -176,6 +176,8 @@ class PenaltyOutputs:
     checked."""
 
     STAGE = "penalty (hertz2d sweep, fit)"
+    convergence = Field("convergence", "w per mesh level at the base case, per support")
+    provenance = Field("provenance", "what made fit.json")
 
     def __init__(self, results: Path):
         for path, command in ((grid_path(results), "hertz2d sweep"),
@@ -186,7 +188,7 @@ class PenaltyOutputs:
         self.folder = folder(results)
         self.grid = read_grid(grid_path(results))
         self.record = PenaltyFit.read(layout.under(results, FIT))
-        self.fit = self.record.data
+        self.fit = self.summary = self.record.data
         self.default = self.record.default_support
         self.by_support = self.record.by_support
 

@@ -24,6 +24,7 @@ from calibration.report.render import to_html, to_markdown
 from calibration.report.stage_files import load_stage
 from calibration.validation.map.outputs import MapOutputs
 from calibration.validation.outputs import ValidationOutputs
+from checks import InputError
 
 TITLE = "hertz2d: the 2D Hertzian frictional contact law, re-derived and validated by FEM"
 
@@ -45,11 +46,11 @@ def _which_run(results: Path, validation: ValidationOutputs) -> str:
     if record is not None:
         made = f"`{record.command}` on {record.date}"
     else:
-        stamp = validation.summary["provenance"]
+        stamp = validation.provenance
         made = f"separate stage commands (the last: `{stamp['command']}` on {stamp['date']})"
     kind = ("a QUICK run (coarser meshes and grids, fewer steps): its numbers show that the "
             "pipeline runs, not converged results; `hertz2d all` makes the converged ones"
-            if validation.summary["quick"] else "a full run at the converged mesh levels")
+            if validation.quick else "a full run at the converged mesh levels")
     return f"This report shows the results in `{results}`, made by {made}: {kind}."
 
 
@@ -88,13 +89,13 @@ def _provenance(results: Path, penalty: PenaltyOutputs, validation: ValidationOu
 
     meta = {"report": provenance(),
             f"penalty stage ({penalty.record.path.relative_to(results)})": made(
-                penalty.fit["provenance"]),
+                penalty.provenance),
             f"validation stage ({validation.record.path.relative_to(results)})": made(
-                validation.summary["provenance"]),
+                validation.provenance),
             "mesh level (half-round grid)": int(
                 penalty.grid_cases(penalty.default).level.mode().iloc[0]),
-            "mesh levels (two-disc)": listed(validation.summary["settings"]["levels"]),
-            "quick settings": "yes" if validation.summary["quick"] else "no"}
+            "mesh levels (two-disc)": listed(validation.settings["levels"]),
+            "quick settings": "yes" if validation.quick else "no"}
     record = RunRecord.read(results)
     if record is not None:
         meta["pipeline run"] = {"command": record.command, "date": record.date,
@@ -110,6 +111,23 @@ def build_report(results: str | Path = "results") -> ReportFiles:
     penalty = load_stage(PenaltyOutputs, results)
     validation = load_stage(ValidationOutputs, results)
     biaxial = load_stage(BiaxialOutputs, results, BiaxialOutputs.present(results))
+    try:  # a field the stages always write, missing or of another type: a hand-edited file
+        sections = _sections(results, penalty, validation, biaxial)
+        meta = _provenance(results, penalty, validation)
+    except (KeyError, TypeError, IndexError, ValueError) as error:
+        raise InputError(f"results={str(results)!r}: a stage's files do not hold what the "
+                         f"report reads ({type(error).__name__}: {error}); rerun the stage "
+                         "that wrote them") from None
+    html_path = write_text(to_html(TITLE, sections, meta),
+                           layout.under(results, layout.REPORT_HTML))
+    md_path = write_text(to_markdown(TITLE, sections, meta, results),
+                         layout.under(results, layout.REPORT_MARKDOWN))
+    return ReportFiles(str(html_path), str(md_path))
+
+
+def _sections(results: Path, penalty: PenaltyOutputs, validation: ValidationOutputs,
+              biaxial: BiaxialOutputs | None) -> list[Section]:
+    """The report's sections in reading order (those whose stage the root lacks left out)."""
     sections = [_summary(results, penalty, validation),
                 penalty_sections.verification_section(penalty),
                 validation_sections.verification_section(validation),
@@ -125,10 +143,4 @@ def build_report(results: str | Path = "results") -> ReportFiles:
                 dem_sections.biaxial_section(biaxial),
                 _disagreements(penalty_sections.disagreements(penalty)
                                + validation_sections.disagreements(validation))]
-    sections = [section for section in sections if section is not None]
-    meta = _provenance(results, penalty, validation)
-    html_path = write_text(to_html(TITLE, sections, meta),
-                           layout.under(results, layout.REPORT_HTML))
-    md_path = write_text(to_markdown(TITLE, sections, meta, results),
-                         layout.under(results, layout.REPORT_MARKDOWN))
-    return ReportFiles(str(html_path), str(md_path))
+    return [section for section in sections if section is not None]

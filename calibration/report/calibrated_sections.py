@@ -72,7 +72,7 @@ def _coefficients(c: CalibratedOutputs) -> pd.DataFrame:
 
 
 def _heldout_convergence(c: CalibratedOutputs) -> str:
-    checks = pd.DataFrame(c.heldout.get("convergence", []))
+    checks = pd.DataFrame(c.heldout.convergence)
     if checks.empty:
         return "The held-out map has no convergence check."
     mine = checks[checks.law == c.label]
@@ -146,7 +146,7 @@ def _biaxial(section: Section, b: BiaxialOutputs | None, law: str) -> None:
         f"Against Table 1's law ({'; '.join(b.label(key) for key in table1)}) "
         + ("no macroscopic number moves beyond the packings' scatter: what the calibrated law "
            "changes contact by contact (the memory of the tangential history, the wall's own "
-           f"curves) is not resolved by {len(b.summary['seeds'])} packings in the peak and "
+           f"curves) is not resolved by {len(b.seeds)} packings in the peak and "
            "residual deviator or the volumetric strain."
            if beyond_table1.empty else
            "these differences exceed the packings' scatter: " + "; ".join(
@@ -164,7 +164,7 @@ def calibrated_section(c: CalibratedOutputs | None,
     if c is None:
         return None
     section = Section("A law calibrated on the contact FEM", "calibrated")
-    fit = c.summary["fit"]
+    fit = c.fit
     section.paragraph(
         "The calibrated law (`--law calibrated` in `hertz2d model`, the map, `hertz2d dem` and "
         "`hertz2d export-law`) is the paper's 2D law with its free functions fitted on the "
@@ -182,15 +182,15 @@ def calibrated_section(c: CalibratedOutputs | None,
         "frame of the line of centres; the map and the FEM comparison do the same.")
     section.table(_coefficients(c), "The fitted coefficients and what each stands for.")
     samples = "; ".join(f"{name}: {sample['cases']} contacts, seed {sample['seed']}"
-                        for name, sample in c.heldout.get("samples", {}).items())
+                        for name, sample in c.heldout.samples.items())
     section.paragraph(
-        f"Fit: least squares (soft L1 loss) on {c.summary['training_paths']} FEM paths of the "
+        f"Fit: least squares (soft L1 loss) on {c.training_paths} FEM paths of the "
         f"training spec ({c.record.training['spec']}, symmetric flats, every path kind "
         f"and size it declares), first w and kappa on the paths of one material, then every "
         f"coefficient; RMS residual {fit['start_rms']:.4f} at the start (Eq. 33's w, kappa = 1) "
         f"and {fit['rms']:.4f} at the end, {fit['evaluations']} evaluations of the law on every "
-        f"path, {fit['seconds']:.0f} s. The held-out contacts ({c.heldout['spec']}: "
-        f"{c.summary['heldout_paths']} FEM paths; {samples}), drawn at random over the same "
+        f"path, {fit['seconds']:.0f} s. The held-out contacts ({c.heldout.spec}: "
+        f"{c.heldout_paths} FEM paths; {samples}), drawn at random over the same "
         f"ranges, were not used to fit or to choose anything.")
     laws = [c.label, "accurate with memory, refit (confined disc)",
             "simplified-hysteretic, refit (confined disc)", "simplified, Eq. 33"]
@@ -205,9 +205,9 @@ def calibrated_section(c: CalibratedOutputs | None,
                   "The same on the held-out contacts. Targets: force under 5 % on 95 % of the "
                   "paths and under 10 % on all; stiffness within 10 %; energy within 10 % on "
                   "90 % of the cycle paths.")
-    if c.summary.get("met"):
+    if c.met:
         section.paragraph("Targets met on the held-out contacts: " + "; ".join(
-            f"{name}: {'yes' if ok else 'no'}" for name, ok in c.summary["met"].items()) + ".")
+            f"{name}: {'yes' if ok else 'no'}" for name, ok in c.met.items()) + ".")
     section.table(_domain_table(c.domain),
                   "The calibrated law's targets on the held-out contacts with Dundurs' |beta| up "
                   "to a bound (a disc on a rigid wall has |beta| = (1 - 2 nu)/(2 (1 - nu))): "

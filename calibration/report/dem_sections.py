@@ -116,7 +116,7 @@ def _verdict(b: BiaxialOutputs, a: str, other: str, quantity: str, sign: int) ->
 def _overlap_paragraph(b: BiaxialOutputs) -> str | None:
     """A note on laws whose packing overlaps beyond any contact law's range (solid fraction,
     disc area over box area with overlaps counted twice, above 1)."""
-    dense = [state for state in b.summary["starting_state"]
+    dense = [state for state in b.starting_state
              if state["isotropic_solid_fraction"] > 1.0]
     if not dense:
         return None
@@ -142,7 +142,7 @@ def _energy_paragraph(b: BiaxialOutputs) -> str:
 
 def _state_table(b: BiaxialOutputs) -> pd.DataFrame:
     rows = []
-    for state in b.summary["starting_state"]:
+    for state in b.starting_state:
         rows.append({"law": b.label(state["law"]),
                      "KE/U, end of settling": f"{state['settled_kinetic_over_elastic']:.2g}",
                      "bed height (m)": f"{state['settled_bed_height']:.3f}",
@@ -175,10 +175,10 @@ def biaxial_section(b: BiaxialOutputs | None) -> Section | None:
     """The DEM section, or None when the results root has no biaxial comparison."""
     if b is None:
         return None
-    s = b.summary["settings"]
+    s = b.settings
     section = Section("The biaxial test in hertz2d's DEM (Section 4.3)", "biaxial")
     kind = ("a QUICK run (a smaller sample, a shortened schedule): it shows the stage runs, its "
-            "numbers are not the paper's test" if b.summary["quick"] else "the paper's schedule")
+            "numbers are not the paper's test" if b.quick else "the paper's schedule")
     section.paragraph(
         f"{kind[0].upper() + kind[1:]}: {s['discs']} discs of {s['d_min']:g}-{s['d_max']:g} m "
         f"placed at random in a {s['width']:g} x {s['height']:g} m box, rho {s['density']:g} "
@@ -188,11 +188,11 @@ def biaxial_section(b: BiaxialOutputs | None) -> Section | None:
         f"wall down at {s['shear_speed']:g} m/s for {s['shear']:g} s with the side walls on the "
         f"servo. Damping: {b.paper_damping} (PFC's local damping: the reading of the paper's "
         f"'contact damping 0.7' taken, see the damping study below). Every law runs on the "
-        f"same {len(b.summary['seeds'])} packings (seeds {listed(b.summary['seeds'])}); walls are "
+        f"same {len(b.seeds)} packings (seeds {listed(b.seeds)}); walls are "
         f"rigid and frictional, by the mirror rule of Section 3.2. Laws and where each comes "
         f"from are in the table; the simplified law is read from the exported law.json when it "
         f"exists.")
-    for note in b.summary["notes"]:
+    for note in b.notes:
         section.paragraph(f"Not run: {note}.")
     section.table(pd.DataFrame(paper_rows(b)),
                   "The paper's statements on its biaxial test (Section 4.3) against hertz2d's "
@@ -235,7 +235,7 @@ def biaxial_section(b: BiaxialOutputs | None) -> Section | None:
     overlaps = _overlap_paragraph(b)
     if overlaps:
         section.paragraph(overlaps)
-    study = b.summary["damping_study"]
+    study = b.damping_study
     section.paragraph(
         f"**Damping and time step.** The paper's 'contact damping is 0.7' is read as local "
         f"damping alpha = 0.7 (PFC's default; a viscous damping ratio of 0.7 would make every "

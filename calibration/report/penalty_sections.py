@@ -59,7 +59,7 @@ def verification_section(p: PenaltyOutputs) -> Section:
                   f"Approach of the top under a normal Hertzian load, FEM over Eq. 17, nu = "
                   f"{base.nu:g}, mesh level {int(g.level.iloc[0])}. The symmetric base must "
                   "match Eq. 17 (within 0.5 % up to a/R = 0.1 is asserted in tests/test_halfround.py).")
-    convergence = p.fit["convergence"]
+    convergence = p.convergence
     rows = []
     for support, data in convergence.items():
         for level, dofs, w in zip(data["levels"], data["dofs"], data["w"]):
@@ -196,7 +196,7 @@ def confined_conclusion(confined: dict) -> str:
 
 def confined_section(p: PenaltyOutputs) -> Section | None:
     """The disc held by K contacts (``penalty/confined.csv``), or None if the run has none."""
-    confined = p.fit.get("confined")
+    confined = p.record.confined
     if confined is None:
         return None
     section = Section("The penalty factor of a confined disc", "confined")

@@ -28,7 +28,7 @@ def sticking_case2(case2_mu: pd.DataFrame) -> str:
 
 def secant_statement(v: ValidationOutputs) -> str:
     """Fig. 13's drop: FEM (both supports, two levels, Fx and T) against the accurate model."""
-    coarse = min(v.summary["settings"]["levels"])
+    coarse = min(v.settings["levels"])
     fem = {s: v.fem_secant_drop(s) for s in ("clamped", "symmetric")}
     accurate = v.model_secant_drop("accurate model, Eq. 33's w")
     at_a = {s: v.model_secant_drop("accurate model, half-round FEM w at a", s)
@@ -140,7 +140,7 @@ def frame_statement(v: ValidationOutputs) -> str:
 
 def summary_rows(v: ValidationOutputs) -> list[dict]:
     """Paper vs hertz2d rows for the summary table (validation part)."""
-    spring, paper = v.spring(), v.summary["paper"]
+    spring, paper = v.spring(), v.paper
     mine = v.verified(v.default)
     rows = [
         {"quantity": "linear spring kn, regression on case 2 (N/m per m)", "paper": paper["kn"],
@@ -281,9 +281,9 @@ def validation_section(v: ValidationOutputs) -> Section:
 def disagreements(v: ValidationOutputs) -> list[str]:
     """Where the validation disagrees with the paper's statements, by how much and why."""
     mine = v.verified(v.default)
-    spring, paper = v.spring(), v.summary["paper"]
-    ratio = v.summary["table1_kt_over_kn_at_end_of_case2"]
-    mu = v.summary["settings"]["mu"]
+    spring, paper = v.spring(), v.paper
+    ratio = v.table1_ratio
+    mu = v.settings["mu"]
     notes = []
     if mine["case 2 steps in full slip"] > 0 and v.corrections is not None:
         notes.append(case2_statement(v))

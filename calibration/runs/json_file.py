@@ -80,3 +80,15 @@ def json_object(value, name: str, where: str) -> dict:
     if not isinstance(value, dict):
         raise InputError(f"{name}={where!r} is not a JSON object")
     return value
+
+
+class Field:
+    """A field of a stage's JSON record, read as an attribute of the type that reads the record
+    (the record is its ``summary``): the key is named once, in the stage's outputs module, and
+    the rest of hertz2d uses the attribute."""
+
+    def __init__(self, key: str, doc: str = ""):
+        self.key, self.__doc__ = key, doc
+
+    def __get__(self, owner, kind=None):
+        return self if owner is None else owner.summary[self.key]

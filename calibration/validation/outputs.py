@@ -23,7 +23,7 @@ import pandas as pd
 
 from calibration import results_layout as layout
 from calibration.runs.atomic import write_csv, write_json
-from calibration.runs.json_file import json_object, read_json
+from calibration.runs.json_file import Field, json_object, read_json
 from calibration.runs.tables import read_table
 from checks import InputError
 
@@ -170,6 +170,12 @@ class ValidationOutputs:
     """The stage's files under a results root, read and checked (module docstring)."""
 
     STAGE = "validation (hertz2d validate)"
+    settings = Field("settings", "the FEM runs' settings (levels, mu, steps, ...)")
+    quick = Field("quick", "whether the stage ran with the quick settings")
+    paper = Field("paper", "the paper's linear spring (kn, kt, kt/kn)")
+    table1_ratio = Field("table1_kt_over_kn_at_end_of_case2",
+                         "Table 1's kt/kn at the end of case 2")
+    provenance = Field("provenance", "what made the stage's files")
 
     def __init__(self, results: Path):
         self.folder = folder(results)

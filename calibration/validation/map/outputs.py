@@ -17,7 +17,7 @@ import pandas as pd
 
 from calibration import results_layout as layout
 from calibration.runs.atomic import write_csv, write_json
-from calibration.runs.json_file import json_object, read_json
+from calibration.runs.json_file import Field, json_object, read_json
 from calibration.runs.tables import read_table
 from calibration.validation.map.spec import DEFAULT_VARIANT, Study
 
@@ -69,6 +69,16 @@ class MapOutputs:
     """A map's files, read and checked."""
 
     STAGE = "map (hertz2d map)"
+    spec = Field("spec", "the spec's name")
+    level = Field("level", "the mesh level of its default runs")
+    paths = Field("paths", "FEM paths of the default runs")
+    base = Field("base", "the base case the studies vary")
+    settings = Field("settings", "the paths' settings (loads per kind, steps, cycles, swing)")
+    samples = Field("samples", "the drawn samples' settings, by name")
+    regions = Field("regions", "each law's cases within each threshold, per path and study")
+    convergence = Field("convergence", "the convergence checks' changes, per variant and law")
+    fem_seconds = Field("fem_seconds", "the FEM's seconds per path kind")
+    failures = Field("failures", "the failed FEM paths and why")
 
     def __init__(self, results: str | Path, relative: PurePosixPath = layout.MAP):
         self.folder = folder_ = folder(results, relative)
