@@ -11,6 +11,8 @@ it into exit code 2; library users get an ordinary ``ValueError``.
 from __future__ import annotations
 
 import math
+import os
+import tempfile
 
 
 class InputError(ValueError):
@@ -93,3 +95,16 @@ def within(name: str, value, low: float, high: float, why: str = "") -> float:
         raise InputError(f"{name}={value!r} is outside [{low:g}, {high:g}]"
                          + (f" ({why})" if why else ""))
     return number
+
+
+def no_file_creatable(folder) -> str | None:
+    """Why no file can be created in the existing ``folder`` (the system's reason: read-only
+    file system, permission, a pseudo-file system such as ``/proc``), or None when one can. A
+    probe file is created and removed at once, which also catches runs as root."""
+    try:
+        descriptor, probe = tempfile.mkstemp(prefix=".write-check-", dir=folder)
+    except OSError as error:
+        return error.strerror or str(error)
+    os.close(descriptor)
+    os.remove(probe)
+    return None

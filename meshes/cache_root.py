@@ -7,10 +7,9 @@ the variable before any work without importing gmsh.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
-from checks import InputError
+from checks import InputError, no_file_creatable
 
 
 def _variable() -> tuple[Path, str]:
@@ -44,11 +43,7 @@ def check_cache_root() -> Path:
     read-only file system). Nothing is left behind."""
     root, named = _variable()
     existing = _nearest_folder(root, named)
-    try:
-        fd, probe = tempfile.mkstemp(prefix=".write-check-", dir=existing)
-    except OSError as error:
-        raise InputError(f"{named}: no file can be created in {str(existing)!r} "
-                         f"({error.strerror})") from None
-    os.close(fd)
-    os.remove(probe)
+    reason = no_file_creatable(existing)
+    if reason:
+        raise InputError(f"{named}: no file can be created in {str(existing)!r} ({reason})")
     return root

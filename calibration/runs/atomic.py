@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from calibration.runs import json_file
-from checks import InputError
+from checks import InputError, no_file_creatable
 
 
 def check_writable(name: str, path, directory: bool = False) -> Path:
@@ -49,13 +49,10 @@ def check_writable(name: str, path, directory: bool = False) -> Path:
         existing = existing.parent
     if not existing.is_dir():
         raise InputError(f"{name}={str(path)!r} cannot be written: {str(existing)!r} is a file")
-    try:
-        fd, probe = tempfile.mkstemp(prefix=".write-check-", dir=existing)
-    except OSError as error:
+    reason = no_file_creatable(existing)
+    if reason:
         raise InputError(f"{name}={str(path)!r} cannot be written: no file can be created in "
-                         f"{str(existing)!r} ({error.strerror})") from None
-    os.close(fd)
-    os.remove(probe)
+                         f"{str(existing)!r} ({reason})")
     return path
 
 
