@@ -2,7 +2,9 @@
 ``--penalty`` flag names, parsed once into a :class:`PenaltyChoice`.
 
 A fitted file (the penalty stage's ``fit.json``, :class:`calibration.penalty.outputs.PenaltyFit`;
-the calibrated law's ``coefficients.json``, :mod:`calibration.calibrate.outputs`) is looked up
+the calibrated law's ``coefficients.json``, :mod:`calibration.calibrate.outputs`; where each
+lives: :data:`calibration.results_layout.FIT`, :data:`~calibration.results_layout.COEFFICIENTS`)
+is looked up
 under the results root first, where this run's stages write it, and when the root has none, in
 the copy shipped with hertz2d: package data under ``calibration/data/`` holding the committed
 full run's file at the same place, so that an installed hertz2d uses the refitted laws in any
@@ -17,10 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from calibration import results_layout as layout
-from calibration.calibrate.outputs import COEFFICIENTS
 from calibration.laws.calibrated import CalibratedCoefficients
 from calibration.laws.penalty_factor import EQ33, ConstantPenalty, PolynomialPenalty
-from calibration.penalty.outputs import FIT, PenaltyFit
+from calibration.penalty.outputs import PenaltyFit
 from checks import InputError
 
 #: the copies shipped with the package (the committed full run's), at their place under a root
@@ -56,14 +57,14 @@ def found(results: str | Path, relative: PurePosixPath, command: str) -> FittedF
 
 def penalty_fit(results: str | Path) -> tuple[PenaltyFit, FittedFile]:
     """The penalty stage's refit (the root's, else the shipped one), checked, and its file."""
-    file = found(results, FIT, "hertz2d fit")
+    file = found(results, layout.FIT, "hertz2d fit")
     return PenaltyFit.read(file.path), file
 
 
 def calibrated_coefficients(results: str | Path) -> tuple[CalibratedCoefficients, FittedFile]:
     """The calibrated law's coefficients (the results root's, written by ``hertz2d
     calibrate``, else the committed full run's, shipped), checked, and their file."""
-    file = found(results, COEFFICIENTS, "hertz2d calibrate")
+    file = found(results, layout.COEFFICIENTS, "hertz2d calibrate")
     return CalibratedCoefficients.from_file(file.path), file
 
 

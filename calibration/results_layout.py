@@ -31,6 +31,11 @@ HELDOUT = CALIBRATED / "heldout"
 MAP = PurePosixPath("map")
 BIAXIAL = PurePosixPath("dem") / "biaxial"
 LAW = PurePosixPath("law")
+#: the fitted files a law reads (the results root's, else the copy shipped with hertz2d, at the
+#: same place under ``calibration/data``: :mod:`calibration.fitted`): the penalty stage's refit
+#: of Eq. 33 and the calibrated law's coefficients
+FIT = PENALTY / "fit.json"
+COEFFICIENTS = CALIBRATED / "coefficients.json"
 #: the record of the last ``hertz2d all`` (:mod:`calibration.runs.run_record`)
 RUN_RECORD = PurePosixPath("run.json")
 REPORT_HTML = PurePosixPath("report.html")

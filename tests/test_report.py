@@ -167,8 +167,7 @@ def test_the_calibrated_section_gives_the_biaxial_differences_as_calibrated_minu
          "difference": 5e6, "standard_error": 1e7, "exceeds_scatter": False, "paired_p": 0.4},
         {"a": "calibrated", "b": "linear", "quantity": "volumetric_strain",
          "difference": 0.02, "standard_error": 0.005, "exceeds_scatter": True, "paired_p": 0.01}])
-    b = SimpleNamespace(laws=labels, differences=differences, label=labels.get,
-                        summary={"seeds": [1, 2, 3]})
+    b = SimpleNamespace(laws=labels, differences=differences, label=labels.get, seeds=[1, 2, 3])
     section = Section("calibrated", "calibrated")
     _biaxial(section, b, "calibrated")
     table = next(block.frame for block in section.blocks if isinstance(block, Table))

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from calibration import results_layout as layout
-from calibration.calibrate.outputs import COEFFICIENTS
 from calibration.fitted import (FittedFile, PenaltyChoice, calibrated_coefficients, found,
                                 penalty_fit)
 from calibration.laws import ConstantPenalty
@@ -40,7 +39,7 @@ from calibration.laws.law_file import FILE as LAW_FILE
 from calibration.laws.law_file import read_law
 from calibration.laws.linear import PAPER_KN, PAPER_KT
 from calibration.laws.penalty_factor import EQ33
-from calibration.penalty.outputs import FIT
+from calibration.validation.outputs import SUMMARY as VALIDATION_SUMMARY
 from calibration.validation.outputs import ValidationRecord
 from dem.laws import PARAMETERS, PENALTY, Law
 from checks import InputError, one_of
@@ -90,22 +89,23 @@ def _fem_spring(results: Path, mu: float) -> BiaxialLaw | None:
         return None
     spring = ValidationRecord.read(results).spring()
     return BiaxialLaw("linear-fem", Law.linear(spring.kn, spring.kt, mu),
-                      f"{layout.VALIDATION}/ (regressed on the case-2 FEM, {spring.support} "
-                      "flats)")
+                      f"{layout.VALIDATION / VALIDATION_SUMMARY} (regressed on the case-2 FEM, "
+                      f"{spring.support} flats)")
 
 
 def _fitted(results: Path, material, support: str | None, key: str,
             source: str) -> BiaxialLaw | None:
     """Table 1 with a refit (``source`` says which), or None when no fit has ``support``."""
     try:
-        found(results, FIT, "hertz2d fit")
+        found(results, layout.FIT, "hertz2d fit")
     except InputError:
         return None
     refit, fit = penalty_fit(results)
     if support is not None and support not in refit.fits():
         return None  # a fit without the confined disc: left out, with a note
     shipped = ", the copy shipped with hertz2d" if fit.source == "shipped" else ""
-    return _simplified(key, refit.penalty(support), f"{FIT}{shipped} ({source})", material, fit)
+    return _simplified(key, refit.penalty(support), f"{layout.FIT}{shipped} ({source})",
+                       material, fit)
 
 
 def _calibrated(results: Path, E: float, nu: float, mu: float) -> BiaxialLaw | None:
@@ -113,13 +113,13 @@ def _calibrated(results: Path, E: float, nu: float, mu: float) -> BiaxialLaw | N
     root's, else the shipped copy), or None when there is neither; a file that is there but not
     the law's coefficients is an InputError naming it."""
     try:
-        found(results, COEFFICIENTS, "hertz2d calibrate")
+        found(results, layout.COEFFICIENTS, "hertz2d calibrate")
     except InputError:
         return None
     coefficients, fit = calibrated_coefficients(results)
     shipped = ", the copy shipped with hertz2d" if fit.source == "shipped" else ""
     return BiaxialLaw("calibrated", Law.calibrated(E, nu, mu, coefficients),
-                      f"{COEFFICIENTS}{shipped} (fitted on the two-body FEM by hertz2d "
+                      f"{layout.COEFFICIENTS}{shipped} (fitted on the two-body FEM by hertz2d "
                       "calibrate)", fit)
 
 
@@ -143,11 +143,11 @@ def comparison(results, E: float, nu: float, mu: float) -> tuple[list[BiaxialLaw
         "hertz-mindlin": BiaxialLaw("hertz-mindlin", Law.hertz_mindlin(E, nu, mu),
                                     "Hertz's sphere force with Mindlin's kt, read as N/m"),
     }
-    missing = {"simplified-refit": f"no {FIT} (run hertz2d fit)",
-               "simplified-confined": f"no confined-disc refit in {FIT} (run "
+    missing = {"simplified-refit": f"no {layout.FIT} (run hertz2d fit)",
+               "simplified-confined": f"no confined-disc refit in {layout.FIT} (run "
                                       "hertz2d sweep and fit with a [confined] study)",
-               "linear-fem": f"no {layout.VALIDATION}/ (run hertz2d validate)",
-               "calibrated": f"no {COEFFICIENTS} (run hertz2d calibrate)"}
+               "linear-fem": f"no {layout.VALIDATION / VALIDATION_SUMMARY} (run hertz2d validate)",
+               "calibrated": f"no {layout.COEFFICIENTS} (run hertz2d calibrate)"}
     notes = [f"{key}: {missing[key]}" for key, law in candidates.items() if law is None]
     laws = [law for law in candidates.values() if law is not None]
     exported = _exported(results, material)

@@ -30,7 +30,7 @@ from calibration.runs.tables import read_table
 from calibration.validation.map.outputs import MapOutputs
 
 #: ``coefficients.json`` under a results root (and under the package's shipped copy)
-COEFFICIENTS = layout.CALIBRATED / "coefficients.json"
+COEFFICIENTS = layout.COEFFICIENTS
 SUMMARY = "summary.json"
 #: the stage's tables (in its folder) and the columns every reader needs
 TABLES = {"targets": "targets.csv", "by_coupling": "by_coupling.csv", "domain": "domain.csv",

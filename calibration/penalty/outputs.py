@@ -22,12 +22,11 @@ from pathlib import Path
 from calibration import results_layout as layout
 from calibration.laws.penalty_factor import PolynomialPenalty, admissible_coefficients
 from calibration.runs.atomic import write_json
-from calibration.penalty.sweep import read_grid
 from calibration.runs.json_file import Field, json_object, read_json
 from checks import InputError
 
 #: ``fit.json`` under a results root (and under the package's shipped copy)
-FIT = layout.PENALTY / "fit.json"
+FIT = layout.FIT
 GRID = layout.PENALTY / "grid.csv"
 CONFINED = layout.PENALTY / "confined.csv"
 #: ``fit.json``'s format and the version this hertz2d writes; a file without them was written
@@ -185,6 +184,8 @@ class PenaltyOutputs:
             if not path.exists():
                 raise InputError(f"results={str(results)!r} has no {path.relative_to(results)}; "
                                  f"run `{command}` first")
+        from calibration.penalty.sweep import read_grid  # the FEM's stack: for the report only
+
         self.folder = folder(results)
         self.grid = read_grid(grid_path(results))
         self.record = PenaltyFit.read(layout.under(results, FIT))

@@ -47,8 +47,8 @@ def domain_section(v: ValidationOutputs) -> Section | None:
                   "half-plane model and the 2D analogue of Goodman's approximation (Goodman, "
                   "1962, treats spheres).")
     section.figure(d.figure("beta"),
-                   f"Shear traction after normal loading (mu = {f.mu:g}): zero for equal discs up to "
-                   "the spurious shear of nodes that enter the contact within a step; a stick "
+                   f"Shear traction after normal loading (mu = {f.mu:g}): zero for equal discs "
+                   "up to the spurious shear of nodes that enter the contact within a step; a stick "
                    "zone and slip annuli for the wall and the dissimilar pair.")
     section.table(d["masing"].round(6), "The FEM's unloading and reloading branches against "
                   "Masing's rule built from its own virgin branch (equal discs, default "
@@ -87,10 +87,11 @@ def domain_section(v: ValidationOutputs) -> Section | None:
                   "level: Fx and T against mu N, N during the slide.")
     section.paragraph(TEXT.wall_slide(f))
     if f.forms is not None:
-        section.table(d["forms"].round(4), f"The dissimilar pair (beta = {f.dissimilar_beta:.2f}) "
-                      "on case 1 with symmetric flats: Table 1 and the accurate model (Eq. 33's w) in the "
-                      "per-body form (Eq. 22 and its tangential analogue, the default) and the "
-                      "composite form (Eqs. 23-31 as printed), against the FEM per mesh level.")
+        section.table(d["forms"].round(4), f"The dissimilar pair (beta = "
+                      f"{f.dissimilar_beta:.2f}) on case 1 with symmetric flats: Table 1 and the "
+                      "accurate model (Eq. 33's w) in the per-body form (Eq. 22 and its "
+                      "tangential analogue, the default) and the composite form (Eqs. 23-31 as "
+                      "printed), against the FEM per mesh level.")
         section.paragraph(TEXT.forms(f.forms))
     section.paragraph(TEXT.unload(f))
     section.figure(d.figure("unload_normal"), "Normal unloading at fixed delta_t.")

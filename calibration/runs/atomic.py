@@ -168,8 +168,8 @@ def _umask() -> int:
 
 
 def write_csv(frame, path, float_format: str | None = None) -> Path:
-    """Write the DataFrame ``frame`` (no index) to ``path``, floats in ``float_format`` (e.g. ``%.7g``) if
-    given, else to full precision."""
+    """Write the DataFrame ``frame`` (no index) to ``path``, floats in ``float_format`` (e.g.
+    ``%.7g``) if given, else to full precision."""
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, index=False, float_format=float_format)
     return Path(path)

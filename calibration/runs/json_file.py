@@ -55,7 +55,7 @@ def loads(text: str, name: str, where: str):
     try:
         return json.loads(text, parse_constant=_refuse_constant)
     except ValueError as error:
-        raise InputError(f"{name}={where!r} is not strict JSON ({error})") from None
+        raise InputError(f"{name}={where!r} is not JSON ({error})") from None
 
 
 def read_json(path: str | Path, name: str, missing: str = ""):

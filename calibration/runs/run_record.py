@@ -71,6 +71,6 @@ def check_quick_output(results: str | Path) -> None:
         run = RunRecord("an unreadable record", "an unknown date", False)
     if run is not None and run.quick is not True:
         raise InputError(
-            f"results={str(results)!r} holds a full run ({layout.under(results, layout.RUN_RECORD)}: "
-            f"{run.command} on {run.date}), which --quick would overwrite; give --quick its own "
-            "root, e.g. --results results-quick")
+            f"results={str(results)!r} holds a full run "
+            f"({layout.under(results, layout.RUN_RECORD)}: {run.command} on {run.date}), which "
+            "--quick would overwrite; give --quick its own root, e.g. --results results-quick")
