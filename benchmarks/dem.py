@@ -30,7 +30,6 @@ contacts (fastest and median), beside Table 1's with Eq. 33.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -42,8 +41,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from calibration import results_layout as layout  # noqa: E402
 from calibration.fitted import calibrated_coefficients  # noqa: E402
-from calibration.laws import ConstantPenalty, PolynomialPenalty  # noqa: E402
+from calibration.laws import ConstantPenalty  # noqa: E402
+from calibration.penalty.outputs import FIT, PenaltyFit  # noqa: E402
+from calibration.validation.outputs import ValidationRecord  # noqa: E402
 from calibration.laws.penalty_factor import EQ33  # noqa: E402
 from dem import PAPER_DAMPING, Damping, Discs, Law, Simulation, Walls, random_packing  # noqa
 
@@ -55,19 +57,17 @@ STRESS = 1e8
 
 def laws() -> dict[str, Law]:
     chosen = {}
-    fit = ROOT / "results" / "penalty" / "fit.json"
+    fit = layout.under(ROOT / "results", FIT)
     if fit.exists():
-        chosen["simplified, refit w"] = Law.simplified(E, NU, MU, PolynomialPenalty.from_fit(fit))
+        chosen["simplified, refit w"] = Law.simplified(E, NU, MU, PenaltyFit.read(fit).penalty())
     chosen["simplified, Eq. 33 w"] = Law.simplified(E, NU, MU, EQ33)
     chosen["simplified, w = 0.5"] = Law.simplified(E, NU, MU, ConstantPenalty(0.5))
     chosen["calibrated"] = Law.calibrated(E, NU, MU,
                                           calibrated_coefficients(ROOT / "results")[0])
     chosen["linear, paper's kn kt"] = Law.linear(2.7e9, 1.5e9, MU)
-    summary = ROOT / "results" / "validation" / "summary.json"
-    if summary.exists():
-        validation = json.loads(summary.read_text())
-        regressed = validation["linear_spring"][validation["default_support"]]
-        chosen["linear, FEM-regressed"] = Law.linear(regressed["kn"], regressed["kt"], MU)
+    if ValidationRecord.present(ROOT / "results"):
+        regressed = ValidationRecord.read(ROOT / "results").spring()
+        chosen["linear, FEM-regressed"] = Law.linear(regressed.kn, regressed.kt, MU)
     chosen["3D Hertz-Mindlin"] = Law.hertz_mindlin(E, NU, MU)
     return chosen
 

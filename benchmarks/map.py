@@ -337,7 +337,8 @@ def whole_map(spec_path, jobs: int, fit: Path) -> dict:
     for attempt in ("empty store", "rerun (all reused)"):
         wall, cpu = time.perf_counter(), time.process_time()
         with open_executor(jobs) as executor:
-            summary = run_map(spec_path, executor=executor, results=results, progress=False)
+            summary = run_map(spec_path, executor=executor, results=results,
+                              progress=False).as_json()
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         measured[attempt] = wall
         print(f"{attempt:>20}: {summary['paths']} paths + {summary['check_paths']} checks, "

@@ -13,17 +13,11 @@ from __future__ import annotations
 
 import argparse
 import errno
-import json
-import logging
 import sys
 
-import matplotlib
-
 from calibration.commands import COMMANDS
-from calibration.runs.atomic import json_default
-from calibration.runs.run_record import check_quick_output
+from calibration.runs import json_file
 from checks import InputError
-from meshes.cache import cache_root
 
 #: where every command writes unless told otherwise (the committed full run)
 DEFAULT_RESULTS = "results"
@@ -73,15 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _warnings_to_stderr() -> None:
-    """Library warnings (logger ``hertz2d``) as one ``hertz2d: warning:`` line each."""
-    log = logging.getLogger("hertz2d")
-    if not any(getattr(h, "hertz2d_cli", False) for h in log.handlers):
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("hertz2d: warning: %(message)s"))
-        handler.hertz2d_cli = True
-        log.addHandler(handler)
-        log.setLevel(logging.WARNING)
-        log.propagate = False
+    """Library warnings (logger ``hertz2d``) as one ``hertz2d: warning:`` line each, and so
+    every Python warning (numpy's floating-point warnings among them) that the checks before
+    the arithmetic did not prevent: :func:`calibration.runs.messages.one_line_warnings`."""
+    from calibration.runs.messages import one_line_warnings
+    one_line_warnings()
 
 
 def describe_os_error(error: OSError) -> str:
@@ -98,14 +88,18 @@ def _print_summary(summary: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    matplotlib.use("Agg")  # a batch program: figures go to files, never to a window
-    _warnings_to_stderr()
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser().parse_args(attach_negative_values(list(argv)))
+    _warnings_to_stderr()
     try:
+        import matplotlib
+        matplotlib.use("Agg")  # a batch program: figures go to files, never to a window
+        from meshes.cache_root import check_cache_root
+        from calibration.runs.run_record import check_quick_output
+
         if not args.results.strip():  # Path("") would be the current folder
             raise InputError("results='' is empty: give a folder name")
-        cache_root()  # a $HERTZ2D_CACHE that cannot be a folder: named before any work
+        check_cache_root()  # a $HERTZ2D_CACHE that cannot hold it: named before any work
         if getattr(args, "quick", False):
             check_quick_output(args.results)
         summary = args.run(args)
@@ -119,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"hertz2d {args.command}: interrupted; finished work is kept", file=sys.stderr)
         return 130
     if args.json:
-        print(json.dumps(summary, default=json_default))
+        print(json_file.dumps(summary))
     else:
         _print_summary(summary)
     return 0

@@ -11,6 +11,8 @@ it into exit code 2; library users get an ordinary ``ValueError``.
 from __future__ import annotations
 
 import math
+import os
+import tempfile
 
 
 class InputError(ValueError):
@@ -72,3 +74,37 @@ def count(name: str, value, minimum: int = 1, maximum: int | None = None,
     if maximum is not None and value > maximum:
         raise InputError(f"{name}={value!r} must be <= {maximum}" + (f" ({why})" if why else ""))
     return int(value)
+
+
+def unique_columns(name, header) -> list[str]:
+    """A table's ``header`` (its column names) with none twice: a reader would take one of two
+    columns of the same name and drop the other without a word."""
+    seen = set()
+    for column in header:
+        if column in seen:
+            raise InputError(f"{name}: the column {column!r} appears twice in the header "
+                             f"({','.join(header)})")
+        seen.add(column)
+    return list(header)
+
+
+def within(name: str, value, low: float, high: float, why: str = "") -> float:
+    """A finite ``value`` in ``[low, high]``; ``why`` says where the range comes from."""
+    number = _finite(name, value)
+    if not low <= number <= high:
+        raise InputError(f"{name}={value!r} is outside [{low:g}, {high:g}]"
+                         + (f" ({why})" if why else ""))
+    return number
+
+
+def no_file_creatable(folder) -> str | None:
+    """Why no file can be created in the existing ``folder`` (the system's reason: read-only
+    file system, permission, a pseudo-file system such as ``/proc``), or None when one can. A
+    probe file is created and removed at once, which also catches runs as root."""
+    try:
+        descriptor, probe = tempfile.mkstemp(prefix=".write-check-", dir=folder)
+    except OSError as error:
+        return error.strerror or str(error)
+    os.close(descriptor)
+    os.remove(probe)
+    return None

@@ -175,6 +175,10 @@ def check_impact(law: Law, speed, angle, radius, density, dt, wall: bool,
         limit = stability_limit(law, speed, radius, density, wall)
     except InputError as error:  # named by the speed the user gave (a wall's pair closes at 2x)
         raise InputError(f"speed={speed!r}: {error}") from None
+    except (ZeroDivisionError, OverflowError):  # a stiffness of 0 or beyond the doubles
+        raise InputError(f"speed={speed!r}, R={radius!r}, rho={density!r}: this law's stiffness "
+                         "at the impact's largest approach is outside the range of doubles (0 or "
+                         "overflowing); the values are far outside a contact's") from None
     if dt > STABILITY_FRACTION * limit:
         raise InputError(f"dt={dt!r} is beyond {STABILITY_FRACTION} x the stability limit "
                          f"2 sqrt(m*/k) = {limit:.3g} s of this impact")

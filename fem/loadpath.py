@@ -35,13 +35,14 @@ the upper body's displacement relative to the lower one.
 from __future__ import annotations
 
 import csv
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from checks import InputError, count, non_negative, one_of, positive
+from checks import InputError, count, non_negative, one_of, positive, unique_columns
 
 PATHS = ("hold-normal", "proportional", "cycle", "coupled-cycle", "unload-normal")
 #: the approach swing of a ``coupled-cycle`` path by default (20 % of delta_n0 each way)
@@ -61,12 +62,13 @@ def _ramp(start: float, end: float, steps: int) -> np.ndarray:
     return start + (end - start) * np.arange(1, steps + 1) / steps
 
 
-def _check_row_lengths(path, name: str) -> None:
-    """Every row of a path file has as many fields as its header (pandas would take the extra
-    field of a row for an index and shift the others)."""
-    with open(path, newline="") as text:
+def _check_rows(path, name: str) -> None:
+    """The header of a path file names no column twice (pandas would rename the second and the
+    first be used in silence), and every row has as many fields as the header (pandas would take
+    the extra field of a row for an index and shift the others)."""
+    with open(path, newline="", encoding="utf-8-sig") as text:
         rows = csv.reader(text)
-        header = next(rows, [])
+        header = unique_columns(f"path_file={name!r}", next(rows, []))
         for number, row in enumerate(rows, start=1):
             if row and len(row) != len(header):
                 raise InputError(f"path_file={name!r}: row {number} ({','.join(row)!r}) has "
@@ -178,7 +180,7 @@ class LoadPath:
         """
         name = str(path)
         try:
-            _check_row_lengths(path, name)
+            _check_rows(path, name)
             table = pd.read_csv(path)
         except (OSError, ValueError, UnicodeDecodeError, csv.Error,
                 pd.errors.ParserError) as error:
@@ -206,6 +208,27 @@ class LoadPath:
                                  f"not {rule}")
             values[column] = numbers
         return cls("file", values["delta_n"], values["delta_t"], np.full(len(table), "file"))
+
+    def check_touching(self, reach: float, scale: float = 1.0,
+                       bodies: str = "the bodies") -> None:
+        """Every step presses two bodies whose radii add up to ``reach`` together (``math.inf``
+        for a disc on a rigid wall: any positive approach): the rigid overlap of the displacements
+        times ``scale`` is positive. Else :class:`InputError` naming the largest delta_t and the
+        first step at which ``bodies`` would not touch, before any arithmetic on the path (a
+        displacement of 1e300 would overflow a law's force)."""
+        delta_n, delta_t = scale * self.delta_n, scale * self.delta_t
+        if math.isinf(reach):
+            bad = np.flatnonzero(delta_n <= 0.0)
+        else:  # hypot(delta_t, reach - delta_n) < reach, without rounding reach - delta_n
+            with np.errstate(over="ignore"):  # an infinite side is the verdict, not an error
+                bad = np.flatnonzero(~(delta_t * delta_t < delta_n * (2.0 * reach - delta_n)))
+        if bad.size:
+            k = bad[0]
+            extreme = float(self.delta_t[np.argmax(np.abs(self.delta_t))])
+            raise InputError(f"delta_t={extreme!r} is too large for delta_n="
+                             f"{float(self.delta_n.max())!r}: {bodies} would not touch from step "
+                             f"{k + 1} on (delta_t={float(self.delta_t[k]):.6g}, "
+                             f"delta_n={float(self.delta_n[k]):.6g})")
 
     def __len__(self) -> int:
         return len(self.delta_n)

@@ -64,7 +64,7 @@ from fem.contact.measure import arc_coordinate, measure, tractions
 from fem.elasticity import lame
 from fem.loadpath import STEP_COLUMNS, LoadPath
 from fem.supports import SUPPORTS
-from checks import InputError, count, non_negative, one_of, positive
+from checks import count, non_negative, one_of, positive
 from meshes.twodisc import DEFAULT_LEVEL, LEVEL_LIMIT, MAX_LEVEL, two_body_meshes, window_element
 
 #: bisections of a load increment before a step counts as failed
@@ -106,18 +106,7 @@ class RigidFlat:
 
 def check_touching(upper: Disc, lower: Disc | RigidFlat, path: LoadPath) -> None:
     """Every step must press the bodies together: the rigid overlap has to be positive."""
-    if isinstance(lower, RigidFlat):
-        bad = np.flatnonzero(path.delta_n <= 0.0)
-    else:
-        reach = upper.R + lower.R
-        bad = np.flatnonzero(np.hypot(path.delta_t, reach - path.delta_n) >= reach)
-    if bad.size:
-        k = bad[0]
-        extreme = float(path.delta_t[np.argmax(np.abs(path.delta_t))])
-        raise InputError(f"delta_t={extreme!r} is too large for delta_n="
-                         f"{float(path.delta_n.max())!r}: the bodies would not touch from step "
-                         f"{k + 1} on (delta_t={float(path.delta_t[k]):.6g}, "
-                         f"delta_n={float(path.delta_n[k]):.6g})")
+    path.check_touching(upper.R + lower.R)
 
 
 @dataclass

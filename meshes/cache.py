@@ -26,28 +26,13 @@ import gmsh
 import meshio
 import meshio.gmsh
 
-from checks import InputError
+from meshes.cache_root import cache_root
 from meshes.digest import code_digest
 
 log = logging.getLogger("hertz2d")
 
 #: partial files older than this (s) belong to a build that was killed
 STALE_PARTIAL = 3600.0
-
-
-def cache_root() -> Path:
-    """``$HERTZ2D_CACHE``, or ``hertz2d`` under ``$XDG_CACHE_HOME`` (default ``~/.cache``);
-    :class:`InputError` naming the variable when it cannot be a folder (a file is in the way)."""
-    variable = "HERTZ2D_CACHE" if os.environ.get("HERTZ2D_CACHE") else "XDG_CACHE_HOME"
-    root = Path(os.environ.get("HERTZ2D_CACHE") or Path(
-        os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hertz2d")
-    existing = root
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        raise InputError(f"{variable}={os.environ.get(variable, str(root))!r} cannot hold the "
-                         f"cache: {str(existing)!r} is a file, not a folder")
-    return root
 
 
 def cache_dir() -> Path:

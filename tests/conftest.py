@@ -49,6 +49,32 @@ def strict_c99():
     return StrictC99(compiler)
 
 
+def _refuse_constant(token):
+    raise ValueError(f"{token} is not JSON")
+
+
+def parse_strictly(root: Path) -> dict:
+    """Every ``*.json`` under ``root`` parsed as RFC 8259 JSON (``NaN``, ``Infinity`` refused,
+    as JavaScript's ``JSON.parse`` and ``jq`` refuse them): ``{relative path: value}``. A file
+    that does not parse fails the calling test, naming it."""
+    import json
+
+    parsed = {}
+    for path in sorted(root.rglob("*.json")):
+        try:
+            parsed[str(path.relative_to(root))] = json.loads(path.read_text(encoding="utf-8"),
+                                                             parse_constant=_refuse_constant)
+        except ValueError as error:
+            pytest.fail(f"{path} is not strict JSON: {error}")
+    return parsed
+
+
+@pytest.fixture
+def strict_json():
+    """:func:`parse_strictly`: every JSON file under a root, parsed by a strict parser."""
+    return parse_strictly
+
+
 @pytest.fixture
 def hertz2d_records():
     """The records the ``hertz2d`` logger emits during the test (a list; the command line stops

@@ -6,12 +6,20 @@ output paths that cannot be written, non-finite or out-of-range penalty factors,
 tables with values of the wrong type, negative numbers given as separate arguments) and the
 ordinary range checks of every command.
 """
+import csv
+import io
+import json
 import os
+import shutil
 import time
+from pathlib import Path
 
 import pytest
 
 from calibration.cli import main
+
+PROJECT = Path(__file__).resolve().parents[1]
+COMMITTED = PROJECT / "results"
 
 SPEC = """
 [base]
@@ -85,6 +93,7 @@ def files(tmp_path_factory):
         "0.45]\n"))
     made["empty"] = root / "empty"
     made["empty"].mkdir()
+    made.update(_read_back_files(root))
     # somewhere no file can be created: a read-only folder, or /sys when running as root
     if os.geteuid() == 0:
         made["readonly"] = "/sys/hertz2d-results"
@@ -92,6 +101,96 @@ def files(tmp_path_factory):
         made["readonly"] = root / "readonly"
         made["readonly"].mkdir(mode=0o555)
     return made
+
+
+def _root_with(root: Path, name: str, relative: str, text: str) -> Path:
+    """A results root ``root/name`` holding ``text`` at ``relative``."""
+    path = root / name / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return root / name
+
+
+def _read_back_files(root: Path) -> dict:
+    """Files hertz2d reads back, each spoilt in one way (the second fault review's inputs)."""
+    from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
+    from calibration.laws.calibrated_law_file import calibrated_law_description
+    from calibration.laws.law_file import law_description
+    from calibration.laws.penalty_factor import EQ33
+
+    made = {}
+    shipped = json.loads(SHIPPED_COEFFICIENTS.read_text())
+    absurd = {**shipped, "coefficients": {**shipped["coefficients"],
+                                          "penalty": [-1e9, 0, 0, 0, 0, 0],
+                                          "bracket": [1e12, -1e12, 0, 0]}}
+    made["coef_absurd"] = _root_with(root, "coef-absurd", "calibrated/coefficients.json",
+                                     json.dumps(absurd))
+    made["coef_version"] = _root_with(root, "coef-version", "calibrated/coefficients.json",
+                                      json.dumps({**shipped, "format_version": 7}))
+    made["coef_bom"] = _root_with(root, "coef-bom", "calibrated/coefficients.json",
+                                  "\ufeff" + json.dumps(shipped))
+    calibrated = calibrated_law_description(CalibratedCoefficients.from_file(
+        SHIPPED_COEFFICIENTS), "shipped with hertz2d")
+    calibrated["coefficients"]["values"]["penalty"] = [-50.0, 0, 0, 0, 0, 0]
+    made["law_calibrated_w"] = root / "law-calibrated-w.json"
+    made["law_calibrated_w"].write_text(json.dumps(calibrated))
+    simplified = law_description(EQ33, "clamped")
+    simplified["penalty"]["coefficients"] = [1e308] * 6
+    made["law_huge"] = root / "law-huge.json"
+    made["law_huge"].write_text(json.dumps(simplified))
+    made["path_huge"] = root / "path-huge.csv"
+    made["path_huge"].write_text("delta_n,delta_t\n0.01,0\n0.02,1e300\n")
+    made["path_duplicate"] = root / "path-duplicate.csv"
+    made["path_duplicate"].write_text("delta_n,delta_t,delta_n\n0.01,0,0.5\n0.02,0.001,0.5\n")
+    fit = json.loads((COMMITTED / "penalty" / "fit.json").read_text())
+    spoilt = [1e6, -1e6, 1e6, -1e6, 1e6, -1e6]
+    absurd_fit = {**fit, "coefficients": spoilt,
+                  "by_support": {**fit["by_support"],
+                                 "clamped": {**fit["by_support"]["clamped"],
+                                             "coefficients": spoilt}}}
+    made["fit_absurd"] = _root_with(root, "fit-absurd", "penalty/fit.json",
+                                    json.dumps(absurd_fit))
+    shutil.copy(COMMITTED / "penalty" / "grid.csv", made["fit_absurd"] / "penalty" / "grid.csv")
+    made["fit_nan"] = _root_with(root, "fit-nan", "penalty/fit.json",
+                                 json.dumps(fit).replace(f'"r2": {fit["r2"]!r}', '"r2": NaN', 1))
+    made["fit_version"] = _root_with(root, "fit-version", "penalty/fit.json",
+                                     json.dumps({**fit, "format_version": 7}))
+    made["spec_bom"] = root / "spec-bom.toml"
+    made["spec_bom"].write_text("\ufeff" + SPEC)
+    made.update(_spoilt_stage_files(root))
+    return made
+
+
+def _spoilt_stage_files(root: Path) -> dict:
+    """Copies of the committed run (figures left out), each with one stage file spoilt as a
+    hand edit might: a field the report reads missing, a column named twice, an infinity."""
+    def spoilt(name: str, relative: str, change) -> Path:
+        copy = root / name
+        shutil.copytree(COMMITTED, copy, ignore=shutil.ignore_patterns("*.png", "report.*"))
+        (copy / relative).write_text(change((copy / relative).read_text()))
+        return copy
+
+    def without_regions(text: str) -> str:
+        summary = json.loads(text)
+        del summary["regions"]
+        return json.dumps(summary)
+
+    return {
+        "map_no_regions": spoilt("map-no-regions", "map/summary.json", without_regions),
+        "map_twice": spoilt("map-twice", "map/errors.csv",
+                            lambda text: text.replace(",law,", ",law,", 1).replace(
+                                "law_name", "law", 1)),
+        "runs_infinite": spoilt("runs-infinite", "dem/biaxial/runs.csv",
+                                lambda text: _first_cell(text, "energy_balance_error", "inf"))}
+
+
+def _first_cell(text: str, column: str, value: str) -> str:
+    """A CSV table with ``column``'s first cell replaced by ``value``."""
+    rows = list(csv.reader(io.StringIO(text)))
+    rows[1][rows[0].index(column)] = value
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    return out.getvalue()
 
 
 #: a map spec's base and paths (its studies added per case)
@@ -243,6 +342,48 @@ CASES = [
     (["report", "--results", F], "is a file"),
     (["all", "--jobs", "-1"], "jobs=-1"),
     (["all", "--results", F], "is a file"),
+    # files hertz2d reads back, spoilt (the second fault review): absurd coefficients, other
+    # versions, NaN tokens, a byte-order mark, a column twice, overflowing displacements
+    ([*MODEL, "--law", "calibrated", "--results", "{coef_absurd}"],
+     "coefficients penalty[0]=-1000000000.0 is outside [-5, 5]"),
+    (["export-law", "--law", "calibrated", "--results", "{coef_absurd}", "--out",
+      "{empty}/law"], "coefficients penalty[0]=-1000000000.0 is outside [-5, 5]"),
+    ([*IMPACT, "--law", "calibrated", "--results", "{coef_absurd}"],
+     "coefficients penalty[0]=-1000000000.0 is outside [-5, 5]"),
+    ([*MODEL, "--law", "calibrated", "--results", "{coef_version}"],
+     "format_version=7 is not 1"),
+    ([*MODEL, "--law", "calibrated", "--results", "{coef_bom}"], "byte-order mark (BOM)"),
+    (["export-law", "--from", "{law_calibrated_w}", "--out", "{empty}/law"],
+     "coefficients penalty[0]=-50.0 is outside [-5, 5]"),
+    (["export-law", "--from", "{law_huge}", "--out", "{empty}/law"],
+     "penalty coefficients=[1e+308, 1e+308, 1e+308, 1e+308, 1e+308, 1e+308] give w="),
+    (["model", "--path-file", "{path_huge}"], "delta_t=1e+300 is too large for delta_n=0.02"),
+    (["model", "--path-file", "{path_huge}", "--counterpart", "wall"],
+     "delta_t=1e+300 is too large"),
+    (["model", "--path-file", "{path_duplicate}"], "the column 'delta_n' appears twice"),
+    (["twodisc", "--path-file", "{path_duplicate}"], "the column 'delta_n' appears twice"),
+    ([*MODEL, "--penalty", "refit", "--results", "{fit_absurd}"],
+     "clamped coefficients=[1000000.0, -1000000.0, 1000000.0, -1000000.0, 1000000.0, "
+     "-1000000.0] give w="),
+    (["report", "--results", "{fit_absurd}"], "clamped coefficients=[1000000.0"),
+    ([*MODEL, "--penalty", "refit", "--results", "{fit_nan}"], "NaN is not a JSON number"),
+    ([*MODEL, "--penalty", "refit", "--results", "{fit_version}"], "format_version=7 is not 1"),
+    (["sweep", "--spec", "{spec_bom}"], "starts with a UTF-8 byte-order mark (BOM)"),
+    (["map", "--spec", "{spec_bom}"], "starts with a UTF-8 byte-order mark (BOM)"),
+    (["report", "--results", "{map_no_regions}"], "report reads (KeyError: 'regions')"),
+    (["report", "--results", "{map_twice}"], "the column 'law' appears twice"),
+    (["report", "--results", "{runs_infinite}"],
+     "energy_balance_error=inf in row 1 is not a finite number"),
+    # flags that do not apply, refused everywhere (export-law refuses the same pair)
+    ([*MODEL, "--law", "calibrated", "--form", "composite"],
+     "form='composite': the calibrated law is fitted in the per-body form only"),
+    ([*MODEL, "--law", "linear", "--form", "composite"], "form='composite' applies to --law"),
+    ([*MODEL, "--cycles", "3"], "cycles=3 applies to --path cycle or coupled-cycle only"),
+    ([*MODEL, "--delta-n-end", "0.01"], "delta_n_end=0.01 applies to --path unload-normal"),
+    (["model", "--path", "cycle", "--normal-swing", "0.1"],
+     "normal_swing=0.1 applies to --path coupled-cycle only"),
+    (["model", "--path-file", "{path_negative}", "--steps", "10"],
+     "--steps do not apply (the file gives every step)"),
 ]
 
 
@@ -278,6 +419,19 @@ def test_a_cache_variable_naming_a_file_is_named(capsys, files, monkeypatch):
     err = capsys.readouterr().err
     assert err == (f"hertz2d sweep: error: HERTZ2D_CACHE={str(files['file'])!r} cannot hold the "
                    f"cache: {str(files['file'])!r} is a file, not a folder\n")
+
+
+@pytest.mark.parametrize("variable", ["HERTZ2D_CACHE", "XDG_CACHE_HOME"])
+def test_a_cache_variable_naming_a_place_without_files_is_named(capsys, files, monkeypatch,
+                                                                 variable):
+    monkeypatch.delenv("HERTZ2D_CACHE", raising=False)
+    monkeypatch.setenv(variable, "/proc/x")
+    assert main(["sweep", "--quick", "--results", str(files["empty"])]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"hertz2d sweep: error: {variable}='/proc/x' cannot hold the cache: "
+                          "no file can be created in '/proc'"), err
+    assert len(err.strip().splitlines()) == 1
+    assert not list(files["empty"].iterdir())
 
 
 def test_help_texts_print_percent_signs_once(capsys):

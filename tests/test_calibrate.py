@@ -67,8 +67,9 @@ def test_the_fit_recovers_the_coefficients_of_paths_the_law_made():
 
 
 def test_calibrate_runs_end_to_end_and_the_model_uses_what_it_wrote(tmp_path, capsys):
-    fit_json = {"default_support": "clamped", "coefficients": [0.22, 2.89, 0.18, -10.31, 1.75,
-                                                                0.36]}
+    eq33 = [0.22, 2.89, 0.18, -10.31, 1.75, 0.36]
+    fit_json = {"default_support": "clamped", "coefficients": eq33,
+                "by_support": {"clamped": {"coefficients": eq33}}}
     (tmp_path / "penalty").mkdir()
     (tmp_path / "penalty" / "fit.json").write_text(json.dumps(fit_json))
     spec = tmp_path / "training.toml"
@@ -98,4 +99,4 @@ def test_a_broken_coefficients_file_is_one_line_and_exit_2(tmp_path, capsys):
     assert main(["model", "--law", "calibrated", "--path", "hold-normal", "--results",
                  str(tmp_path), "--out", str(tmp_path / "m.csv")]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "coefficients.json" in err and "is not a calibrated" in err
+    assert err.count("\n") == 0 and "coefficients.json" in err and "is not JSON" in err

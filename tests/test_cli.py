@@ -44,6 +44,38 @@ def test_unparsable_flag_exits_2_with_one_line(capsys):
     assert "--E" in err and len(err.strip().splitlines()) == 1
 
 
+#: what parsing the command line must not import (each a second or more of CPU with its
+#: dependencies): the stages, the law library, the FEM, gmsh, numpy, pandas, scipy, matplotlib
+HEAVY = ("numpy", "pandas", "scipy", "matplotlib", "gmsh", "skfem", "meshio", "numba",
+         "calibration.laws", "calibration.penalty", "calibration.validation",
+         "calibration.calibrate", "calibration.biaxial", "calibration.report", "fem", "meshes",
+         "dem")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["model", "--bogus"], ["halfround", "--E", "x"],
+                                  ["map", "--max-cpu-hours", "many"], ["dem", "impact"],
+                                  ["export-law", "--law"], ["all", "--jobs", "two"]])
+def test_help_and_argument_errors_import_no_stage(argv, tmp_path):
+    """``hertz2d --help`` and a rejected argument answer without importing a stage, the law
+    library or numpy (their time: benchmarks/cli.py)."""
+    probe = ("import sys\nfrom calibration.cli import main\ntry:\n    main(sys.argv[1:])\n"
+             "except SystemExit:\n    pass\nprint(sorted(m for m in sys.modules if "
+             f"m.startswith({HEAVY!r})))")
+    done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout[-500:]
+
+
+def test_a_warning_the_checks_let_through_is_one_hertz2d_line(capsys, tmp_path):
+    """A stiffness near the largest double is not refused; numpy's overflow warnings on it reach
+    the user as one ``hertz2d: warning:`` line each, never numpy's two raw lines."""
+    code, _, err = run_cli(capsys, "model", "--path", "hold-normal", "--law", "linear", "--kn",
+                           "1e308", "--kt", "1e308", "--out", str(tmp_path / "m.csv"))
+    lines = err.strip().splitlines()
+    assert code == 0 and lines, err
+    assert all(line.startswith("hertz2d: warning: RuntimeWarning: ") for line in lines), err
+
+
 def test_halfround_json_summary(capsys):
     code, out, _ = run_cli(capsys, "halfround", "--load", "normal", "--support", "symmetric",
                            "--refine", "1", "--json")

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from calibration.cli import main
-from calibration.laws import PolynomialPenalty
+from calibration.penalty.outputs import PenaltyFit
 from calibration.laws.closed_forms import (normal_displacement_eq17,
                                            penalty_factor_from_displacement)
 from calibration.penalty.confined import read_confined, tangential_stiffness_ratio
@@ -160,12 +160,13 @@ def test_the_fit_file_gives_each_supports_coefficients(quick_results):
     results, _ = quick_results
     path = results / "penalty" / "fit.json"
     fit = json.loads(path.read_text())
-    assert PolynomialPenalty.from_fit(path, "confined-3").coefficients == pytest.approx(
+    read = PenaltyFit.read(path)
+    assert read.penalty("confined-3").coefficients == pytest.approx(
         fit["confined"]["fits"]["confined-3"]["coefficients"])
-    assert PolynomialPenalty.from_fit(path, "symmetric").coefficients == pytest.approx(
+    assert read.penalty("symmetric").coefficients == pytest.approx(
         fit["by_support"]["symmetric"]["coefficients"])
     with pytest.raises(InputError, match="support='confined-9'"):
-        PolynomialPenalty.from_fit(path, "confined-9")
+        read.penalty("confined-9")
 
 
 def test_model_takes_the_confined_penalty(quick_results, capsys, tmp_path):
@@ -196,10 +197,11 @@ def test_model_without_a_confined_fit_exits_2(capsys, tmp_path):
 
 
 def test_the_report_section_states_which_w_a_packing_should_use(quick_results):
-    from calibration.report.penalty_sections import PenaltyResults, confined_section
+    from calibration.penalty.outputs import PenaltyOutputs
+    from calibration.report.penalty_sections import confined_section
 
     results, _ = quick_results
-    section = confined_section(PenaltyResults(results))
+    section = confined_section(PenaltyOutputs(results))
     texts = [block.text for block in section.blocks if hasattr(block, "text")]
     figures = [block.path for block in section.blocks if hasattr(block, "path")]
     assert any("`--penalty confined`" in text for text in texts)

@@ -17,7 +17,8 @@ from calibration.biaxial.comparison import differences, spread  # noqa: E402
 from calibration.biaxial.laws import selection  # noqa: E402
 from calibration.biaxial.runs import BiaxialCase, biaxial_runs  # noqa: E402
 from calibration.cli import main  # noqa: E402
-from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients  # noqa: E402
+from calibration.laws.calibrated import (FORMAT, FORMAT_VERSION, SHIPPED_COEFFICIENTS,  # noqa
+                                         CalibratedCoefficients)
 from calibration.runs.store import CaseStore  # noqa: E402
 from checks import InputError  # noqa: E402
 from dem import Damping, Law, analysis  # noqa: E402
@@ -286,7 +287,7 @@ def test_the_results_roots_calibrated_coefficients_take_precedence(tmp_path):
     own = CalibratedCoefficients(**{**own.as_dict(), "bracket": (0.1, 0.2, 0.3, 0.4)})
     (tmp_path / "calibrated").mkdir()
     (tmp_path / "calibrated" / "coefficients.json").write_text(json.dumps(
-        {"format": "hertz2d-calibrated", "format_version": 2, "coefficients": own.as_dict()}))
+        {"format": FORMAT, "format_version": FORMAT_VERSION, "coefficients": own.as_dict()}))
     chosen, _, comparing = selection(tmp_path, 10e9, 0.25, 0.3, law="calibrated")
     assert not comparing and chosen[0].fit.source == "results"
     np.testing.assert_array_equal(chosen[0].law.parameters,

@@ -9,7 +9,7 @@ import pytest
 
 from calibration.laws import ContactPair
 from calibration.report import build_report
-from calibration.validation.domain_stage import FIGURES
+from calibration.validation.outputs import DOMAIN_FIGURES
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +39,8 @@ def test_the_stage_writes_every_domain_table_and_figure(validation):
                  "energy_sensitivity", "wall_slide", "unload_normal", "case2_mu", "timing",
                  "loops", "forms"):
         assert len(table(validation, f"domain_{name}")) > 0, name
-    for figure in FIGURES.values():
-        assert (validation / figure).stat().st_size > 10_000
+    for figure in DOMAIN_FIGURES.values():
+        assert (validation / f"{figure}.png").stat().st_size > 10_000
     assert table(validation, "domain_timing").failure.isna().all()
 
 
@@ -167,6 +167,39 @@ def test_the_domain_section_is_in_the_report(report, quick_results):
     results, _ = quick_results
     section = report.split("## The law's domain")[1].split("\n## ")[0]
     assert re.search(r"Every table is at mesh level \d", section)
-    for figure in FIGURES.values():
-        assert f"(validation/{figure})" in section
+    for figure in DOMAIN_FIGURES.values():
+        assert f"(validation/{figure}.png)" in section
     assert 'id="domain"' in (results / "report.html").read_text()
+
+
+def test_the_domain_findings_hold_what_the_report_states(validation, quick_results):
+    """The findings the report renders, computed by the stage from its tables: Eqs. 17 and 22
+    hold for N, Eq. 7 for the equal discs' stick zone, Masing's rule for the FEM's cycles,
+    Appendix C slides on a wall at exactly mu N, the stick zone follows the paper's rule as N
+    falls, and the accurate model dissipates well above the FEM at small amplitude."""
+    from calibration.validation.domain_findings import domain_findings
+    from calibration.validation.outputs import ValidationOutputs
+
+    outputs = ValidationOutputs(quick_results[0])
+    f = domain_findings(outputs.domain.tables, outputs.domain.level)
+    assert f.normal_error < 0.03 and f.normal_change < 0.03
+    assert all(error < 0.1 for error in f.stick_per_level.values())
+    assert f.masing_residual < 0.02 and f.loop_closure < 1e-3
+    assert f.wall_slide["wall_fx"] < 1e-12 and f.wall_slide["discs_fx"] > 1e-3
+    assert f.unload["rule"] < 0.05 and f.unload["N_end"] < 1
+    assert f.energy.excess > 1.4 and f.energy.frozen_worst < 0.08
+    assert 0 < f.dissimilar_beta < 0.5 and f.case2_support in ("clamped", "symmetric")
+
+
+def test_the_report_describes_the_pairs_the_stage_runs(monkeypatch):
+    """The dissimilar pair is described from the bodies the stage runs (domain_checks.PAIRS),
+    not retyped: other bodies there, other words in the report."""
+    from calibration.validation import domain_findings
+    from fem.twodisc import Disc
+
+    assert domain_findings.pair_description("dissimilar") == (
+        "upper R = 0.3 m, E = 10 GPa, nu = 0.2; lower R = 0.7 m, E = 70 GPa, nu = 0.35")
+    monkeypatch.setitem(domain_findings.PAIRS, "dissimilar",
+                        (Disc(0.4, 20e9, 0.3), Disc(0.8, 50e9, 0.1), 0.01, 0.01))
+    assert domain_findings.pair_description("dissimilar") == (
+        "upper R = 0.4 m, E = 20 GPa, nu = 0.3; lower R = 0.8 m, E = 50 GPa, nu = 0.1")

@@ -183,7 +183,8 @@ def exported_wide_refit(tmp_path_factory):
 def write_fit(results, coefficients, support="clamped"):
     (results / "penalty").mkdir(parents=True)
     (results / "penalty" / "fit.json").write_text(json.dumps(
-        {"coefficients": list(coefficients), "default_support": support, "r2": 0.99}))
+        {"coefficients": list(coefficients), "default_support": support, "r2": 0.99,
+         "by_support": {support: {"coefficients": list(coefficients), "r2": 0.99}}}))
 
 
 def test_summary_names_the_files_and_coefficients(capsys, tmp_path):

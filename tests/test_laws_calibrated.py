@@ -6,6 +6,8 @@ structural compliance, and its kernels (Lambert's W, the compiled batch) against
 evaluations."""
 import json
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,7 +17,8 @@ from scipy.optimize import brentq
 
 from calibration.laws import ContactPair, energy_per_cycle
 from calibration.laws import calibrated_kernel as kernel
-from calibration.laws.calibrated import (CalibratedCoefficients, CalibratedModel,
+from calibration.laws.calibrated import (FORMAT, FORMAT_VERSION, SHIPPED_COEFFICIENTS,
+                                         CalibratedCoefficients, CalibratedModel,
                                          CalibratedState, branch_displacement, calibrated_update,
                                          coupling_beta, curve_constants)
 from calibration.laws.hertz2d import normal_force
@@ -253,31 +256,66 @@ def test_model_runs_in_the_frame_of_the_line_of_centres():
     assert np.all(frame.overlap <= path.delta_n + 1e-15) and np.all(np.diff(frame.angle[9:]) > 0)
 
 
+def _coefficients_file(tmp_path, name: str, **changes) -> Path:
+    """A coefficients.json as ``hertz2d calibrate`` writes it, with ``changes`` to its object."""
+    path = tmp_path / name
+    path.write_text(json.dumps({"format": FORMAT, "format_version": FORMAT_VERSION,
+                                "coefficients": COEFFICIENTS.as_dict(), **changes}))
+    return path
+
+
 def test_coefficients_round_trip_and_bad_files(tmp_path):
     again = CalibratedCoefficients.from_vector(COEFFICIENTS.vector())
     assert again.as_dict() == COEFFICIENTS.as_dict()
-    header = {"format": "hertz2d-calibrated", "format_version": 2}
-    good = tmp_path / "coefficients.json"
-    good.write_text(json.dumps({**header, "coefficients": COEFFICIENTS.as_dict(),
-                                "training": {"ranges": {"mu": [0.1, 1.0]}}}))
+    good = _coefficients_file(tmp_path, "coefficients.json",
+                              training={"ranges": {"mu": [0.1, 1.0]}})
     read = CalibratedCoefficients.from_file(good)
     assert read.as_dict() == COEFFICIENTS.as_dict() and read.ranges == {"mu": [0.1, 1.0]}
     with pytest.raises(InputError, match="does not exist"):
         CalibratedCoefficients.from_file(tmp_path / "none.json")
     garbage = tmp_path / "garbage.json"
     garbage.write_bytes(b"\xff\xfe{")
-    with pytest.raises(InputError, match="is not a calibrated law's"):
+    with pytest.raises(InputError, match="is not UTF-8 text"):
         CalibratedCoefficients.from_file(garbage)
-    short = tmp_path / "short.json"
-    short.write_text(json.dumps({**header, "coefficients": {**COEFFICIENTS.as_dict(),
-                                                            "bracket": [1.0]}}))
-    with pytest.raises(InputError, match="bracket needs 4 finite numbers"):
+    short = _coefficients_file(tmp_path, "short.json",
+                               coefficients={**COEFFICIENTS.as_dict(), "bracket": [1.0]})
+    with pytest.raises(InputError, match=r"bracket=\[1.0\] are not 4 finite numbers"):
         CalibratedCoefficients.from_file(short)
-    old = tmp_path / "old.json"
-    old.write_text(json.dumps({**header, "format_version": 1,
-                               "coefficients": COEFFICIENTS.as_dict()}))
-    with pytest.raises(InputError, match="format_version=1 is not 2"):
-        CalibratedCoefficients.from_file(old)
+    with pytest.raises(InputError, match="training ranges"):
+        CalibratedCoefficients.from_file(_coefficients_file(
+            tmp_path, "ranges.json", training={"ranges": {"mu": [1.0, 0.1]}}))
+
+
+@pytest.mark.parametrize("changes, named", [
+    ({"format": "hertz2d-law"}, "format='hertz2d-law'"),
+    ({"format_version": 7}, "format_version=7 is not 2"),
+    ({"format_version": 1}, "format_version=1 is not 2"),
+    ({"format_version": True}, "format_version=True"),
+    ({"coefficients": {**COEFFICIENTS.as_dict(), "extra": [1.0]}}, "'extra' is not a group"),
+    ({"coefficients": {**COEFFICIENTS.as_dict(), "coupling_width": [0.0]}},
+     "coupling_width[0]=0.0 is outside [0.05, 30]"),
+    ({"coefficients": {**COEFFICIENTS.as_dict(), "bracket": [1e12, 0.0, 0.0, 0.0]}},
+     "bracket[0]=1000000000000.0 is outside [-50, 50]"),
+])
+def test_a_coefficients_file_of_another_format_or_group_is_refused(tmp_path, changes, named):
+    with pytest.raises(InputError, match=re.escape(named)):
+        CalibratedCoefficients.from_file(_coefficients_file(tmp_path, "c.json", **changes))
+
+
+def test_every_group_declares_an_admissible_range_the_fits_keep_to():
+    """Each coefficient group declares its length and a range per coefficient (field metadata),
+    and the coefficients every fit has produced lie inside them: the shipped (committed full
+    run's), the fit's start (Eq. 33's w, no coupling) and this module's test law; the fit's
+    bounds on the coupling width are the declared range."""
+    from calibration.calibrate.fit import START, WIDTH_BOUNDS
+    ranges = CalibratedCoefficients.admissible()
+    assert set(ranges) == set(CalibratedCoefficients.groups())
+    assert all(low < high for group in ranges.values() for low, high in group)
+    assert WIDTH_BOUNDS == ranges["coupling_width"][0]
+    for coefficients in (CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS), START,
+                         COEFFICIENTS):
+        for name, values in coefficients.as_dict().items():
+            assert all(low <= v <= high for v, (low, high) in zip(values, ranges[name])), name
 
 
 def test_the_energy_per_cycle_counts_the_normal_force_s_work():

@@ -7,6 +7,7 @@
 - no two modules import each other, directly or through others (deferred imports included).
 """
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,30 @@ def test_no_import_cycles():
         if module not in state:
             visit(module, [module])
     assert cycles == []
+
+
+#: a stage's files by name: a module that names one reads or writes it
+STAGE_FILE = re.compile(r"(^|/)(fit|coefficients|summary|law|run)\.json$|(^|/)(grid|confined|"
+                        r"errors|cases|runs|comparison|differences|damping|series|targets|"
+                        r"by_coupling|domain|cycles|curves|verification|secant_drop|"
+                        r"unit_free)\.csv$")
+#: the modules that own them: each stage's outputs type, the results layout, and the law
+#: library's file formats (law.json's name, the shipped coefficients)
+OWNERS = {"calibration.results_layout", "calibration.penalty.outputs",
+          "calibration.validation.outputs", "calibration.validation.map.outputs",
+          "calibration.calibrate.outputs", "calibration.biaxial.outputs",
+          "calibration.laws.law_file", "calibration.laws.calibrated"}
+
+
+def test_only_a_stages_outputs_type_names_its_files():
+    """No stage, command or report section names another stage's files (or its own, outside
+    its outputs type): they ask the type (:mod:`calibration.results_layout`)."""
+    named = {}
+    for module, path in MODULES.items():
+        if module in OWNERS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and STAGE_FILE.search(node.value.strip())):
+                named.setdefault(module, []).append(node.value)
+    assert named == {}

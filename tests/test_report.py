@@ -111,7 +111,7 @@ def test_every_image_loads_and_no_markdown_is_left_raw(report, browser, tmp_path
     if root == "committed":  # the full run's report as this code renders it
         copy = tmp_path / "results"
         shutil.copytree(PROJECT / "results", copy, ignore=shutil.ignore_patterns("report.*"))
-        html = Path(build_report(copy)["out"])
+        html = Path(build_report(copy).out)
     page = rendered_page(browser, html, tmp_path)
     assert page["images"] >= 17 and page["broken"] == []
     text = page["text"]
@@ -121,10 +121,15 @@ def test_every_image_loads_and_no_markdown_is_left_raw(report, browser, tmp_path
         r".{40}(?:\[\d+(?:, \d+)*\]|\bTrue\b|\bFalse\b|\bNone\b).{20}", text)[:5]
 
 
-def test_all_quick_runs_the_pipeline_end_to_end(quick_results, tmp_path, monkeypatch, capsys):
+def test_all_quick_runs_the_pipeline_end_to_end(quick_results, tmp_path, monkeypatch, capsys,
+                                                strict_json):
     monkeypatch.chdir(tmp_path)  # a new user's checkout, running the quick start's command
     assert main(["all", "--quick", "--results", "results-quick", "--json"]) == 0
-    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1],
+                         parse_constant=lambda token: pytest.fail(f"--json line has {token}"))
+    written = strict_json(tmp_path / "results-quick")  # every JSON file the run wrote
+    assert {"run.json", "penalty/fit.json", "validation/summary.json",
+            "map/summary.json"} <= set(written)
     assert summary["failed_cases"] == 0 and not summary["failed_paths"]
     assert not summary["failed_map_paths"]
     paths = ["report.html", "report.md", "run.json", "penalty/fit.json",
@@ -162,8 +167,7 @@ def test_the_calibrated_section_gives_the_biaxial_differences_as_calibrated_minu
          "difference": 5e6, "standard_error": 1e7, "exceeds_scatter": False, "paired_p": 0.4},
         {"a": "calibrated", "b": "linear", "quantity": "volumetric_strain",
          "difference": 0.02, "standard_error": 0.005, "exceeds_scatter": True, "paired_p": 0.01}])
-    b = SimpleNamespace(laws=labels, differences=differences, label=labels.get,
-                        summary={"seeds": [1, 2, 3]})
+    b = SimpleNamespace(laws=labels, differences=differences, label=labels.get, seeds=[1, 2, 3])
     section = Section("calibrated", "calibrated")
     _biaxial(section, b, "calibrated")
     table = next(block.frame for block in section.blocks if isinstance(block, Table))
@@ -172,3 +176,38 @@ def test_the_calibrated_section_gives_the_biaxial_differences_as_calibrated_minu
     text = section.blocks[-1].text
     assert "no macroscopic number moves beyond the packings' scatter" in text
     assert "1 of 1 differences" in text
+
+
+def test_a_report_killed_while_writing_leaves_no_temporary_after_the_next_run(quick_results,
+                                                                              tmp_path):
+    """SIGKILL while the report is written: its temporaries cannot be removed by the killed
+    run; the next ``hertz2d report`` into the root removes them (and one planted as a killed
+    writer leaves it, a 6 MB ``.report.<pid>-<random>.html`` of a process that is gone), writes
+    the report whole, and leaves no temporary of its own."""
+    import signal
+    import sys
+    import time
+
+    root = tmp_path / "results"
+    shutil.copytree(quick_results[0], root, ignore=shutil.ignore_patterns("report.*"))
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a process id no running process has
+    orphan = root / f".report.{gone.pid}-k1lled0x.html"
+    orphan.write_bytes(b"<html>" * 1_000_000)
+    command = [sys.executable, "-m", "calibration", "report", "--results", str(root)]
+    run = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    mine = f".report.{run.pid}-"
+    deadline = time.time() + 120
+    while run.poll() is None and time.time() < deadline:
+        if any(name.startswith(mine) for name in os.listdir(root)):
+            break  # the report is being written: kill it there
+    run.send_signal(signal.SIGKILL)
+    run.wait()
+    for name in ("report.html", "report.md"):  # none, or whole: never a half-written file
+        assert not (root / name).exists() or (root / name).read_text().rstrip().endswith(
+            "</html>" if name.endswith("html") else "")
+    rerun = subprocess.run(command, capture_output=True, text=True)
+    assert rerun.returncode == 0, rerun.stderr
+    assert "Traceback" not in rerun.stderr
+    assert (root / "report.html").read_text().rstrip().endswith("</html>")
+    assert not [path.name for path in root.rglob(".*")]  # no temporary, the planted one gone

@@ -61,12 +61,22 @@ def _summary(capsys) -> dict:
 
 def test_every_shipped_fit_is_the_committed_full_runs_byte_for_byte():
     """After a new full run, copy its fitted files to calibration/data/ (same names)."""
-    from calibration.fitted import PENALTY_FIT, SHIPPED
+    from calibration.fitted import SHIPPED
+    from calibration.penalty.outputs import FIT
     shipped = [path for path in SHIPPED.rglob("*") if path.is_file()]
-    assert SHIPPED / PENALTY_FIT in shipped
+    assert SHIPPED / FIT in shipped
     for path in shipped:
         name = path.relative_to(SHIPPED)
         assert path.read_bytes() == (PROJECT / "results" / name).read_bytes(), name
+
+
+def test_every_json_of_the_committed_full_run_is_strict_json(strict_json):
+    """A missing number is null, never the bare NaN that strict parsers refuse: the committed
+    tree as a full run writes it (the quick run's tree: tests/test_report.py)."""
+    written = strict_json(PROJECT / "results")
+    assert {"run.json", "penalty/fit.json", "validation/summary.json", "map/summary.json",
+            "calibrated/coefficients.json", "calibrated/heldout/summary.json",
+            "dem/biaxial/summary.json"} <= set(written)
 
 
 def test_the_shipped_fits_are_package_data():
@@ -82,14 +92,14 @@ def test_the_shipped_fits_are_package_data():
 @pytest.mark.parametrize("penalty", ["refit", "confined"])
 def test_model_outside_the_project_uses_the_shipped_fit_and_says_so(tmp_path, monkeypatch, capsys,
                                                                     penalty):
-    from calibration.fitted import PENALTY_FIT, SHIPPED
-    from calibration.laws import PolynomialPenalty
+    from calibration.fitted import SHIPPED
+    from calibration.penalty.outputs import FIT, PenaltyFit
     monkeypatch.chdir(tmp_path)  # a folder with no results/ in it
     assert main(["model", "--path", "hold-normal", "--penalty", penalty, "--json"]) == 0
     summary = _summary(capsys)
-    assert summary["fit_source"] == "shipped" and summary["fit"] == str(SHIPPED / PENALTY_FIT)
-    expected = PolynomialPenalty.from_fit(PROJECT / "results" / PENALTY_FIT,
-                                          None if penalty == "refit" else "confined")
+    assert summary["fit_source"] == "shipped" and summary["fit"] == str(SHIPPED / FIT)
+    expected = PenaltyFit.read(PROJECT / "results" / FIT).penalty(
+        None if penalty == "refit" else "confined")
     assert expected.label in summary["law"]
 
 
@@ -129,5 +139,5 @@ def test_dem_impact_outside_the_project_uses_the_shipped_fit(tmp_path, monkeypat
 
 def test_validate_reports_the_fit_it_used(quick_results):
     results, summary = quick_results
-    assert summary["fit_source"] == "results"
-    assert summary["fit"] == str(results / "penalty" / "fit.json")
+    assert summary.as_json()["fit_source"] == "results"
+    assert summary.as_json()["fit"] == str(results / "penalty" / "fit.json")

@@ -1,5 +1,4 @@
 """The validation stage: error metrics on tables with known answers, and one quick end-to-end run."""
-import json
 
 import numpy as np
 import pandas as pd
@@ -8,6 +7,7 @@ import pytest
 from calibration.validation.comparison import (error_table, linear_spring_from, regimes,
                                                with_stiffness)
 from calibration.validation.fem_runs import FemRun
+from calibration.validation.outputs import ValidationRecord
 
 
 def fem_table():
@@ -63,7 +63,7 @@ def test_quick_validation_writes_every_output(quick_results):
                  "laws_case1.png", "secant_drop.csv", "unit_free.csv"):
         assert (folder / name).stat().st_size > 0, name
     errors = pd.read_csv(folder / "errors.csv")
-    assert set(errors.law) == set(summary["laws"]) and not summary["failures"]
+    assert set(errors.law) == set(summary.laws) and not summary.failures
     assert not list(folder.glob(".*"))  # no temporary file left behind
 
 
@@ -88,5 +88,4 @@ def test_verification_of_the_two_disc_fem_in_the_quick_run(quick_results):
     assert (finer["p RMS error / p0"] < 0.02).all()
     assert finer.loc["clamped", "c / Eq. 7"] == pytest.approx(1.0, abs=0.03)
     assert (finer["gap residual (element lengths)"] < 1e-9).all()
-    summary = json.loads((results / "validation" / "summary.json").read_text())
-    assert summary["linear_spring"]["clamped"]["kn"] == pytest.approx(2.7e9, rel=0.1)
+    assert ValidationRecord.read(results).spring("clamped").kn == pytest.approx(2.7e9, rel=0.1)

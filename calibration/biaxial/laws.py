@@ -28,16 +28,19 @@ Entries whose file is missing are left out with a note saying which file.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from calibration.laws import ConstantPenalty, PolynomialPenalty
+from calibration import results_layout as layout
+from calibration.fitted import (FittedFile, PenaltyChoice, calibrated_coefficients, found,
+                                penalty_fit)
+from calibration.laws import ConstantPenalty
+from calibration.laws.law_file import FILE as LAW_FILE
 from calibration.laws.law_file import read_law
 from calibration.laws.linear import PAPER_KN, PAPER_KT
 from calibration.laws.penalty_factor import EQ33
-from calibration.fitted import (CALIBRATED_FILE, FittedFile, calibrated_coefficients, fitted_file,
-                                penalty_from_flag)
+from calibration.validation.outputs import SUMMARY as VALIDATION_SUMMARY
+from calibration.validation.outputs import ValidationRecord
 from dem.laws import PARAMETERS, PENALTY, Law
 from checks import InputError, one_of
 
@@ -61,7 +64,8 @@ class BiaxialLaw:
 
 
 def law_json_path(results) -> Path:
-    return Path(results) / "law" / "law.json"
+    """The law.json ``hertz2d export-law`` writes by default under a results root."""
+    return layout.under(results, layout.LAW) / LAW_FILE
 
 
 def _simplified(key: str, penalty, source: str, material,
@@ -75,42 +79,33 @@ def _exported(results: Path, material) -> BiaxialLaw | None:
         return None
     penalty, _ = read_law(path)
     return _simplified("simplified-exported", penalty,
-                       f"law/law.json ({penalty.label}), exported by hertz2d export-law",
+                       f"{layout.LAW}/{LAW_FILE} ({penalty.label}), exported by hertz2d "
+                       "export-law",
                        material)
 
 
 def _fem_spring(results: Path, mu: float) -> BiaxialLaw | None:
-    path = results / "validation" / "summary.json"
-    if not path.exists():
+    if not ValidationRecord.present(results):
         return None
-    try:
-        summary = json.loads(path.read_text())
-        spring = summary["linear_spring"][summary["default_support"]]
-        kn, kt = float(spring["kn"]), float(spring["kt"])
-    except (ValueError, KeyError, TypeError) as error:
-        raise InputError(f"results={str(results)!r}: validation/summary.json has no linear "
-                         f"spring ({type(error).__name__}: {error}); rerun hertz2d validate"
-                         ) from None
-    return BiaxialLaw("linear-fem", Law.linear(kn, kt, mu),
-                      "validation/summary.json (regressed on the case-2 FEM, "
-                      f"{summary['default_support']} flats)")
+    spring = ValidationRecord.read(results).spring()
+    return BiaxialLaw("linear-fem", Law.linear(spring.kn, spring.kt, mu),
+                      f"{layout.VALIDATION / VALIDATION_SUMMARY} (regressed on the case-2 FEM, "
+                      f"{spring.support} flats)")
 
 
 def _fitted(results: Path, material, support: str | None, key: str,
             source: str) -> BiaxialLaw | None:
     """Table 1 with a refit (``source`` says which), or None when no fit has ``support``."""
     try:
-        fit = fitted_file(results)
+        found(results, layout.FIT, "hertz2d fit")
     except InputError:
         return None
-    try:
-        penalty = PolynomialPenalty.from_fit(fit.path, support)
-    except InputError:
-        if support is None:
-            raise
+    refit, fit = penalty_fit(results)
+    if support is not None and support not in refit.fits():
         return None  # a fit without the confined disc: left out, with a note
     shipped = ", the copy shipped with hertz2d" if fit.source == "shipped" else ""
-    return _simplified(key, penalty, f"penalty/fit.json{shipped} ({source})", material, fit)
+    return _simplified(key, refit.penalty(support), f"{layout.FIT}{shipped} ({source})",
+                       material, fit)
 
 
 def _calibrated(results: Path, E: float, nu: float, mu: float) -> BiaxialLaw | None:
@@ -118,13 +113,13 @@ def _calibrated(results: Path, E: float, nu: float, mu: float) -> BiaxialLaw | N
     root's, else the shipped copy), or None when there is neither; a file that is there but not
     the law's coefficients is an InputError naming it."""
     try:
-        fit = fitted_file(results, CALIBRATED_FILE)
+        found(results, layout.COEFFICIENTS, "hertz2d calibrate")
     except InputError:
         return None
     coefficients, fit = calibrated_coefficients(results)
     shipped = ", the copy shipped with hertz2d" if fit.source == "shipped" else ""
     return BiaxialLaw("calibrated", Law.calibrated(E, nu, mu, coefficients),
-                      f"{CALIBRATED_FILE}{shipped} (fitted on the two-body FEM by hertz2d "
+                      f"{layout.COEFFICIENTS}{shipped} (fitted on the two-body FEM by hertz2d "
                       "calibrate)", fit)
 
 
@@ -148,11 +143,11 @@ def comparison(results, E: float, nu: float, mu: float) -> tuple[list[BiaxialLaw
         "hertz-mindlin": BiaxialLaw("hertz-mindlin", Law.hertz_mindlin(E, nu, mu),
                                     "Hertz's sphere force with Mindlin's kt, read as N/m"),
     }
-    missing = {"simplified-refit": "no penalty/fit.json (run hertz2d fit)",
-               "simplified-confined": "no confined-disc refit in penalty/fit.json (run "
+    missing = {"simplified-refit": f"no {layout.FIT} (run hertz2d fit)",
+               "simplified-confined": f"no confined-disc refit in {layout.FIT} (run "
                                       "hertz2d sweep and fit with a [confined] study)",
-               "linear-fem": "no validation/summary.json (run hertz2d validate)",
-               "calibrated": f"no {CALIBRATED_FILE} (run hertz2d calibrate)"}
+               "linear-fem": f"no {layout.VALIDATION / VALIDATION_SUMMARY} (run hertz2d validate)",
+               "calibrated": f"no {layout.COEFFICIENTS} (run hertz2d calibrate)"}
     notes = [f"{key}: {missing[key]}" for key, law in candidates.items() if law is None]
     laws = [law for law in candidates.values() if law is not None]
     exported = _exported(results, material)
@@ -171,7 +166,7 @@ def penalty_coefficients_of(law: BiaxialLaw) -> tuple[float, ...]:
 
 
 def selection(results, E: float, nu: float, mu: float, law: str | None = None,
-              penalty: str | None = None) -> tuple[list[BiaxialLaw], list[str], bool]:
+              penalty: PenaltyChoice | None = None) -> tuple[list[BiaxialLaw], list[str], bool]:
     """The laws ``--law`` / ``--penalty`` ask for: ``(laws, notes, comparison)``.
 
     No ``--law`` and no ``--penalty``, or ``--law all``: the comparison. ``--penalty`` alone
@@ -182,8 +177,8 @@ def selection(results, E: float, nu: float, mu: float, law: str | None = None,
     choice = law or ("simplified" if penalty is not None else "all")
     one_of("law", choice, CHOICES)
     if penalty is not None and choice != "simplified":
-        raise InputError(f"penalty={penalty!r} applies to --law simplified only (law={choice!r}; "
-                         "the comparison runs every penalty choice)")
+        raise InputError(f"penalty={penalty.flag!r} applies to --law simplified only "
+                         f"(law={choice!r}; the comparison runs every penalty choice)")
     laws, notes = comparison(results, E, nu, mu)
     if choice == "all":
         return laws, notes, True
@@ -191,12 +186,11 @@ def selection(results, E: float, nu: float, mu: float, law: str | None = None,
     if choice == "simplified" and penalty is None:
         return [laws[0]], [], False
     if choice == "simplified":
-        factor, fit = penalty_from_flag(penalty, results)
-        key = (f"simplified-{penalty}" if penalty in ("eq33", "refit", "confined")
-               else f"simplified-w{float(penalty):g}")
+        key = f"simplified-{penalty.key}"
         if key in by_key:
             return [by_key[key]], [], False
-        return [_simplified(key, factor, f"--penalty {penalty}", (E, nu, mu), fit)], [], False
+        return [_simplified(key, penalty.factor, f"--penalty {penalty.flag}", (E, nu, mu),
+                            penalty.fit)], [], False
     key = {"linear": "linear-paper"}.get(choice, choice)
     if key not in by_key:
         reason = next(note for note in notes if note.startswith(key))

@@ -31,8 +31,10 @@ from tqdm import tqdm
 from calibration.biaxial import figures
 from calibration.biaxial.comparison import QUANTITIES, differences, spread
 from calibration.biaxial.laws import BiaxialLaw, selection
+from calibration.biaxial.outputs import (COMPARISON_FILES, LAW_FILES, SUMMARY, BiaxialSummary,
+                                         figure_path, folder)
 from calibration.biaxial.runs import BiaxialCase, FinishedRun, biaxial_runs
-from calibration.fitted import fit_keys
+from calibration.fitted import PenaltyChoice, fit_keys
 from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
                                      writes_together)
 from calibration.runs.executors import Executor, Inline
@@ -63,15 +65,12 @@ ANIMATION_FRAMES = 100
 FLOATS = "%.7g"
 
 
-def folder(results) -> Path:
-    return Path(results) / "dem" / "biaxial"
-
-
 @writes_together
-def biaxial(law: str | None = None, penalty: str | None = None, quick: bool = False,
+def biaxial(law: str | None = None, penalty: PenaltyChoice | None = None, quick: bool = False,
             seeds: int | None = None, executor: Executor = Inline(),
-            results: str | Path = "results", progress: bool = True) -> dict:
-    """Run the stage (module docstring) and return its summary (the ``--json`` keys)."""
+            results: str | Path = "results", progress: bool = True) -> BiaxialSummary:
+    """Run the stage (module docstring) and return its summary; ``law`` and ``penalty`` (the
+    ``--penalty`` flag parsed) choose the laws (:func:`calibration.biaxial.laws.selection`)."""
     start = time.perf_counter()
     out = check_writable("results", folder(results), directory=True)
     settings = (BiaxialSettings.quick() if quick else BiaxialSettings()).check()
@@ -113,15 +112,13 @@ def biaxial(law: str | None = None, penalty: str | None = None, quick: bool = Fa
     summary["provenance"] = provenance()
     summary["seconds"] = round(time.perf_counter() - start, 1)
     if comparing:
-        write_json(summary, out / "summary.json")
-    return {"laws": {entry.key: entry.label for entry in laws},
-            "law_source": {entry.key: entry.source for entry in laws},
-            **fit_keys(next((entry.fit for entry in laws if entry.fit), None)),
-            **{quantity: _json_spread(spreads, quantity) for quantity in QUANTITIES},
-            "energy_balance_error": summary["energy_balance_error"],
-            "damping": PAPER.label, "seeds": seeds, "steps": settings.total_steps,
-            "runs": len(runs), "reused": summary["reused"], "failures": summary["failures"],
-            "out": str(out), "seconds": summary["seconds"]}
+        write_json(summary, out / SUMMARY)
+    return BiaxialSummary(
+        {entry.key: entry.label for entry in laws}, {entry.key: entry.source for entry in laws},
+        {quantity: _json_spread(spreads, quantity) for quantity in QUANTITIES},
+        summary["energy_balance_error"], PAPER.label, seeds, settings.total_steps, len(runs),
+        summary["reused"], summary["failures"], str(out), summary["seconds"],
+        fit_keys(next((entry.fit for entry in laws if entry.fit), None)))
 
 
 def damping_label(case: BiaxialCase) -> str:
@@ -177,24 +174,25 @@ def _write_law(folder_: Path, entry: BiaxialLaw, runs: list[FinishedRun], table:
                "runs": table.drop(columns=["label", "source"]).to_dict("records"),
                "spread": _nested(spread(table)).get(entry.key, {}),
                "provenance": provenance()}
-    write_json(summary, folder_ / "summary.json")
+    write_json(summary, folder_ / SUMMARY)
     if not ok:
         return
     shown = ok[0]
-    write_csv(shown.series, folder_ / "series.csv", FLOATS)
+    files = {name: folder_ / file for name, file in LAW_FILES.items()}
+    write_csv(shown.series, files["series"], FLOATS)
     write_csv(pd.concat([shear_strains(run.series)[figures.SHEAR_COLUMNS].assign(
-        seed=run.case.seed) for run in ok], ignore_index=True), folder_ / "shear.csv", FLOATS)
-    write_csv(shown.contacts, folder_ / "contacts.csv", FLOATS)
+        seed=run.case.seed) for run in ok], ignore_index=True), files["shear"], FLOATS)
+    write_csv(shown.contacts, files["contacts"], FLOATS)
     write_csv(figures.normalised_profiles(shown.profiles, settings.shear_speed),
-              folder_ / "profiles.csv", FLOATS)
-    save_figure(figures.law_figure17(shown.series, entry.label), folder_ / "fig17.png")
-    save_figure(figures.energies(shown.series, entry.label), folder_ / "energies.png")
+              files["profiles"], FLOATS)
+    save_figure(figures.law_figure17(shown.series, entry.label), files["fig17"])
+    save_figure(figures.energies(shown.series, entry.label), files["energies"])
     frames = shown.frames
     if frames is not None and len(frames):
-        save_figure(figures.snapshots([(entry.label, frames)]), folder_ / "fig16_snapshots.png")
-        write_paraview(frames, folder_ / "paraview")
+        save_figure(figures.snapshots([(entry.label, frames)]), files["snapshots"])
+        write_paraview(frames, files["paraview"])
         stride = max(1, -(-len(frames) // ANIMATION_FRAMES))
-        write_animation(figures.every(frames, stride), folder_ / "animation", entry.label)
+        write_animation(figures.every(frames, stride), files["animation"], entry.label)
 
 
 def _write_comparison(out: Path, laws: list[BiaxialLaw], finished: list[FinishedRun],
@@ -208,10 +206,10 @@ def _write_comparison(out: Path, laws: list[BiaxialLaw], finished: list[Finished
     damping_spread = spread(study, group="damping")
     damping_pairs = differences(study, group="damping")
     state = _starting_state(study)
-    write_csv(runs, out / "runs.csv")
-    write_csv(spreads, out / "comparison.csv")
-    write_csv(pairs, out / "differences.csv")
-    write_csv(damping_spread.merge(state, on="damping", how="left"), out / "damping.csv")
+    for name, table in {"runs": runs, "comparison": spreads, "differences": pairs,
+                        "damping": damping_spread.merge(state, on="damping", how="left")
+                        }.items():
+        write_csv(table, out / COMPARISON_FILES[name])
     shown = {run.case.key: run for run in finished
              if run.failure is None and run.frames is not None}
     showcase = [(entry.label, shown[entry.key]) for entry in laws if entry.key in shown]
@@ -225,15 +223,17 @@ def _write_comparison(out: Path, laws: list[BiaxialLaw], finished: list[Finished
                 and run.failure is None):
             study_runs.setdefault(damping_label(run.case), []).append(run)
     save_figure(figures.snapshots([(label, run.frames) for label, run in showcase]),
-                out / "fig16_snapshots.png")
-    save_figure(figures.figure17(showcase), out / "fig17_comparison.png")
-    save_figure(figures.figure18(showcase), out / "fig18_volume.png")
-    save_figure(figures.deviator(every_seed), out / "deviator.png")
-    save_figure(figures.contacting_kinetic(showcase), out / "contacting_kinetic.png")
-    save_figure(figures.overlaps(showcase), out / "overlaps.png")
-    save_figure(figures.tangential_forces(showcase, settings.mu), out / "tangential_forces.png")
-    save_figure(figures.velocity_profiles(showcase, settings), out / "velocity_profiles.png")
-    save_figure(figures.damping_study(study_runs), out / "damping.png")
+                figure_path(out, "fig16_snapshots"))
+    save_figure(figures.figure17(showcase), figure_path(out, "fig17_comparison"))
+    save_figure(figures.figure18(showcase), figure_path(out, "fig18_volume"))
+    save_figure(figures.deviator(every_seed), figure_path(out, "deviator"))
+    save_figure(figures.contacting_kinetic(showcase), figure_path(out, "contacting_kinetic"))
+    save_figure(figures.overlaps(showcase), figure_path(out, "overlaps"))
+    save_figure(figures.tangential_forces(showcase, settings.mu),
+                figure_path(out, "tangential_forces"))
+    save_figure(figures.velocity_profiles(showcase, settings),
+                figure_path(out, "velocity_profiles"))
+    save_figure(figures.damping_study(study_runs), figure_path(out, "damping"))
     summary.update({
         "differences_from_reference": pairs[pairs.a == reference].to_dict("records"),
         "damping_study": {"law": reference, "seeds": study_seeds,

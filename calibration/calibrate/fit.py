@@ -5,11 +5,12 @@ the horizontal force on every judged step of every path (each path weighed as on
 cycle's relative error in energy per cycle, under a soft-L1 loss of scale :data:`LOSS_SCALE` (an
 error of a few per cent counts as in least squares, a larger one linearly: the targets count paths
 under a threshold, and a few contacts the law cannot represent should not pull every other one).
-The fit has two stages, from a fixed start (:data:`START`: Eq. 33's w, the half-plane's
-stick-zone term, no Dundurs coupling), so a refit from an empty cache gives the same numbers:
+The fit has two stages, from a fixed start (:data:`START`: Eq. 33's w, no Dundurs coupling), so a
+refit from an empty cache gives the same numbers:
 
-1. the penalty factor and the stick-zone weight on the paths of bodies of one material and of
-   a wall whose Dundurs coupling vanishes (beta = 0): there the law has nothing else to fit;
+1. the penalty factor on the paths of bodies of one material and of a wall whose Dundurs
+   coupling vanishes (beta = 0): there the law has nothing else to fit (its stick-zone weight
+   kappa follows from w, :func:`calibration.laws.calibrated.kappa_ceiling`);
 2. every group of coefficients asked for, on every path, from the first stage's result, the
    coupling widths kept in [:data:`WIDTH_BOUNDS`].
 
@@ -36,8 +37,8 @@ ALL_GROUPS = tuple(CalibratedCoefficients.groups())
 BASE_GROUPS = ("penalty",)
 #: the soft-L1 loss's scale (a relative error)
 LOSS_SCALE = 0.03
-#: the range of the coupling width b1 (in ``|beta|/mu``)
-WIDTH_BOUNDS = (0.05, 30.0)
+#: the range of the coupling width b1 (in |beta|/mu): its admissible range
+WIDTH_BOUNDS = CalibratedCoefficients.admissible()["coupling_width"][0]
 #: function evaluations each stage may take
 MAX_EVALUATIONS = 400
 

@@ -5,14 +5,14 @@
    clamped-flat study is the paper's configuration and stays out), from the case store or
    computed on the executor (:func:`calibration.validation.map.runs.run_paths`).
 2. The fit (:mod:`calibration.calibrate.fit`) of every coefficient group from the fixed start,
-   written to ``<results>/calibrated/coefficients.json`` (the quick run: w and the stick-zone
-   weight only, refitted on its few paths from the coefficients shipped with hertz2d).
+   written to ``<results>/calibrated/coefficients.json`` (the quick run: w only, refitted on its
+   few paths from the coefficients shipped with hertz2d).
 3. The held-out contacts (``heldout.toml``: a Latin hypercube never used to fit or choose
    anything; ``quick-heldout.toml``) run through the map (:func:`run_map`) with every law of the
    catalogue, the calibrated one with the coefficients just fitted: the map's files in
    ``<results>/calibrated/heldout/``, the targets per law in ``targets.csv`` and ``summary.json``,
    the calibrated law's held-out paths by Dundurs coupling in ``by_coupling.csv`` and its
-   targets on the contacts with ``|beta|`` up to 0.1, 0.2 and on all in ``domain.csv``, the figure
+   targets on the contacts with |beta| up to 0.1, 0.2 and on all in ``domain.csv``, the figure
    ``heldout.png``, and the FEM's first against last cycle of every training cycle path in
    ``cycles.csv`` (:mod:`calibration.calibrate.judgement`).
 """
@@ -27,12 +27,13 @@ from calibration.calibrate.figures import heldout_errors
 from calibration.calibrate.fit import ALL_GROUPS, BASE_GROUPS, fit
 from calibration.calibrate.judgement import by_coupling, by_domain, cycle_energies
 from calibration.calibrate.targets import law_targets, met
-from calibration.fitted import CALIBRATED_FILE
-from calibration.laws.calibrated import (COEFFICIENTS_FORMAT, COEFFICIENTS_VERSION,
-                                         SHIPPED_COEFFICIENTS, CalibratedCoefficients)
-from calibration.runs.atomic import check_writable, save_figure, write_csv, write_json
+from calibration import results_layout as layout
+from calibration.calibrate.outputs import (HELDOUT_FIGURE, CalibrateSummary, CoefficientsRecord,
+                                           folder, write_tables)
+from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
+from calibration.runs.atomic import check_writable, save_figure
 from calibration.runs.executors import Executor, Inline
-from calibration.runs.provenance import provenance
+from calibration.validation.map.outputs import MapOutputs
 from calibration.validation.map.runs import run_paths
 from calibration.validation.map.spec import MapSpec, read
 from calibration.validation.map.stage import run_map
@@ -40,8 +41,6 @@ from checks import InputError
 
 #: the flats' support the law is fitted for
 TRAINING_SUPPORT = "symmetric"
-#: the held-out map's folder under the results root
-HELDOUT = Path("calibrated") / "heldout"
 #: the laws drawn beside the calibrated one: the best of the paper's laws with memory
 COMPARED = ("accurate with memory, refit (confined disc)",)
 
@@ -64,50 +63,43 @@ def training_paths(spec: MapSpec, executor: Executor, progress: bool
     return done, failed
 
 
-def coefficients_file(coefficients: CalibratedCoefficients, spec: MapSpec, paths: int,
-                      summary: dict) -> dict:
-    """The contents of ``coefficients.json``."""
+def training_record(spec: MapSpec, paths: int) -> dict:
+    """The training contacts of ``coefficients.json``: spec, paths, support, level, ranges."""
     ranges = spec.samples["training"].ranges if "training" in spec.samples else {}
-    return {"format": COEFFICIENTS_FORMAT, "format_version": COEFFICIENTS_VERSION,
-            "coefficients": coefficients.as_dict(),
-            "training": {"spec": spec.name, "paths": paths, "support": TRAINING_SUPPORT,
-                         "level": spec.level, "ranges": ranges},
-            "fit": summary, "provenance": provenance()}
+    return {"spec": spec.name, "paths": paths, "support": TRAINING_SUPPORT, "level": spec.level,
+            "ranges": ranges}
 
 
 def calibrate(spec_path: str | Path | None = None, heldout_path: str | Path | None = None,
               quick: bool = False, executor: Executor = Inline(),
-              results: str | Path = "results", progress: bool = True) -> dict:
+              results: str | Path = "results", progress: bool = True) -> CalibrateSummary:
     """Fit the calibrated law on the training spec and judge it on the held-out one (see the
     module docstring); return a summary."""
     start = time.perf_counter()
     results = Path(results)
-    out = check_writable("results", (results / CALIBRATED_FILE).parent, directory=True)
+    check_writable("results", folder(results), directory=True)
     training = read(spec_path, quick)
     heldout = read(heldout_path, shipped="quick-heldout.toml" if quick else "heldout.toml")
     paths, failed = training_paths(training, executor, progress)
     result = (fit(paths, BASE_GROUPS, start=CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS))
               if quick else fit(paths, ALL_GROUPS))
-    write_json(coefficients_file(result.coefficients, training, len(paths), result.summary()),
-               results / CALIBRATED_FILE)
-    write_csv(cycle_energies(paths), out / "cycles.csv")
+    coefficients = CoefficientsRecord(result.coefficients, training_record(training, len(paths)),
+                                      result.summary()).write(results)
     judged = run_map(spec=heldout, executor=executor, results=results, progress=progress,
-                     out_name=str(HELDOUT))
-    errors = pd.read_csv(results / HELDOUT / "errors.csv")
+                     out=layout.HELDOUT)
+    errors = MapOutputs.errors_of(results, layout.HELDOUT)
     targets = law_targets(errors) if len(errors) else pd.DataFrame()
-    write_csv(targets, out / "targets.csv")
+    tables = {"cycles": cycle_energies(paths), "targets": targets}
     label = result.coefficients.label
     if len(errors):
-        write_csv(by_coupling(errors, label), out / "by_coupling.csv")
-        write_csv(by_domain(errors, label), out / "domain.csv")
+        tables.update(by_coupling=by_coupling(errors, label), domain=by_domain(errors, label))
         drawn = [law for law in (label, *COMPARED) if law in set(errors.law)]
-        save_figure(heldout_errors(errors, drawn), out / "heldout.png")
-    mine = targets[targets.law == result.coefficients.label] if len(targets) else targets
-    summary = {"training_paths": len(paths), "training_failures": failed,
-               "heldout_paths": judged["paths"], "heldout_failures": judged["failures"],
-               "fit": result.summary(), "coefficients": result.coefficients.as_dict(),
-               "targets": mine.iloc[0].to_dict() if len(mine) else None,
-               "met": met(mine.iloc[0]) if len(mine) else None,
-               "seconds": round(time.perf_counter() - start, 1)}
-    write_json({**summary, "provenance": provenance()}, out / "summary.json")
-    return {"out": str(results / CALIBRATED_FILE), **summary}
+        save_figure(heldout_errors(errors, drawn), folder(results) / HELDOUT_FIGURE)
+    write_tables(results, tables)
+    mine = targets[targets.law == label] if len(targets) else targets
+    summary = CalibrateSummary(
+        str(coefficients), len(paths), failed, judged.paths, judged.failures, result.summary(),
+        result.coefficients.as_dict(), mine.iloc[0].to_dict() if len(mine) else None,
+        met(mine.iloc[0]) if len(mine) else None, round(time.perf_counter() - start, 1))
+    summary.write(results)
+    return summary

@@ -4,10 +4,10 @@ meshes -> half-round FEM sweep -> Eq. 33 refit -> two-disc FEM + every contact l
 calibrated law fitted on the two-body FEM and judged on held-out contacts (its fit needs numba,
 the optional ``dem`` extra; without it the stage is skipped and the law keeps the coefficients
 shipped with hertz2d) -> the validity map (every law over a space of contacts) -> the DEM biaxial
-test with every law (also skipped without numba) -> report, everything under one results root. Finished FEM
-cases are kept in the case store, so an interrupted ``all`` resumes where it stopped.
-``<results>/run.json`` records what the run was
-(command, versions, quick or full, what ran the FEM tasks, stage times); the report names it.
+test with every law (also skipped without numba) -> report, everything under one results root.
+Finished FEM cases are kept in the case store, so an interrupted ``all`` resumes where it
+stopped. ``<results>/run.json`` records what the run was (command, versions, quick or full, what
+ran the FEM tasks, stage times); the report names it.
 """
 from __future__ import annotations
 
@@ -15,17 +15,8 @@ import importlib.util
 import logging
 import sys
 import time
-from pathlib import Path
 
-from calibration.calibrate.stage import calibrate
 from calibration.commands.executorargs import add_executor_arguments, executor_from
-from calibration.penalty import stage as penalty
-from calibration.report import build_report
-from calibration.runs.atomic import check_writable, write_json
-from calibration.runs.provenance import provenance
-from calibration.runs.run_record import RUN_RECORD
-from calibration.validation.map.stage import run_map
-from calibration.validation.stage import validate
 
 #: the stages, for the progress lines ``[k/STAGES]``
 STAGES = 7
@@ -52,14 +43,15 @@ def _needs_numba(stage: str) -> bool:
     return True
 
 
-def _calibrate(quick: bool, executor, results: Path) -> dict | None:
+def _calibrate(quick: bool, executor, results):
     """The calibrated law's fit and held-out judgement, or None without numba."""
     if not _needs_numba("calibrate"):
         return None
+    from calibration.calibrate.stage import calibrate
     return calibrate(quick=quick, executor=executor, results=results)
 
 
-def _biaxial(quick: bool, executor, results: Path) -> dict | None:
+def _biaxial(quick: bool, executor, results):
     """The DEM stage, or None (with a warning) when numba is not installed."""
     if not _needs_numba("DEM biaxial"):
         return None
@@ -72,12 +64,21 @@ def _announce(number: int, text: str) -> None:
 
 
 def run(args) -> dict:
+    from calibration.runs.atomic import check_writable
+
     results = check_writable("results", args.results, directory=True)
     with executor_from(args) as executor:
         return _pipeline(args, results, executor)
 
 
-def _pipeline(args, results: Path, executor) -> dict:
+def _pipeline(args, results, executor) -> dict:
+    from calibration.penalty import stage as penalty
+    from calibration.report import build_report
+    from calibration.runs.provenance import provenance
+    from calibration.runs.run_record import RunRecord
+    from calibration.validation.map.stage import run_map
+    from calibration.validation.stage import validate
+
     start = time.perf_counter()
     clock = {}
 
@@ -103,15 +104,15 @@ def _pipeline(args, results: Path, executor) -> dict:
                              quick=args.quick, executor=executor, results=results))
     biaxial = stage(6, "biaxial", "DEM: the biaxial test (Section 4.3) with every law",
                     lambda: _biaxial(args.quick, executor, results))
-    write_json({**provenance(), "quick": args.quick, "executor": executor.description,
-                "stage_seconds": clock,
-                "seconds": round(time.perf_counter() - start, 1)}, Path(results) / RUN_RECORD)
+    made = provenance()
+    RunRecord(made["command"], made["date"], args.quick, round(time.perf_counter() - start, 1),
+              clock, executor.description,
+              {k: made[k] for k in ("versions", "platform")}).write(results)
     report = stage(7, "report", "report", lambda: build_report(results))
-    return {"out": report["out"], "markdown": report["markdown"], "grid": sweep["out"],
-            "fit": fit["out"], "errors": validation["out"],
-            "failed_cases": sweep["failed"] + sweep.get("confined", {}).get("failed", 0),
-            "failed_paths": validation["failures"], "map": validity_map["out"],
-            "failed_map_paths": validity_map["failures"],
-            "calibrated": calibrated and calibrated["out"],
-            "biaxial": biaxial and biaxial["out"],
+    return {"out": report.out, "markdown": report.markdown, "grid": sweep.out,
+            "fit": str(fit.path), "errors": validation.out, "failed_cases": sweep.failed_cases,
+            "failed_paths": validation.failures, "map": validity_map.out,
+            "failed_map_paths": validity_map.failures,
+            "calibrated": calibrated and calibrated.out,
+            "biaxial": biaxial and biaxial.out,
             "seconds": round(time.perf_counter() - start, 1)}

@@ -2,7 +2,6 @@
 contacts."""
 from __future__ import annotations
 
-from calibration.calibrate.stage import calibrate
 from calibration.commands.executorargs import add_executor_arguments, executor_from
 
 
@@ -23,15 +22,14 @@ def register(subparsers, parents):
     parser.add_argument("--heldout", default=None,
                         help="held-out spec (TOML; default: the shipped heldout.toml)")
     parser.add_argument("--quick", action="store_true",
-                        help="the quick training and held-out specs, and a refit of w and the "
-                             "stick-zone weight only, from the coefficients shipped with "
-                             "hertz2d: shows the stage runs")
+                        help="the quick training and held-out specs, and a refit of w only, "
+                             "from the coefficients shipped with hertz2d: shows the stage runs")
     add_executor_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args) -> dict:
+    from calibration.calibrate.stage import calibrate
+
     with executor_from(args) as executor:
-        summary = calibrate(args.spec, args.heldout, args.quick, executor, args.results)
-    return {key: summary[key] for key in ("out", "training_paths", "heldout_paths", "fit",
-                                          "targets", "met", "seconds")}
+        return calibrate(args.spec, args.heldout, args.quick, executor, args.results).as_json()

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from calibration.commands.executorargs import add_executor_arguments, executor_from
 from calibration.commands.lawargs import refuse_flags_of_other_laws
-from calibration.fitted import calibrated_coefficients, fit_keys, penalty_from_flag
-from calibration.laws.linear import PAPER_KN, PAPER_KT
 from checks import InputError, one_of, poisson, positive
 
 LAWS = ("simplified", "calibrated", "linear", "hertz-mindlin")
@@ -55,6 +53,9 @@ def law_from_args(args):
     """The engine's law from the flags (one line naming a bad value), and the fitted file its
     penalty factor came from (or None)."""
     dem = _engine()
+    from calibration.fitted import PenaltyChoice, calibrated_coefficients
+    from calibration.laws.linear import PAPER_KN, PAPER_KT
+
     one_of("law", args.law, LAWS)
     refuse_flags_of_other_laws(args, {"penalty": ("simplified",), "kn": ("linear",),
                                       "kt": ("linear",)})
@@ -68,8 +69,8 @@ def law_from_args(args):
     if args.law == "calibrated":  # the fitted file it reports is the coefficients'
         coefficients, fit = calibrated_coefficients(args.results)
         return dem.Law.calibrated(args.E, args.nu, args.mu, coefficients), fit
-    penalty, fit = penalty_from_flag(args.penalty or "eq33", args.results)
-    return dem.Law.simplified(args.E, args.nu, args.mu, penalty), fit
+    penalty = PenaltyChoice.parse(args.penalty or "eq33", args.results)
+    return dem.Law.simplified(args.E, args.nu, args.mu, penalty.factor), penalty.fit
 
 
 def register_impact(subparsers, parents) -> None:
@@ -95,6 +96,7 @@ def register_impact(subparsers, parents) -> None:
 
 def run_impact(args) -> dict:
     dem = _engine()
+    from calibration.fitted import fit_keys
     from dem.impact import impact_summary
 
     law, fit = law_from_args(args)
@@ -135,9 +137,13 @@ def register_biaxial(subparsers, parents) -> None:
 def run_biaxial(args) -> dict:
     _engine()
     from calibration.biaxial.stage import biaxial
+    from calibration.fitted import PenaltyChoice
+
+    penalty = (None if args.penalty is None
+               else PenaltyChoice.parse(args.penalty, args.results))
     with executor_from(args) as executor:
-        return biaxial(law=args.law, penalty=args.penalty, quick=args.quick, seeds=args.seeds,
-                       executor=executor, results=args.results)
+        return biaxial(law=args.law, penalty=penalty, quick=args.quick, seeds=args.seeds,
+                       executor=executor, results=args.results).as_json()
 
 
 #: the sub-commands of ``hertz2d dem``

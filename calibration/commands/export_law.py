@@ -22,30 +22,14 @@ compiler are checked before anything is written), then prints the LAMMPS lines t
 """
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
-from calibration.fitted import calibrated_coefficients, fit_keys, penalty_from_flag
-from calibration.laws.c_header import c_header, calibrated_header
-from calibration.laws.calibrated_law_file import (FORM as CALIBRATED_FORM,
-                                                  LAW_ID as CALIBRATED_ID,
-                                                  calibrated_law_description,
-                                                  read_calibrated_law, training_record)
-from calibration.laws.history_vectors import history_vectors
-from calibration.laws.lammps.build import build_plugin, check_build
-from calibration.laws.lammps.inputs import plugin_lines
-from calibration.laws.law_file import EQ33_SUPPORT, law_description, read_json, read_law
-from calibration.laws.pair import FORMS
-from calibration.laws.penalty_factor import EQ33, ConstantPenalty
-from calibration.laws.reference_vectors import FLOAT_FORMAT, reference_vectors
-from calibration.runs.atomic import atomic_path, check_writable, together, write_json, write_text
+from calibration.commands.lawargs import refuse_form
 from checks import InputError, one_of
 
-LAW_FILE, HEADER_FILE, VECTORS_FILE = "law.json", "hertz2d_law.h", "test_vectors.csv"
-#: the simplified law's defaults, and the only form of the calibrated law
+#: the laws export-law writes (``--law``)
+LAWS = ("simplified", "calibrated")
+#: the simplified law's defaults
 DEFAULT_LAW, DEFAULT_PENALTY, DEFAULT_FORM = "simplified", "eq33", "per-body"
 
 
@@ -80,79 +64,12 @@ def register(subparsers, parents):
     parser.set_defaults(run=run)
 
 
-@dataclass(frozen=True)
-class Exported:
-    """What export-law writes for one law, and what its summary says of it."""
-
-    law: dict
-    header: str
-    vectors: pd.DataFrame
-    summary: dict
-
-
-def _base_support_and_source(flag: str, penalty, fitted) -> tuple[str, dict | None]:
-    """What the penalty's coefficients were fitted with, and the file they came from."""
-    if isinstance(penalty, ConstantPenalty):
-        return "constant", None
-    if penalty == EQ33:
-        return EQ33_SUPPORT, None
-    # refit or confined: penalty_from_flag has read and checked this file
-    fit = json.loads(fitted.path.read_text())
-    support = str(fit.get("default_support", "not recorded")) if flag == "refit" else flag
-    return support, {"fit": str(fitted.path), "fit_source": fitted.source, "r2": fit.get("r2"),
-                     "cases": fit.get("cases"), "grid": fit.get("grid")}
-
-
-def _simplified(law: dict, penalty, fitted=None) -> Exported:
-    return Exported(law, c_header(law), reference_vectors(penalty, form=law["form"]),
-                    {"penalty": law["penalty"]["label"],
-                     "coefficients": law["penalty"]["coefficients"], "form": law["form"],
-                     **fit_keys(fitted)})
-
-
-def _calibrated(law: dict, coefficients, fitted=None) -> Exported:
-    return Exported(law, calibrated_header(law), history_vectors(coefficients),
-                    {"law": "calibrated", "coefficients": law["coefficients"]["label"],
-                     "form": law["form"], **fit_keys(fitted)})
-
-
-def export_simplified(args) -> Exported:
-    """Table 1 with ``--penalty`` in ``--form``."""
-    flag, form = args.penalty or DEFAULT_PENALTY, args.form or DEFAULT_FORM
-    penalty, fitted = penalty_from_flag(flag, args.results)
-    support, source = _base_support_and_source(flag, penalty, fitted)
-    return _simplified(law_description(penalty, support, source, form), penalty, fitted)
-
-
-def export_calibrated(args) -> Exported:
-    """The calibrated law with the coefficients of the results root, else the shipped ones,
-    and the training record of the file they came from."""
-    coefficients, fitted = calibrated_coefficients(args.results)
-    law = calibrated_law_description(coefficients, f"{fitted.source}: {fitted.path}",
-                                     training_record(fitted.path))
-    return _calibrated(law, coefficients, fitted)
-
-
-#: the laws export-law writes, by ``--law``: each makes its :class:`Exported` from the
-#: command's arguments
-LAWS = {"simplified": export_simplified, "calibrated": export_calibrated}
-
-
-def export_again(path: str) -> Exported:
-    """An existing ``law.json`` of either law (checked by its reader) with its header and
-    vectors."""
-    written = read_json(path)
-    if isinstance(written, dict) and written.get("law") == CALIBRATED_ID:
-        coefficients, law = read_calibrated_law(path)
-        return _calibrated(law, coefficients)
-    penalty, law = read_law(path)
-    return _simplified(law, penalty)
-
-
 def _check_flags(args) -> None:
     """Flags that do not apply (one line, before any work): beside ``--from``, whose law.json
     says the law, its penalty factor and form; the simplified law's beside ``--law
     calibrated``."""
+    from calibration.laws.pair import FORMS
+
     given = [f"--{name}" for name in ("law", "penalty", "form") if getattr(args, name) is not None]
     if args.law_file is not None and given:
         raise InputError(f"law_file={args.law_file!r}: {', '.join(given)} do not apply with "
@@ -162,35 +79,43 @@ def _check_flags(args) -> None:
         if args.penalty is not None:
             raise InputError(f"penalty={args.penalty!r} does not apply to --law calibrated (its "
                              "coefficients are fitted: hertz2d calibrate)")
-        if args.form not in (None, CALIBRATED_FORM):
-            raise InputError(f"form={args.form!r}: the calibrated law is fitted in the "
-                             f"{CALIBRATED_FORM} form only")
+        refuse_form(args.form, "calibrated", ())
 
 
-def _folder(args) -> Path | str:
-    """``--lammps``, else ``--out``, else ``<results>/law`` (an empty name is kept, for
-    :func:`check_writable` to refuse)."""
+def _folder(args) -> str | None:
+    """``--lammps``, else ``--out`` (an empty name is kept, for ``check_writable`` to refuse),
+    else None (the results root's export folder)."""
     if (args.lammps is not None and args.out is not None
             and Path(args.out).resolve() != Path(args.lammps).resolve()):
         raise InputError(f"out={args.out!r}: --lammps DIR writes into DIR; give one of the two")
-    folder = args.lammps if args.lammps is not None else args.out
-    return Path(args.results) / "law" if folder is None else folder
+    return args.lammps if args.lammps is not None else args.out
 
 
 def run(args) -> dict:
+    from calibration import results_layout as layout
+    from calibration.fitted import PenaltyChoice
+    from calibration.laws.lammps.build import build_plugin, check_build
+    from calibration.laws.lammps.inputs import plugin_lines
+    from calibration.law_export import (FILES, LAW_FILE, export_again, export_calibrated,
+                                        export_simplified)
+    from calibration.runs.atomic import check_writable
+
     _check_flags(args)
-    out = check_writable("lammps" if args.lammps is not None else "out", _folder(args),
+    folder = _folder(args)
+    out = check_writable("lammps" if args.lammps is not None else "out",
+                         layout.under(args.results, layout.LAW) if folder is None else folder,
                          directory=True)
     build = check_build() if args.lammps else None
-    exported = (export_again(args.law_file) if args.law_file
-                else LAWS[args.law or DEFAULT_LAW](args))
-    with together():  # the law's three files appear as one set, or none of them
-        write_json(exported.law, out / LAW_FILE)
-        write_text(exported.header, out / HEADER_FILE)
-        with atomic_path(out / VECTORS_FILE) as tmp:
-            exported.vectors.to_csv(tmp, index=False, float_format=FLOAT_FORMAT)
-    summary = {"out": str(out), "files": [LAW_FILE, HEADER_FILE, VECTORS_FILE],
-               **exported.summary}
+    if args.law_file:
+        exported = export_again(args.law_file)
+    elif (args.law or DEFAULT_LAW) == "calibrated":
+        exported = export_calibrated(args.results)
+    else:
+        exported = export_simplified(PenaltyChoice.parse(args.penalty or DEFAULT_PENALTY,
+                                                         args.results),
+                                     args.form or DEFAULT_FORM)
+    exported.write(out)
+    summary = {"out": str(out), "files": list(FILES), **exported.summary}
     if build:
         plugin = build_plugin(out, exported.law, LAW_FILE, *build)
         summary.update(plugin=str(plugin), lammps="\n".join(plugin_lines(out, LAW_FILE)))

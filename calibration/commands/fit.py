@@ -1,7 +1,6 @@
 """``hertz2d fit``: refit Eq. 33 to the sweep's penalty factors and draw Figs. 7-9."""
 from __future__ import annotations
 
-from calibration.penalty import stage
 
 
 def register(subparsers, parents):
@@ -17,9 +16,10 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
-    summary = stage.fit(args.grid, args.results)
-    keys = ("coefficients", "r2", "rmse", "paper", "rmse_vs_paper", "paper_r2", "default_support")
-    return {**{k: summary[k] for k in keys},
-            "w_range": [summary["by_support"][summary["default_support"]][k]
-                        for k in ("w_min", "w_max")],
-            "out": summary["out"]}
+    from calibration.penalty import stage
+
+    fit = stage.fit(args.grid, args.results)
+    default = fit.by_support[fit.default_support]
+    keys = ("coefficients", "r2", "rmse", "paper", "rmse_vs_paper", "paper_r2")
+    return {**{k: default[k] for k in keys}, "default_support": fit.default_support,
+            "w_range": [default["w_min"], default["w_max"]], "out": str(fit.path)}

@@ -3,12 +3,18 @@ from __future__ import annotations
 
 import time
 
-from calibration.laws.closed_forms import (normal_displacement_eq17, penalty_factor_eq33,
-                                 penalty_factor_from_displacement, tangential_displacement_eq20)
-from fem.halfround import HalfRoundBody
-from fem.supports import DEFAULT_SUPPORT, SUPPORTS
+from calibration.commands.deferred import add_deferred
 from checks import count, one_of, poisson, positive
-from meshes.halfround import DEFAULT_LEVEL, check_geometry
+
+
+def _support_help() -> str:
+    from fem.supports import DEFAULT_SUPPORT, SUPPORTS
+    return f"base support: {' or '.join(SUPPORTS)} ({DEFAULT_SUPPORT})"
+
+
+def _level_help() -> str:
+    from meshes.halfround import DEFAULT_LEVEL
+    return f"mesh refinement level, each halves all sizes ({DEFAULT_LEVEL})"
 
 
 def register(subparsers, parents):
@@ -25,21 +31,28 @@ def register(subparsers, parents):
     parser.add_argument("--nu", type=float, default=0.25, help="Poisson's ratio (0.25)")
     parser.add_argument("--force", type=float, default=1e5,
                         help="resultant of the traction, N/m (1e5)")
-    parser.add_argument("--support", default=DEFAULT_SUPPORT,
-                        help=f"base support: {' or '.join(SUPPORTS)} ({DEFAULT_SUPPORT})")
-    parser.add_argument("--refine", type=int, default=DEFAULT_LEVEL,
-                        help=f"mesh refinement level, each halves all sizes ({DEFAULT_LEVEL})")
+    add_deferred(parser, "--support", default=None, text=_support_help)
+    add_deferred(parser, "--refine", type=int, default=None, text=_level_help)
     parser.set_defaults(run=run)
 
 
 def run(args) -> dict:
+    from calibration.laws.closed_forms import (normal_displacement_eq17, penalty_factor_eq33,
+                                               penalty_factor_from_displacement,
+                                               tangential_displacement_eq20)
+    from fem.halfround import HalfRoundBody
+    from fem.supports import DEFAULT_SUPPORT, SUPPORTS
+    from meshes.halfround import DEFAULT_LEVEL, check_geometry
+
+    support = DEFAULT_SUPPORT if args.support is None else args.support
+    refine = DEFAULT_LEVEL if args.refine is None else args.refine
     check_geometry(args.R, args.a)
     positive("E", args.E), poisson("nu", args.nu), positive("force", args.force)
-    one_of("support", args.support, SUPPORTS)
-    count("refine", args.refine, minimum=0)
+    one_of("support", support, SUPPORTS)
+    count("refine", refine, minimum=0)
     start = time.perf_counter()
-    body = HalfRoundBody(args.R, args.a, args.refine)
-    compliance = body.compliance(args.E, args.nu, args.support)
+    body = HalfRoundBody(args.R, args.a, refine)
+    compliance = body.compliance(args.E, args.nu, support)
     seconds = time.perf_counter() - start
     material = (args.E, args.nu, args.R, args.a)
     if args.load == "normal":
@@ -50,6 +63,6 @@ def run(args) -> dict:
         w = float(penalty_factor_from_displacement(u_top, args.force, *material))
         w_eq33 = float(penalty_factor_eq33(args.a / args.R, args.nu))
         reference = tangential_displacement_eq20(args.force, *material, w_eq33)
-    return {"load": args.load, "support": args.support, "u_top": u_top, "w": w,
-            "reference": float(reference), "dofs": body.dofs, "refine": args.refine,
+    return {"load": args.load, "support": support, "u_top": u_top, "w": w,
+            "reference": float(reference), "dofs": body.dofs, "refine": refine,
             "seconds": round(seconds, 4)}

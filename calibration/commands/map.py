@@ -1,10 +1,17 @@
 """``hertz2d map``: the validity map, every contact law against the FEM over a space of contacts."""
 from __future__ import annotations
 
+from calibration.commands.deferred import add_deferred
 from calibration.commands.executorargs import add_executor_arguments, executor_from
-from calibration.validation.map.spec import MAX_CPU_HOURS, MEASURED_LEVEL, SECONDS_PER_STEP
-from calibration.validation.map.stage import run_map
 from checks import positive
+
+
+def _cpu_hours_help() -> str:
+    from calibration.validation.map.spec import MAX_CPU_HOURS, MEASURED_LEVEL, SECONDS_PER_STEP
+    return (f"refuse, before any work, a spec whose FEM paths are estimated to take more CPU "
+            f"time than this ({MAX_CPU_HOURS:g}; the default map takes about 0.1): the estimate "
+            f"counts the paths from the axes' lengths at {SECONDS_PER_STEP} CPU s a load step at "
+            f"mesh level {MEASURED_LEVEL}, 4x per finer level")
 
 
 def register(subparsers, parents):
@@ -22,17 +29,19 @@ def register(subparsers, parents):
                              "calibration/validation/map/specs/default.toml)")
     parser.add_argument("--quick", action="store_true",
                         help="the shipped quick spec: a few cases on coarse meshes")
-    parser.add_argument("--max-cpu-hours", type=float, default=MAX_CPU_HOURS, metavar="H",
-                        help="refuse, before any work, a spec whose FEM paths are estimated "
-                             f"to take more CPU time than this ({MAX_CPU_HOURS:g}; the default "
-                             f"map takes about 0.1): the estimate counts the paths from the "
-                             f"axes' lengths at {SECONDS_PER_STEP} CPU s a load step at mesh "
-                             f"level {MEASURED_LEVEL}, 4x per finer level")
+    add_deferred(parser, "--max-cpu-hours", type=float, default=None, metavar="H",
+                 text=_cpu_hours_help)
     add_executor_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args) -> dict:
+    if args.max_cpu_hours is not None:
+        positive("max_cpu_hours", args.max_cpu_hours)
+    from calibration.validation.map.spec import MAX_CPU_HOURS
+    from calibration.validation.map.stage import run_map
+
+    hours = MAX_CPU_HOURS if args.max_cpu_hours is None else args.max_cpu_hours
     with executor_from(args) as executor:
         return run_map(args.spec, args.quick, executor, args.results,
-                       max_cpu_hours=positive("max_cpu_hours", args.max_cpu_hours))
+                       max_cpu_hours=hours).as_json()

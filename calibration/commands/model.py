@@ -10,16 +10,20 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from calibration.runs.atomic import check_writable, write_csv
+from calibration.commands.deferred import add_deferred
+from calibration.commands.lawargs import refuse_flags_of_other_laws, refuse_form
 from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
                                            load_path_from_args, path_name, path_summary)
-from calibration.commands.lawargs import refuse_flags_of_other_laws
-from calibration.fitted import calibrated_coefficients, fit_keys, penalty_from_flag
-from calibration.laws import FORMS, LAWS, ContactPair, energy_per_cycle, make_law
-from calibration.laws.catalogue import PENALISED
-from calibration.laws.linear import PAPER_KN, PAPER_KT
-from calibration.laws.penalty_factor import EQ33
 from checks import one_of
+
+#: the default law and form (the law library's)
+DEFAULT_LAW, DEFAULT_FORM = "simplified", "per-body"
+
+
+def _law_help() -> str:
+    from calibration.laws import LAWS
+    return ("; ".join(f"{name} ({', '.join(law.paths)} paths)" for name, law in LAWS.items())
+            + f" ({DEFAULT_LAW})")
 
 
 def register(subparsers, parents):
@@ -34,13 +38,12 @@ def register(subparsers, parents):
                     "shipped with hertz2d), a linear spring, or the 3D Hertz-Mindlin / "
                     "Mindlin-Deresiewicz laws applied to discs.")
     add_load_path_arguments(parser)
-    parser.add_argument("--law", default="simplified",
-                        help="; ".join(f"{name} ({', '.join(law.paths)} paths)"
-                                       for name, law in LAWS.items()) + " (simplified)")
-    parser.add_argument("--form", default="per-body",
-                        help="how a dissimilar pair's compliances combine in the 2D laws: "
-                             "per-body (Eq. 22 and its tangential analogue, each body on its own "
-                             "support, as the FEM) or composite (E* of Eqs. 23-31) (per-body)")
+    add_deferred(parser, "--law", default=DEFAULT_LAW, text=_law_help)
+    parser.add_argument("--form", default=None,
+                        help="how a dissimilar pair's compliances combine in the paper's 2D "
+                             "laws: per-body (Eq. 22 and its tangential analogue, each body on "
+                             "its own support, as the FEM) or composite (E* of Eqs. 23-31) "
+                             f"({DEFAULT_FORM}; the calibrated law is fitted per-body only)")
     parser.add_argument("--penalty", default=None,
                         help="penalty factor of the paper's laws: eq33, refit (the default "
                              "support's, from <results>/penalty/fit.json, else the fit shipped "
@@ -55,30 +58,44 @@ def register(subparsers, parents):
 
 def build_law(args):
     """The law the flags ask for, and the fitted file its penalty factor came from (or None)."""
+    from calibration.fitted import PenaltyChoice, calibrated_coefficients
+    from calibration.laws import FORMS, LAWS, ContactPair, make_law
+    from calibration.laws.catalogue import PENALISED
+    from calibration.laws.linear import PAPER_KN, PAPER_KT
+
     check_disc_arguments(args)
     one_of("law", args.law, tuple(LAWS))
     refuse_flags_of_other_laws(args, {"penalty": PENALISED, "kn": ("linear",),
                                       "kt": ("linear",)})
-    one_of("form", args.form, FORMS)
+    refuse_form(args.form, args.law, PENALISED)
+    form = one_of("form", args.form or DEFAULT_FORM, FORMS)
     if args.counterpart == "wall":  # Section 3.2: the disc and its mirror image
         pair = ContactPair.disc_on_wall(args.R, args.E, args.nu, args.mu)
     else:
         pair = ContactPair(args.R, args.R2, args.E, args.E2, args.nu, args.nu2, args.mu,
-                           form=args.form)
-    penalty, fit = (penalty_from_flag(args.penalty or "eq33", args.results)
-                    if args.law in PENALISED else (EQ33, None))
-    coefficients = None
+                           form=form)
+    penalty = PenaltyChoice.parse(args.penalty or "eq33", args.results)
+    fit, coefficients = penalty.fit if args.law in PENALISED else None, None
     if args.law == "calibrated":  # the fitted file it reports is the coefficients'
         coefficients, fit = calibrated_coefficients(args.results)
-    return make_law(args.law, pair, penalty,
-                    kn=PAPER_KN if args.kn is None else args.kn,
-                    kt=PAPER_KT if args.kt is None else args.kt,
-                    coefficients=coefficients), fit
+    law = make_law(args.law, pair, penalty.factor,
+                   kn=PAPER_KN if args.kn is None else args.kn,
+                   kt=PAPER_KT if args.kt is None else args.kt, coefficients=coefficients)
+    return law, pair, fit
 
 
 def run(args) -> dict:
-    law, fit = build_law(args)
+    from calibration.fitted import fit_keys
+    from calibration.laws import energy_per_cycle
+    from calibration.runs.atomic import check_writable, write_csv
+
+    law, pair, fit = build_law(args)
     path = load_path_from_args(args)
+    # the law's own bodies must touch at every step: the disc pair, or for a wall the disc and
+    # its mirror image (Section 3.2: the displacements doubled), before any arithmetic
+    path.check_touching(float(pair.R1 + pair.R2), scale=2.0 if pair.wall else 1.0,
+                        bodies=("the disc and its mirror image (the wall's stand-in, Section "
+                                "3.2)" if pair.wall else "the bodies"))
     out = check_writable("out", args.out if args.out is not None else
                          Path(args.results) / "model" / f"{path_name(args)}-{args.law}.csv")
     start = time.perf_counter()

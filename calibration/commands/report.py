@@ -1,9 +1,6 @@
 """``hertz2d report``: figures and tables of a results root into ``report.html`` and ``report.md``."""
 from __future__ import annotations
 
-from calibration.report import build_report
-from calibration.report.screenshot import screenshot
-from calibration.runs.atomic import check_writable
 
 
 def register(subparsers, parents):
@@ -17,9 +14,13 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
+    from calibration.report import build_report
+    from calibration.report.screenshot import screenshot
+    from calibration.runs.atomic import check_writable
+
     if args.screenshot:
         check_writable("screenshot", args.screenshot)
-    summary = build_report(args.results)
+    summary = build_report(args.results).as_json()
     if args.screenshot:
         summary["screenshot"] = str(screenshot(summary["out"], args.screenshot))
     return summary

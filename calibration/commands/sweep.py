@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from calibration.commands.executorargs import add_executor_arguments, executor_from
-from calibration.penalty import stage
 
 
 def register(subparsers, parents):
@@ -20,5 +19,7 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
+    from calibration.penalty import stage
+
     with executor_from(args) as executor:
-        return stage.sweep(args.spec, args.quick, executor, args.results)
+        return stage.sweep(args.spec, args.quick, executor, args.results).as_json()

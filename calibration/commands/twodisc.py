@@ -16,14 +16,20 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from calibration.runs.atomic import check_writable, together, write_csv, write_json
+from calibration.commands.deferred import add_deferred
 from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
                                            load_path_from_args, path_name, path_summary)
-from calibration.runs.provenance import provenance
-from fem.supports import DEFAULT_SUPPORT, SUPPORTS
-from fem.twodisc import Disc, RigidFlat, solve_two_disc
 from checks import InputError
-from meshes.twodisc import DEFAULT_LEVEL
+
+
+def _support_help() -> str:
+    from fem.supports import DEFAULT_SUPPORT, SUPPORTS
+    return f"flat supports: {' or '.join(SUPPORTS)} ({DEFAULT_SUPPORT})"
+
+
+def _level_help() -> str:
+    from meshes.twodisc import DEFAULT_LEVEL
+    return f"mesh refinement level, each halves all sizes ({DEFAULT_LEVEL})"
 
 
 def register(subparsers, parents):
@@ -35,10 +41,8 @@ def register(subparsers, parents):
                     "finite sliding); report the flat's forces, the contact resultants N, T and "
                     "the contact and stick half-widths a, c per step.")
     add_load_path_arguments(parser)
-    parser.add_argument("--support", default=DEFAULT_SUPPORT,
-                        help=f"flat supports: {' or '.join(SUPPORTS)} ({DEFAULT_SUPPORT})")
-    parser.add_argument("--refine", type=int, default=DEFAULT_LEVEL,
-                        help=f"mesh refinement level, each halves all sizes ({DEFAULT_LEVEL})")
+    add_deferred(parser, "--support", default=None, text=_support_help)
+    add_deferred(parser, "--refine", type=int, default=None, text=_level_help)
     parser.add_argument("--profiles", default=None,
                         help="CSV file for the traction profiles p(x), q(x) of every step")
     parser.add_argument("--vtu", default=None,
@@ -47,7 +51,15 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
+    from calibration.runs.atomic import check_writable, together, write_csv, write_json
+    from calibration.runs.provenance import provenance
+    from fem.supports import DEFAULT_SUPPORT
+    from fem.twodisc import Disc, RigidFlat, solve_two_disc
+    from meshes.twodisc import DEFAULT_LEVEL
+
     check_disc_arguments(args)  # support, refine and the touching check: in TwoBody
+    args.support = DEFAULT_SUPPORT if args.support is None else args.support
+    args.refine = DEFAULT_LEVEL if args.refine is None else args.refine
     upper = Disc(args.R, args.E, args.nu)
     lower = RigidFlat() if args.counterpart == "wall" else Disc(args.R2, args.E2, args.nu2)
     path = load_path_from_args(args)

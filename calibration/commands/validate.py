@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from calibration.commands.executorargs import add_executor_arguments, executor_from
-from calibration.validation.stage import validate
 
 
 def register(subparsers, parents):
@@ -24,5 +23,7 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
+    from calibration.validation.stage import validate
+
     with executor_from(args) as executor:
-        return validate(args.quick, executor, args.results)
+        return validate(args.quick, executor, args.results).as_json()

@@ -77,10 +77,9 @@ of the two-body FEM. The coefficients come from ``hertz2d calibrate``
 """
 from __future__ import annotations
 
-import json
 import logging
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -92,6 +91,7 @@ from calibration.laws.closed_forms import poisson_term
 from calibration.laws.hertz2d import _normal_constant, normal_force, normal_stiffness
 from calibration.laws.pair import ContactPair
 from calibration.laws.rigid_kinematics import contact_frame
+from calibration.runs.json_file import json_object, read_json
 from checks import InputError
 from fem.loadpath import LoadPath
 
@@ -99,8 +99,6 @@ log = logging.getLogger("hertz2d")
 
 #: the coefficients of the committed full run's ``hertz2d calibrate``, shipped with the package
 SHIPPED_COEFFICIENTS = Path(__file__).resolve().parents[1] / "data" / "calibrated" / "coefficients.json"
-#: ``coefficients.json``'s format and version (version 2: the admissible law's groups)
-COEFFICIENTS_FORMAT, COEFFICIENTS_VERSION = "hertz2d-calibrated", 2
 #: the smallest kappa (the stick-zone term must stay concave)
 KAPPA_FLOOR = 0.05
 #: the contact half-widths (a/R of either body) over which kappa is kept below the ceiling that
@@ -112,17 +110,42 @@ CEILING_A_OVER_R = np.linspace(1e-4, 0.3, 300)
 CEILING_MARGIN = 1e-3
 
 
+#: ``coefficients.json``'s format and the version this hertz2d reads and writes (version 2: the
+#: admissible law's groups)
+FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 2
+
+
+def _group(default: tuple[float, ...], *admissible: tuple[float, float]):
+    """A coefficient group: its default (whose length is the group's) and the admissible range
+    of each coefficient (one range for all, or one each). A range bounds what a fit can
+    produce, about ten times the largest a fit has given (the quick run's fit on 14 coarse
+    paths, the least determined: penalty terms up to 48, stick up to 161): a file whose
+    coefficients leave these ranges (a hand edit, a corrupt write) is refused
+    (:meth:`CalibratedCoefficients.checked`), never run into a tangential force of the wrong
+    sign."""
+    ranges = admissible if len(admissible) == len(default) else admissible * len(default)
+    return field(default=default, metadata={"admissible": tuple(ranges)})
+
+
+#: the shifts of B, ``phi (c0 + c1 |beta|) + c2 beta^2 + c3 [wall]``
+_SHIFT = ((-50.0, 50.0), (-100.0, 100.0), (-200.0, 200.0), (-50.0, 50.0))
+
+
 @dataclass(frozen=True)
 class CalibratedCoefficients:
     """The fitted constants of the calibrated law (see the module docstring for each), and the
     ranges of the training contacts they were fitted on (None when unknown)."""
 
-    #: w(x, nu) of Eq. 33's form: 1, x, nu, x^2, x nu, nu^2 with x = a/R_i
-    penalty: tuple[float, ...] = (0.22, 2.89, 0.18, -10.31, 1.75, 0.36)
-    #: (b1,): the width of the share phi = b^2/(b^2 + b1^2), ``b = |beta|/mu``
-    coupling_width: tuple[float, ...] = (0.5,)
+    #: w(x, nu) of Eq. 33's form: 1, x, nu, x^2, x nu, nu^2 with x = a/R_i (w at x = nu = 0,
+    #: a fraction of order 1, within [-5, 5])
+    penalty: tuple[float, ...] = _group((0.22, 2.89, 0.18, -10.31, 1.75, 0.36), (-5.0, 5.0),
+                                        (-100.0, 100.0), (-50.0, 50.0), (-500.0, 500.0),
+                                        (-500.0, 500.0), (-100.0, 100.0))
+    #: (b1,): the width of the share phi = b^2/(b^2 + b1^2), ``b = |beta|/mu`` (positive; the
+    #: fit's bounds)
+    coupling_width: tuple[float, ...] = _group((0.5,), (0.05, 30.0))
     #: (v0, v1, v2, v3): B moves by ``phi (v0 + v1 |beta|) + v2 beta^2 + v3 [wall]``
-    bracket: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0)
+    bracket: tuple[float, ...] = _group((0.0, 0.0, 0.0, 0.0), *_SHIFT)
     label: str = "calibrated"
     #: name -> (low, high) of the training contacts (R2_over_R1, E2_over_E1, nu1, nu2, mu,
     #: a_over_R), or None
@@ -131,9 +154,12 @@ class CalibratedCoefficients:
     @classmethod
     def groups(cls) -> dict[str, int]:
         """Coefficient group -> its length, in the order of :meth:`vector`."""
-        default = cls()
-        return {f.name: len(getattr(default, f.name)) for f in fields(cls)
-                if f.name not in ("label", "ranges")}
+        return {name: len(ranges) for name, ranges in cls.admissible().items()}
+
+    @classmethod
+    def admissible(cls) -> dict[str, tuple[tuple[float, float], ...]]:
+        """Coefficient group -> the admissible range of each of its coefficients."""
+        return {f.name: f.metadata["admissible"] for f in fields(cls) if "admissible" in f.metadata}
 
     def vector(self) -> np.ndarray:
         return np.concatenate([getattr(self, name) for name in self.groups()]).astype(float)
@@ -151,33 +177,59 @@ class CalibratedCoefficients:
         return {name: list(getattr(self, name)) for name in self.groups()}
 
     @classmethod
+    def checked(cls, values, where: str, label: str = "calibrated") -> "CalibratedCoefficients":
+        """The coefficients of ``values`` (group -> list, as :meth:`as_dict` gives them), each
+        group of its length, finite and inside its admissible range (:class:`InputError`
+        naming ``where``, the coefficient and its value)."""
+        if not isinstance(values, dict):
+            raise InputError(f"{where}: coefficients={values!r} is not an object of groups")
+        checked = {}
+        for name, ranges in cls.admissible().items():
+            group = values.get(name)
+            if not (isinstance(group, list) and len(group) == len(ranges) and all(
+                    isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                    for v in group)):
+                raise InputError(f"{where}: coefficients {name}={group!r} are not "
+                                 f"{len(ranges)} finite numbers")
+            for k, (value, (low, high)) in enumerate(zip(group, ranges)):
+                if not low <= value <= high:
+                    raise InputError(f"{where}: coefficients {name}[{k}]={value!r} is outside "
+                                     f"[{low:g}, {high:g}], the range a fit of the calibrated "
+                                     "law can produce")
+            checked[name] = tuple(float(v) for v in group)
+        unknown = sorted(set(values) - set(checked))
+        if unknown:
+            raise InputError(f"{where}: coefficients {unknown[0]!r} is not a group of this "
+                             f"hertz2d's calibrated law ({', '.join(checked)})")
+        return cls(**checked, label=label)
+
+    @classmethod
     def from_file(cls, path: str | Path, label: str | None = None) -> "CalibratedCoefficients":
-        """The coefficients of a ``coefficients.json`` written by ``hertz2d calibrate``."""
-        path = Path(path)
-        problem = f"coefficients={str(path)!r} is not a calibrated law's coefficients.json"
-        try:
-            content = json.loads(path.read_text())
-            if content.get("format") != COEFFICIENTS_FORMAT:
-                raise InputError(f"{problem} (format {content.get('format')!r}, not "
-                                 f"{COEFFICIENTS_FORMAT!r})")
-            if content.get("format_version") != COEFFICIENTS_VERSION:
-                raise InputError(
-                    f"coefficients={str(path)!r}: format_version={content.get('format_version')!r}"
-                    f" is not {COEFFICIENTS_VERSION} (this hertz2d's calibrated law; rerun "
-                    "`hertz2d calibrate`)")
-            entry = content["coefficients"]
-            values = {name: tuple(float(v) for v in entry[name])
-                      for name in cls.groups()}
-            ranges = (content.get("training") or {}).get("ranges") or None
-        except FileNotFoundError:
-            raise InputError(f"coefficients={str(path)!r} does not exist; run `hertz2d "
-                             "calibrate` first") from None
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
-            raise InputError(f"{problem} ({type(error).__name__}: {error})") from None
-        for name, length in cls.groups().items():
-            if len(values[name]) != length or not all(map(math.isfinite, values[name])):
-                raise InputError(f"{problem}: {name} needs {length} finite numbers")
-        return cls(**values, label=label or "calibrated", ranges=ranges)
+        """The coefficients of a ``coefficients.json`` written by ``hertz2d calibrate``: its
+        format and version, then :meth:`checked` (:class:`InputError` naming the file), with the
+        ranges of its training contacts (``training.ranges``, each a pair of numbers) when it
+        records them."""
+        where = f"coefficients={str(path)!r}"
+        data = json_object(read_json(path, "coefficients", "run `hertz2d calibrate` first"),
+                           "coefficients", str(path))
+        if data.get("format") != FORMAT:
+            raise InputError(f"{where}: format={data.get('format')!r} is not {FORMAT!r} (a "
+                             "calibrated law's coefficients.json)")
+        version = data.get("format_version")
+        if version != FORMAT_VERSION or isinstance(version, bool):
+            raise InputError(f"{where}: format_version={version!r} is not {FORMAT_VERSION} "
+                             "(the version this hertz2d reads; rerun `hertz2d calibrate`)")
+        ranges = (data.get("training") or {}).get("ranges") or None
+        if ranges is not None:
+            if not isinstance(ranges, dict) or not all(
+                    isinstance(v, list) and len(v) == 2 and all(
+                        isinstance(x, (int, float)) and not isinstance(x, bool)
+                        and math.isfinite(x) for x in v) and v[0] <= v[1]
+                    for v in ranges.values()):
+                raise InputError(f"{where}: training ranges={ranges!r} are not pairs of "
+                                 "finite numbers, low <= high")
+        return replace(cls.checked(data.get("coefficients"), where, label or "calibrated"),
+                       ranges=ranges)
 
 
 def coupling_beta(pair: ContactPair) -> np.ndarray:

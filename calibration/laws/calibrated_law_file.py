@@ -19,8 +19,6 @@ with schema checks:
 from __future__ import annotations
 
 import copy
-import json
-import math
 from pathlib import Path
 
 from calibration.laws import calibrated_kernel as kernel
@@ -28,7 +26,8 @@ from calibration.laws.calibrated import (CEILING_A_OVER_R, CEILING_MARGIN, KAPPA
                                          CalibratedCoefficients)
 from calibration.laws.law_file import (BRACKET_WEIGHTS, FORMAT, FORMAT_VERSION, FORMULAS,
                                        NORMAL_RANGE, UNITS, check_law_header, hertz2d_version,
-                                       number_pair, read_json, require)
+                                       number_pair, require)
+from calibration.runs.json_file import json_object, read_json
 from calibration.runs.provenance import provenance
 from checks import InputError
 
@@ -159,9 +158,20 @@ def formulas() -> dict:
 
 
 def training_record(path: str | Path) -> dict | None:
-    """The ``training`` entry of a ``coefficients.json`` (spec, paths, ranges, ...), or None."""
-    training = json.loads(Path(path).read_text()).get("training")
-    return training if isinstance(training, dict) else None
+    """The ``training`` entry of a ``coefficients.json`` (spec, paths, ranges, ...), or None;
+    its ranges, when recorded, each ``[low, high]``."""
+    training = json_object(read_json(path, "coefficients"), "coefficients",
+                           str(path)).get("training")
+    if not isinstance(training, dict):
+        return None
+    ranges = training.get("ranges")
+    if ranges is not None:
+        if not isinstance(ranges, dict):
+            raise InputError(f"coefficients={str(path)!r}: training ranges={ranges!r} is not "
+                             "an object")
+        for name, value in ranges.items():
+            number_pair(value, f"training ranges {name}", str(path), "coefficients")
+    return training
 
 
 def _validity(training: dict | None) -> dict:
@@ -201,18 +211,9 @@ def calibrated_law_description(coefficients: CalibratedCoefficients, source: str
 
 def _check_coefficients(entry: dict, where: str) -> CalibratedCoefficients:
     values = require(entry, "values", dict, where, "coefficients.")
-    checked = {}
-    for name, length in CalibratedCoefficients.groups().items():
-        group = values.get(name)
-        if not (isinstance(group, list) and len(group) == length
-                and all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                        and math.isfinite(v) for v in group)):
-            raise InputError(f"law={where!r}: coefficients {name}={group!r} are not {length} "
-                             "finite numbers")
-        checked[name] = tuple(float(v) for v in group)
     label = require(entry, "label", str, where, "coefficients.")
     require(entry, "source", str, where, "coefficients.")
-    return CalibratedCoefficients(**checked, label=label)
+    return CalibratedCoefficients.checked(values, f"law={where!r}", label)
 
 
 def check_calibrated_law(law, where: str) -> CalibratedCoefficients:
@@ -269,5 +270,5 @@ def read_calibrated_law(path: str | Path) -> tuple[CalibratedCoefficients, dict]
     checks.InputError
         The file is missing, not JSON or not of this format (the message names what is wrong).
     """
-    law = read_json(path)
+    law = read_json(path, "law")
     return check_calibrated_law(law, str(path)), law

@@ -22,16 +22,19 @@ composite law without saying so).
 from __future__ import annotations
 
 import copy
-import json
 import math
 from importlib import metadata
 from pathlib import Path
 
 from calibration.laws.pair import FORMS
-from calibration.laws.penalty_factor import W_RANGE, ConstantPenalty, PolynomialPenalty
+from calibration.laws.penalty_factor import (FITTED_RANGE, W_RANGE, ConstantPenalty,
+                                            PolynomialPenalty, admissible_coefficients)
+from calibration.runs import json_file
 from calibration.runs.provenance import provenance
 from checks import InputError, one_of
 
+#: the file's name in an export folder (``hertz2d export-law``)
+FILE = "law.json"
 FORMAT = "hertz2d-law"
 FORMAT_VERSION = 2
 LAW_ID = "hertz2d-simplified"
@@ -39,8 +42,6 @@ LAW_ID = "hertz2d-simplified"
 #: the regressors of Eq. 33, in the order of the coefficients (x = a/R_i of body i)
 PENALTY_TERMS = ("1", "a/R", "nu", "(a/R)^2", "(a/R) nu", "nu^2")
 
-#: where Eq. 33 was fitted (Section 4.1, Fig. 8), also hertz2d's default refit grid
-FITTED_RANGE = {"a_over_R": [0.01, 0.15], "nu": [0.0, 0.49]}
 
 #: base support of the paper's Eq. 33 (the paper does not say how its half-round body was held)
 EQ33_SUPPORT = "paper (COMSOL, base support not stated; hertz2d finds it clamped)"
@@ -112,12 +113,9 @@ NORMAL_RANGE = {"formula": "0 < delta_n < exp(C - 1)/(4 R*), C = L - 1 (4 (R1 + 
 def _coefficients(penalty) -> list[float]:
     if isinstance(penalty, ConstantPenalty):
         return [float(penalty.value), 0.0, 0.0, 0.0, 0.0, 0.0]
-    coefficients = [float(c) for c in getattr(penalty, "coefficients", ())]
-    if len(coefficients) != len(PENALTY_TERMS) or not all(map(math.isfinite, coefficients)):
-        raise InputError(f"penalty={getattr(penalty, 'label', penalty)!r} cannot be exported: "
-                         f"law.json holds {len(PENALTY_TERMS)} finite coefficients of Eq. 33's "
-                         "form or a constant")
-    return coefficients
+    return list(admissible_coefficients(
+        list(getattr(penalty, "coefficients", ())),
+        f"penalty={getattr(penalty, 'label', penalty)!r} cannot be exported: its coefficients"))
 
 
 def hertz2d_version() -> str:
@@ -144,7 +142,7 @@ def law_description(penalty, base_support: str, source: dict | None = None,
         "penalty": {"label": penalty.label, "terms": list(PENALTY_TERMS),
                     "coefficients": _coefficients(penalty), "clip": list(W_RANGE),
                     "base_support": base_support},
-        "validity": {**FITTED_RANGE,
+        "validity": {**{name: list(bounds) for name, bounds in FITTED_RANGE.items()},
                      "note": "the range the penalty factor was fitted on (Eq. 33: Section 4.1, "
                              "Fig. 8); outside it w is extrapolated, then clipped to [0, 1]"},
         "normal_range": NORMAL_RANGE,
@@ -165,11 +163,13 @@ def require(mapping: dict, key: str, kind, where: str, within: str = ""):
     return value
 
 
-def number_pair(value, name: str, where: str) -> list[float]:
+def number_pair(value, name: str, where: str, kind: str = "law") -> list[float]:
+    """``[low, high]``, two finite numbers in order (else :class:`InputError` naming the file,
+    ``kind=where``, and the field)."""
     if not (isinstance(value, list) and len(value) == 2
             and all(isinstance(v, (int, float)) and not isinstance(v, bool)
                     and math.isfinite(v) for v in value) and value[0] <= value[1]):
-        raise InputError(f"law={where!r}: {name}={value!r} is not a range [low, high]")
+        raise InputError(f"{kind}={where!r}: {name}={value!r} is not a range [low, high]")
     return [float(v) for v in value]
 
 
@@ -202,12 +202,8 @@ def _check_schema(law, where: str) -> PolynomialPenalty:
     if penalty.get("terms") != list(PENALTY_TERMS):
         raise InputError(f"law={where!r}: penalty terms={penalty.get('terms')!r} are not "
                          f"{list(PENALTY_TERMS)!r}")
-    coefficients = penalty.get("coefficients")
-    if not (isinstance(coefficients, list) and len(coefficients) == len(PENALTY_TERMS)
-            and all(isinstance(c, (int, float)) and not isinstance(c, bool)
-                    and math.isfinite(c) for c in coefficients)):
-        raise InputError(f"law={where!r}: penalty coefficients={coefficients!r} are not "
-                         f"{len(PENALTY_TERMS)} finite numbers")
+    coefficients = admissible_coefficients(penalty.get("coefficients"),
+                                           f"law={where!r}: penalty coefficients")
     if number_pair(penalty.get("clip"), "penalty clip", where) != list(W_RANGE):
         raise InputError(f"law={where!r}: penalty clip={penalty['clip']!r} is not "
                          f"{list(W_RANGE)!r} (the range of w, Section 2.3)")
@@ -219,7 +215,7 @@ def _check_schema(law, where: str) -> PolynomialPenalty:
     for key, kind in (("normal_range", dict), ("wall", str), ("units", dict),
                       ("hertz2d_version", str), ("provenance", dict)):
         require(law, key, kind, where)
-    return PolynomialPenalty(tuple(float(c) for c in coefficients), label)
+    return PolynomialPenalty(coefficients, label)
 
 
 def read_law(path: str | Path) -> tuple[PolynomialPenalty, dict]:
@@ -249,12 +245,7 @@ def read_law(path: str | Path) -> tuple[PolynomialPenalty, dict]:
 
 
 def read_json(path: str | Path):
-    """The JSON value of a law file (:class:`InputError` if it cannot be read or parsed)."""
-    where = str(path)
-    try:
-        return json.loads(Path(path).read_text())
-    except OSError as error:
-        raise InputError(f"law={where!r} cannot be read ({error.strerror})") from None
-    except ValueError as error:
-        raise InputError(f"law={where!r} is not JSON ({error})") from None
+    """The JSON value of a law file (:class:`InputError` if it cannot be read, or is not strict
+    JSON: :func:`calibration.runs.json_file.read_json`)."""
+    return json_file.read_json(path, "law")
 

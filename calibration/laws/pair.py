@@ -39,6 +39,10 @@ from checks import InputError, one_of
 
 #: how the two bodies' compliances combine in the 2D laws (see the module docstring)
 FORMS = ("per-body", "composite")
+#: the largest radius (m) the laws' arithmetic holds: the normal law's constant e^C = 16 R1 R2/e
+#: (Eq. 22 solved exactly) must be a finite double, so a radius beyond 1e150 m is refused
+#: before it overflows
+MAX_RADIUS = 1e150
 
 
 def _checked(name: str, value, low: float, high: float | None = None,
@@ -51,8 +55,8 @@ def _checked(name: str, value, low: float, high: float | None = None,
         bad |= array >= high
     if bad.any():
         first = float(array.ravel()[np.flatnonzero(bad.ravel())[0]])
-        interval = (f"[{low:g}, {high:g})" if high is not None else
-                    (f">= {low:g}" if low_inclusive else f"> {low:g}"))
+        interval = (f"{'[' if low_inclusive else '('}{low:g}, {high:g})" if high is not None
+                    else (f">= {low:g}" if low_inclusive else f"> {low:g}"))
         raise InputError(f"{name}={first!r} must be {'in ' if high is not None else ''}{interval}")
     return array
 
@@ -97,7 +101,8 @@ class ContactPair:
 
     def __init__(self, R1, R2, E1, E2, nu1, nu2, mu, wall: bool = False,
                  form: str = "per-body"):
-        values = {"R1": _checked("R1", R1, 0.0), "R2": _checked("R2", R2, 0.0),
+        values = {"R1": _checked("R1", R1, 0.0, MAX_RADIUS),
+                  "R2": _checked("R2", R2, 0.0, MAX_RADIUS),
                   "E1": _checked("E1", E1, 0.0), "E2": _checked("E2", E2, 0.0),
                   "nu1": _checked("nu1", nu1, 0.0, 0.5, low_inclusive=True),
                   "nu2": _checked("nu2", nu2, 0.0, 0.5, low_inclusive=True),

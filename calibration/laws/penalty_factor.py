@@ -1,8 +1,10 @@
 """The penalty factor w(a/R, nu) a 2D Hertzian law uses: Eq. 33, a refit, or a constant.
 
-A refit is read from ``hertz2d fit``'s ``fit.json`` for one support: a half-round base of
-Section 2.3 (``clamped``, ``symmetric``) or the full disc held by K contacts (``confined-<K>``,
-and ``confined``: the one a DEM packing should use, pooled over K = 3 and 4).
+A refit is read from ``hertz2d fit``'s ``fit.json`` for one support
+(:meth:`calibration.penalty.outputs.PenaltyFit.penalty`): a half-round base of Section 2.3
+(``clamped``, ``symmetric``) or the full disc held by K contacts (``confined-<K>``, and
+``confined``: the one a DEM packing should use, pooled over K = 3 and 4); its coefficients are
+checked by :func:`admissible_coefficients`.
 
 Each is a callable ``w(a_over_R, nu)``. The paper bounds w between 0 and 1 (Section 2.3), and
 every law clips the value to that range (:func:`bounded`): Eq. 33, a quadratic fitted on
@@ -11,10 +13,8 @@ would otherwise give a negative tangential stiffness.
 """
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -23,6 +23,42 @@ from checks import InputError
 
 #: the range the paper gives w (Section 2.3): 0 for a half space, 1 at most
 W_RANGE = (0.0, 1.0)
+#: the contacts a penalty factor is fitted on (Eq. 33: Section 4.1, Fig. 8; hertz2d's refits)
+FITTED_RANGE = {"a_over_R": (0.01, 0.15), "nu": (0.0, 0.49)}
+#: how far a fitted w may stray from :data:`W_RANGE` on :data:`FITTED_RANGE` before the clip: a
+#: least-squares fit of values inside [0, 1] strays a little at the corners of its range (the
+#: refits: w in 0.1-0.8), never by a whole range
+W_ADMISSIBLE = (-1.0, 2.0)
+#: points per axis at which :func:`admissible_coefficients` evaluates w on the fitted range
+_CHECK_POINTS = 11
+
+
+def admissible_coefficients(values, name: str) -> tuple[float, ...]:
+    """The six coefficients of Eq. 33's form in ``values``, checked (:class:`InputError`
+    naming ``name`` and the value): six finite numbers whose w stays inside
+    :data:`W_ADMISSIBLE` on :data:`FITTED_RANGE`. Evaluated in Python floats, which give inf
+    rather than a warning for coefficients near the largest double, so no overflow reaches the
+    user; such coefficients are refused, never clipped into a w of 0 or 1 in silence."""
+    terms = len(EQ33_COEFFICIENTS)
+    if not isinstance(values, (list, tuple)) or len(values) != terms or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+            for v in values):
+        raise InputError(f"{name}={values!r} are not {terms} finite numbers (Eq. 33's form)")
+    coefficients = tuple(float(v) for v in values)
+    (x_low, x_high), (nu_low, nu_high) = FITTED_RANGE["a_over_R"], FITTED_RANGE["nu"]
+    steps = _CHECK_POINTS - 1
+    for i in range(_CHECK_POINTS):
+        x = x_low + (x_high - x_low) * i / steps
+        for j in range(_CHECK_POINTS):
+            nu = nu_low + (nu_high - nu_low) * j / steps
+            w = sum(c * t for c, t in zip(coefficients, (1.0, x, nu, x * x, x * nu, nu * nu)))
+            if not W_ADMISSIBLE[0] <= w <= W_ADMISSIBLE[1]:
+                raise InputError(
+                    f"{name}={list(values)!r} give w={w:.3g} at a/R={x:g}, nu={nu:g}: outside "
+                    f"[{W_ADMISSIBLE[0]:g}, {W_ADMISSIBLE[1]:g}] on the range a penalty factor "
+                    f"is fitted on, where w is in [{W_RANGE[0]:g}, {W_RANGE[1]:g}] (Section "
+                    "2.3); no fit gives these")
+    return coefficients
 
 
 @dataclass(frozen=True)
@@ -34,53 +70,6 @@ class PolynomialPenalty:
 
     def __call__(self, a_over_R, nu):
         return penalty_factor_eq33(a_over_R, nu, self.coefficients)
-
-    @classmethod
-    def from_fit(cls, path: str | Path, support: str | None = None) -> "PolynomialPenalty":
-        """The refit written by ``hertz2d fit``.
-
-        Parameters
-        ----------
-        path : str or pathlib.Path
-            A ``fit.json`` (``<results>/penalty/fit.json``).
-        support : str, optional
-            Whose coefficients: a half-round base, ``clamped`` or ``symmetric``; a disc held by K
-            contacts, ``confined-<K>``; or ``confined``, the disc in a packing. By default the
-            fit's default support.
-
-        Returns
-        -------
-        PolynomialPenalty
-            The six coefficients of Eq. 33's form, labelled with their support.
-        """
-        path = Path(path)
-        if not path.exists():
-            raise InputError(f"fit={str(path)!r} does not exist; run `hertz2d fit` first")
-        problem = f"fit={str(path)!r} is not a fit.json of `hertz2d fit`"
-        try:
-            summary = json.loads(path.read_text())
-            fits = {**summary.get("by_support", {}), **summary.get("confined", {}).get("fits", {})}
-        except (OSError, ValueError, AttributeError) as error:
-            raise InputError(f"{problem} ({type(error).__name__}: {error})") from None
-        if support is None:
-            support, entry = str(summary.get("default_support", "FEM")), summary
-        elif support in fits:
-            entry = fits[support]
-        else:
-            raise InputError(f"support={support!r} is not in fit={str(path)!r} (it has "
-                             f"{', '.join(sorted(fits)) or 'none'}); run `hertz2d sweep` and "
-                             "`hertz2d fit` with a spec that computes it")
-        try:
-            coefficients = tuple(float(c) for c in entry["coefficients"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise InputError(f"{problem} ({type(error).__name__}: {error})") from None
-        if len(coefficients) != len(EQ33_COEFFICIENTS) or not all(map(math.isfinite,
-                                                                       coefficients)):
-            raise InputError(f"fit={str(path)!r} does not hold {len(EQ33_COEFFICIENTS)} finite "
-                             "coefficients")
-        label = (f"refit ({support} base)" if support in ("clamped", "symmetric", "FEM")
-                 else f"refit ({support} disc)")
-        return cls(coefficients, label)
 
 
 @dataclass(frozen=True)
@@ -102,7 +91,6 @@ class ConstantPenalty:
         return np.full(np.broadcast(a_over_R, nu).shape, float(self.value))
 
 
-#: the paper's Eq. 33 with its own coefficients
 EQ33 = PolynomialPenalty()
 
 

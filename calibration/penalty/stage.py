@@ -10,57 +10,55 @@ and checks, :func:`calibration.penalty.confined.summarise`), ``fig7_parameters.p
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
 
-from calibration.penalty import figures
+from calibration.penalty import figures, outputs
 from calibration.penalty.confined import read_confined, run_confined
 from calibration.penalty.confined import summarise as summarise_confined
 from calibration.penalty.regression import CONSTANT_W, constant_w_errors, fit_eq33
 from calibration.penalty.confined_cases import expand_confined
+from calibration.penalty.outputs import (PenaltyFit, SweepSummary, confined_path, figure_path,
+                                         folder, grid_path)
 from calibration.penalty.spec import expand
 from calibration.penalty.spec import read as read_spec
 from calibration.penalty.sweep import read_grid, run_sweep
-from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
-                                     writes_together)
+from calibration.runs.atomic import check_writable, save_figure, write_csv, writes_together
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
 from fem.supports import DEFAULT_SUPPORT, SUPPORTS
 
 
-def folder(results: str | Path) -> Path:
-    """Where the stage's files go under a results root."""
-    return Path(results) / "penalty"
-
-
 @writes_together
 def sweep(spec: str | None = None, quick: bool = False, executor: Executor = Inline(),
-          results: str | Path = "results", progress: bool = True) -> dict:
+          results: str | Path = "results", progress: bool = True) -> SweepSummary:
     """Run a spec's cases on ``executor`` (reusing finished ones) and write
     ``<results>/penalty/grid.csv``, and ``confined.csv`` when the spec has a ``[confined]``
     table."""
     start = time.perf_counter()
     parsed = read_spec(spec, quick=quick)
     cases, confined_cases = expand(parsed), expand_confined(parsed)
-    out = check_writable("results", folder(results) / "grid.csv")
-    confined_out = check_writable("results", folder(results) / "confined.csv")
+    out = check_writable("results", grid_path(results))
+    confined_out = check_writable("results", confined_path(results))
     grid = run_sweep(cases, executor, progress=progress)
     write_csv(grid, out)
-    summary = {**_table_summary(grid), "out": str(out)}
+    confined = None
     if confined_cases:
         table = run_confined(confined_cases, executor, progress=progress)
         write_csv(table, confined_out)
-        summary["confined"] = {**_table_summary(table), "out": str(confined_out)}
+        confined = _table_summary(table, confined_out)
     elif confined_out.exists():  # from an earlier spec: `fit` must not mix it with this grid
         confined_out.unlink()
-    return {**summary, "seconds": round(time.perf_counter() - start, 2)}
+    return replace(_table_summary(grid, out), confined=confined,
+                   seconds=round(time.perf_counter() - start, 2))
 
 
-def _table_summary(table: pd.DataFrame) -> dict:
+def _table_summary(table: pd.DataFrame, out: Path) -> SweepSummary:
     failed = table[table.status == "failed"]
-    return {"rows": len(table), "failed": len(failed), "reused": int(table.reused.sum()),
-            "failures": sorted(set(failed.error))[:5]}
+    return SweepSummary(len(table), len(failed), int(table.reused.sum()),
+                        sorted(set(failed.error))[:5], str(out))
 
 
 def _convergence(grid: pd.DataFrame) -> dict:
@@ -83,11 +81,11 @@ def _convergence(grid: pd.DataFrame) -> dict:
 
 
 @writes_together
-def fit(grid_path: str | Path | None = None, results: str | Path = "results") -> dict:
+def fit(grid: str | Path | None = None, results: str | Path = "results") -> PenaltyFit:
     """Refit Eq. 33 for both supports, write ``fit.json`` and the figures into
     ``<results>/penalty``; the grid is ``<results>/penalty/grid.csv`` unless given."""
     out_dir = check_writable("results", folder(results), directory=True)
-    grid_path = Path(grid_path) if grid_path else out_dir / "grid.csv"
+    grid_path = Path(grid) if grid else outputs.grid_path(results)
     grid = read_grid(grid_path)
     supports = [s for s in SUPPORTS if ((grid.support == s) & (grid.study == "grid")).any()]
     fits = {support: fit_eq33(grid, support) for support in supports}
@@ -107,15 +105,16 @@ def fit(grid_path: str | Path | None = None, results: str | Path = "results") ->
     summary = {**default.summary(), "default_support": default.support,
                "by_support": by_support, "convergence": _convergence(grid),
                "grid": str(grid_path), "provenance": provenance()}
-    confined_path = out_dir / "confined.csv"
-    confined = read_confined(confined_path) if confined_path.exists() else None
+    confined_table = confined_path(results)
+    confined = read_confined(confined_table) if confined_table.exists() else None
     if confined is not None:
         summary["confined"] = summarise_confined(confined, grid, by_support)
-    write_json(summary, out_dir / "fit.json")
+    written = PenaltyFit(summary)
+    path = written.write(results)
     if confined is not None:
-        save_figure(figures.confined_figure(grid, confined), out_dir / "confined_w.png")
-    save_figure(figures.figure7(grid), out_dir / "fig7_parameters.png")
-    save_figure(figures.figure8(grid, fits), out_dir / "fig8_grid.png")
-    save_figure(figures.figure9(grid, default.support), out_dir / "fig9_constant_w.png")
-    save_figure(figures.convergence_figure(grid), out_dir / "convergence.png")
-    return {**summary, "out": str(out_dir / "fit.json")}
+        save_figure(figures.confined_figure(grid, confined), figure_path(out_dir, "confined_w"))
+    save_figure(figures.figure7(grid), figure_path(out_dir, "fig7_parameters"))
+    save_figure(figures.figure8(grid, fits), figure_path(out_dir, "fig8_grid"))
+    save_figure(figures.figure9(grid, default.support), figure_path(out_dir, "fig9_constant_w"))
+    save_figure(figures.convergence_figure(grid), figure_path(out_dir, "convergence"))
+    return replace(written, path=path)

@@ -11,7 +11,6 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
 import pandas as pd
 
 from calibration.penalty.cases import solve_group, solver_namespace
@@ -19,6 +18,7 @@ from calibration.penalty.spec import Case
 from calibration.runs.cached import cached_results
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.store import CaseStore
+from calibration.runs.tables import read_table as checked_table
 from fem.supports import SUPPORTS
 from checks import InputError
 
@@ -34,42 +34,21 @@ def read_table(path: str | Path, name: str, columns: list[str], numeric: list[st
                is_support: Callable[[str], bool], supports: str, command: str) -> pd.DataFrame:
     """A table of sweep rows, checked column by column before it is used (errors name ``name``).
 
-    Every column of ``columns`` present, ``status`` ok or failed, every ``support`` accepted by
-    ``is_support`` (``supports`` says which are, for the message), the ``numeric`` columns
-    finite in every finished row, and at least one finished case of the a/R x nu grid.
+    Every column of ``columns`` present (each once), ``status`` ok or failed, every ``support``
+    accepted by ``is_support`` (``supports`` says which are, for the message), the ``numeric``
+    columns finite in every finished row, and at least one finished case of the a/R x nu grid.
     """
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{name}={str(path)!r} does not exist; run `{command}` first")
-    try:
-        table = pd.read_csv(path, keep_default_na=False, na_values=[""])
-    except (ValueError, UnicodeDecodeError, pd.errors.ParserError) as error:
-        raise InputError(f"{name}={str(path)!r} is not a CSV table "
-                         f"({type(error).__name__}: {str(error).splitlines()[0]})") from None
-    missing = [c for c in columns if c not in table.columns]
-    if missing:
-        raise InputError(f"{name}={str(path)!r} lacks the column(s) {', '.join(missing)} of a "
-                         f"`{command}` table")
+    table = checked_table(path, name, columns, numeric, command,
+                          rows=lambda rows: rows.status.astype(str) == "ok")
+    where = f"{name}={str(path)!r}"
     bad_status = sorted(set(table.status.astype(str)) - {"ok", "failed"})
     if bad_status:
-        raise InputError(f"{name}={str(path)!r}: status={bad_status[0]!r} is not one of ok, failed")
+        raise InputError(f"{where}: status={bad_status[0]!r} is not one of ok, failed")
     bad_support = sorted(s for s in set(table.support.astype(str)) if not is_support(s))
     if bad_support:
-        raise InputError(f"{name}={str(path)!r}: support={bad_support[0]!r} is not one of "
-                         f"{supports}")
-    finished = table.status == "ok"
-    for column in numeric:
-        values = pd.to_numeric(table[column], errors="coerce")
-        bad = finished & ~np.isfinite(values)
-        if bad.any():
-            row = int(np.flatnonzero(bad)[0])
-            value = table[column].iloc[row]
-            value = value.item() if hasattr(value, "item") else value  # numpy -> Python
-            raise InputError(f"{name}={str(path)!r}: {column}={value!r} in row {row + 1} is not "
-                             "a finite number")
-        table[column] = values
-    if not ((table.study == "grid") & finished).any():
-        raise InputError(f"{name}={str(path)!r} has no finished cases of the a/R x nu grid")
+        raise InputError(f"{where}: support={bad_support[0]!r} is not one of {supports}")
+    if not ((table.study == "grid") & (table.status == "ok")).any():
+        raise InputError(f"{where} has no finished cases of the a/R x nu grid")
     return table
 
 

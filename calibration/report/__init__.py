@@ -5,39 +5,56 @@ with every figure embedded, and to Markdown for reading on a code host.
 """
 from __future__ import annotations
 
-import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
+from calibration import results_layout as layout
+from calibration.biaxial.outputs import BiaxialOutputs
+from calibration.calibrate.outputs import CalibratedOutputs
+from calibration.penalty.outputs import PenaltyOutputs
 from calibration.runs.atomic import check_writable, write_text, writes_together
 from calibration.runs.provenance import provenance
+from calibration.runs.run_record import RunRecord
 from calibration.report import (calibrated_sections, dem_sections, domain_sections,
                                  map_sections, penalty_sections, validation_sections)
 from calibration.report.document import Section, listed
 from calibration.report.render import to_html, to_markdown
 from calibration.report.stage_files import load_stage
+from calibration.validation.map.outputs import MapOutputs
+from calibration.validation.outputs import ValidationOutputs
+from checks import InputError
 
 TITLE = "hertz2d: the 2D Hertzian frictional contact law, re-derived and validated by FEM"
 
 
-def _which_run(results: Path, validation: validation_sections.ValidationResults) -> str:
+@dataclass(frozen=True)
+class ReportFiles:
+    """Where the report went: the HTML file and its Markdown twin."""
+
+    out: str
+    markdown: str
+
+    def as_json(self) -> dict:
+        return {"out": self.out, "markdown": self.markdown}
+
+
+def _which_run(results: Path, validation: ValidationOutputs) -> str:
     """One sentence naming the results root, the run that made it, and whether it is quick."""
-    record = results / "run.json"
-    if record.exists():
-        run = json.loads(record.read_text())
-        made = f"`{run['command']}` on {run['date']}"
+    record = RunRecord.read(results)
+    if record is not None:
+        made = f"`{record.command}` on {record.date}"
     else:
-        stamp = validation.summary["provenance"]
+        stamp = validation.provenance
         made = f"separate stage commands (the last: `{stamp['command']}` on {stamp['date']})"
     kind = ("a QUICK run (coarser meshes and grids, fewer steps): its numbers show that the "
             "pipeline runs, not converged results; `hertz2d all` makes the converged ones"
-            if validation.summary["quick"] else "a full run at the converged mesh levels")
+            if validation.quick else "a full run at the converged mesh levels")
     return f"This report shows the results in `{results}`, made by {made}: {kind}."
 
 
-def _summary(results: Path, penalty: penalty_sections.PenaltyResults,
-             validation: validation_sections.ValidationResults) -> Section:
+def _summary(results: Path, penalty: PenaltyOutputs, validation: ValidationOutputs) -> Section:
     section = Section("Summary: the paper against hertz2d", "summary")
     section.paragraph(_which_run(results, validation))
     section.paragraph(
@@ -65,55 +82,44 @@ def _disagreements(notes: list[str]) -> Section:
     return section
 
 
-def _provenance(results: Path, penalty, validation) -> dict:
+def _provenance(results: Path, penalty: PenaltyOutputs, validation: ValidationOutputs) -> dict:
     """Who made the results (the last ``hertz2d all``, each stage) and who made this report."""
     def made(stage: dict) -> dict:  # full provenance stays in the stage's own JSON file
         return {"command": stage["command"], "date": stage["date"]}
 
     meta = {"report": provenance(),
-            "penalty stage (penalty/fit.json)": made(penalty.fit["provenance"]),
-            "validation stage (validation/summary.json)": made(
-                validation.summary["provenance"]),
+            f"penalty stage ({penalty.record.path.relative_to(results)})": made(
+                penalty.provenance),
+            f"validation stage ({validation.record.path.relative_to(results)})": made(
+                validation.provenance),
             "mesh level (half-round grid)": int(
                 penalty.grid_cases(penalty.default).level.mode().iloc[0]),
-            "mesh levels (two-disc)": listed(validation.summary["settings"]["levels"]),
-            "quick settings": "yes" if validation.summary["quick"] else "no"}
-    record = results / "run.json"
-    if record.exists():
-        run = json.loads(record.read_text())
-        meta["pipeline run"] = {"command": run["command"], "date": run["date"],
-                                "wall time (s)": run["seconds"],
-                                **{f"{k} (s)": v for k, v in run["stage_seconds"].items()}}
+            "mesh levels (two-disc)": listed(validation.settings["levels"]),
+            "quick settings": "yes" if validation.quick else "no"}
+    record = RunRecord.read(results)
+    if record is not None:
+        meta["pipeline run"] = {"command": record.command, "date": record.date,
+                                "wall time (s)": record.seconds,
+                                **{f"{k} (s)": v for k, v in record.stage_seconds.items()}}
     return meta
 
 
 def report_sections(results: Path) -> list[Section]:
     """The report's sections of the results root ``results``, in reading order (a stage the root
     lacks, the map or the DEM, has none); the documentation renders the same sections."""
-    penalty = load_stage(penalty_sections.PenaltyResults, results)
-    validation = load_stage(validation_sections.ValidationResults, results)
-    sections = [_summary(results, penalty, validation),
-                penalty_sections.verification_section(penalty),
-                validation_sections.verification_section(validation),
-                penalty_sections.penalty_section(penalty),
-                penalty_sections.confined_section(penalty),
-                validation_sections.validation_section(validation),
-                domain_sections.domain_section(validation),
-                map_sections.map_section(load_stage(map_sections.MapResults, results,
-                                                    "map/summary.json")),
-                calibrated_sections.calibrated_section(
-                    load_stage(calibrated_sections.CalibratedResults, results,
-                               "calibrated/summary.json"),
-                    load_stage(dem_sections.BiaxialResults, results,
-                               "dem/biaxial/summary.json")),
-                dem_sections.biaxial_section(results),
-                _disagreements(penalty_sections.disagreements(penalty)
-                               + validation_sections.disagreements(validation))]
-    return [section for section in sections if section is not None]
+    penalty = load_stage(PenaltyOutputs, results)
+    validation = load_stage(ValidationOutputs, results)
+    biaxial = load_stage(BiaxialOutputs, results, BiaxialOutputs.present(results))
+    try:  # a field the stages always write, missing or of another type: a hand-edited file
+        return _sections(results, penalty, validation, biaxial)
+    except (KeyError, TypeError, IndexError, ValueError) as error:
+        raise InputError(f"results={str(results)!r}: a stage's files do not hold what the "
+                         f"report reads ({type(error).__name__}: {error}); rerun the stage "
+                         "that wrote them") from None
 
 
 @writes_together
-def build_report(results: str | Path = "results") -> dict:
+def build_report(results: str | Path = "results") -> ReportFiles:
     """Write the report of a results root.
 
     Parameters
@@ -123,7 +129,7 @@ def build_report(results: str | Path = "results") -> dict:
 
     Returns
     -------
-    dict
+    ReportFiles
         ``out``, the self-contained ``report.html`` (figures embedded), and ``markdown``, its
         Markdown twin ``report.md``.
 
@@ -134,8 +140,36 @@ def build_report(results: str | Path = "results") -> dict:
     """
     results = check_writable("results", results, directory=True)
     sections = report_sections(results)
-    meta = _provenance(results, load_stage(penalty_sections.PenaltyResults, results),
-                       load_stage(validation_sections.ValidationResults, results))
-    html_path = write_text(to_html(TITLE, sections, meta), results / "report.html")
-    md_path = write_text(to_markdown(TITLE, sections, meta, results), results / "report.md")
-    return {"out": str(html_path), "markdown": str(md_path)}
+    try:
+        meta = _provenance(results, load_stage(PenaltyOutputs, results),
+                           load_stage(ValidationOutputs, results))
+    except (KeyError, TypeError, IndexError, ValueError) as error:
+        raise InputError(f"results={str(results)!r}: a stage's files do not hold what the "
+                         f"report reads ({type(error).__name__}: {error}); rerun the stage "
+                         "that wrote them") from None
+    html_path = write_text(to_html(TITLE, sections, meta),
+                           layout.under(results, layout.REPORT_HTML))
+    md_path = write_text(to_markdown(TITLE, sections, meta, results),
+                         layout.under(results, layout.REPORT_MARKDOWN))
+    return ReportFiles(str(html_path), str(md_path))
+
+
+def _sections(results: Path, penalty: PenaltyOutputs, validation: ValidationOutputs,
+              biaxial: BiaxialOutputs | None) -> list[Section]:
+    """The report's sections in reading order (those whose stage the root lacks left out)."""
+    sections = [_summary(results, penalty, validation),
+                penalty_sections.verification_section(penalty),
+                validation_sections.verification_section(validation),
+                penalty_sections.penalty_section(penalty),
+                penalty_sections.confined_section(penalty),
+                validation_sections.validation_section(validation),
+                domain_sections.domain_section(validation),
+                map_sections.map_section(load_stage(MapOutputs, results,
+                                                    MapOutputs.present(results))),
+                calibrated_sections.calibrated_section(
+                    load_stage(CalibratedOutputs, results, CalibratedOutputs.present(results)),
+                    biaxial),
+                dem_sections.biaxial_section(biaxial),
+                _disagreements(penalty_sections.disagreements(penalty)
+                               + validation_sections.disagreements(validation))]
+    return [section for section in sections if section is not None]

@@ -10,34 +10,14 @@ section.
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pandas as pd
 
+from calibration.biaxial.outputs import BiaxialOutputs
+from calibration.calibrate.outputs import CalibratedOutputs
 from calibration.calibrate.targets import law_targets, met
-from calibration.report.dem_sections import BiaxialResults, difference_rows
+from calibration.report.dem_sections import difference_rows
 from calibration.report.document import Section
 from calibration.validation.map.spec import DEFAULT_VARIANT
-
-
-class CalibratedResults:
-    """The files of ``<results>/calibrated`` and the map's errors."""
-
-    STAGE = "calibrated law (hertz2d calibrate)"
-
-    def __init__(self, results: Path):
-        self.folder = Path(results) / "calibrated"
-        self.summary = json.loads((self.folder / "summary.json").read_text())
-        self.coefficients = json.loads((self.folder / "coefficients.json").read_text())
-        self.targets = pd.read_csv(self.folder / "targets.csv")
-        self.by_coupling = pd.read_csv(self.folder / "by_coupling.csv")
-        self.domain = pd.read_csv(self.folder / "domain.csv")
-        self.cycles = pd.read_csv(self.folder / "cycles.csv")
-        self.heldout = json.loads((self.folder / "heldout" / "summary.json").read_text())
-        map_errors = Path(results) / "map" / "errors.csv"
-        self.map_errors = pd.read_csv(map_errors) if map_errors.exists() else None
-        self.label = "calibrated"
 
 
 def _percent(value: float) -> str:
@@ -64,7 +44,7 @@ def _domain_table(domain: pd.DataFrame) -> pd.DataFrame:
     return rows
 
 
-def _training(c: CalibratedResults) -> pd.DataFrame | None:
+def _training(c: CalibratedOutputs) -> pd.DataFrame | None:
     """The targets on the training contacts (the map's default runs on symmetric flats)."""
     if c.map_errors is None:
         return None
@@ -73,7 +53,7 @@ def _training(c: CalibratedResults) -> pd.DataFrame | None:
     return law_targets(errors)
 
 
-def _coefficients(c: CalibratedResults) -> pd.DataFrame:
+def _coefficients(c: CalibratedOutputs) -> pd.DataFrame:
     meaning = {
         "penalty": "w(x, nu) of Eq. 33's form (1, x, nu, x^2, x nu, nu^2), x = a/R_i: the "
                    "bodies' compliance under a Hertzian tangential traction",
@@ -83,11 +63,11 @@ def _coefficients(c: CalibratedResults) -> pd.DataFrame:
                    "|beta|) + v2 beta^2 + v3 [wall]"}
     return pd.DataFrame([{"group": name, "coefficients": ", ".join(f"{v:.4g}" for v in values),
                           "what it stands for": meaning.get(name, "")}
-                         for name, values in c.coefficients["coefficients"].items()])
+                         for name, values in c.record.coefficients.as_dict().items()])
 
 
-def _heldout_convergence(c: CalibratedResults) -> str:
-    checks = pd.DataFrame(c.heldout.get("convergence", []))
+def _heldout_convergence(c: CalibratedOutputs) -> str:
+    checks = pd.DataFrame(c.heldout.convergence)
     if checks.empty:
         return "The held-out map has no convergence check."
     mine = checks[checks.law == c.label]
@@ -107,7 +87,7 @@ def _band_share(band: pd.DataFrame, label) -> float:
     return (mine[within] * mine.paths).sum() / mine.paths.sum() if len(mine) else float("nan")
 
 
-def _failures(c: CalibratedResults) -> str:
+def _failures(c: CalibratedOutputs) -> str:
     band = c.by_coupling
     weakest, strongest = band["|beta|"].iloc[0], band["|beta|"].iloc[-1]
     cycles = c.cycles
@@ -138,7 +118,7 @@ def _failures(c: CalibratedResults) -> str:
         f"show.")
 
 
-def _biaxial(section: Section, b: BiaxialResults | None, law: str) -> None:
+def _biaxial(section: Section, b: BiaxialOutputs | None, law: str) -> None:
     """The biaxial comparison's pairs with the calibrated law, as calibrated minus the other law,
     and a sentence on whether any exceeds the packings' scatter."""
     if b is None or law not in b.laws:
@@ -161,7 +141,7 @@ def _biaxial(section: Section, b: BiaxialResults | None, law: str) -> None:
         f"Against Table 1's law ({'; '.join(b.label(key) for key in table1)}) "
         + ("no macroscopic number moves beyond the packings' scatter: what the calibrated law "
            "changes contact by contact (the memory of the tangential history, the wall's own "
-           f"curves) is not resolved by {len(b.summary['seeds'])} packings in the peak and "
+           f"curves) is not resolved by {len(b.seeds)} packings in the peak and "
            "residual deviator or the volumetric strain."
            if beyond_table1.empty else
            "these differences exceed the packings' scatter: " + "; ".join(
@@ -173,13 +153,13 @@ def _biaxial(section: Section, b: BiaxialResults | None, law: str) -> None:
            if len(beyond) > len(beyond_table1) else ""))
 
 
-def calibrated_section(c: CalibratedResults | None,
-                       biaxial: BiaxialResults | None = None) -> Section | None:
+def calibrated_section(c: CalibratedOutputs | None,
+                       biaxial: BiaxialOutputs | None = None) -> Section | None:
     """"A law calibrated on the contact FEM"; ``biaxial``: the DEM comparison, if run."""
     if c is None:
         return None
     section = Section("A law calibrated on the contact FEM", "calibrated")
-    fit = c.summary["fit"]
+    fit = c.fit
     section.paragraph(
         "The calibrated law (`--law calibrated` in `hertz2d model`, the map, `hertz2d dem` and "
         "`hertz2d export-law`) is the paper's 2D law with its free functions fitted on the "
@@ -197,15 +177,15 @@ def calibrated_section(c: CalibratedResults | None,
         "frame of the line of centres; the map and the FEM comparison do the same.")
     section.table(_coefficients(c), "The fitted coefficients and what each stands for.")
     samples = "; ".join(f"{name}: {sample['cases']} contacts, seed {sample['seed']}"
-                        for name, sample in c.heldout.get("samples", {}).items())
+                        for name, sample in c.heldout.samples.items())
     section.paragraph(
-        f"Fit: least squares (soft L1 loss) on {c.summary['training_paths']} FEM paths of the "
-        f"training spec ({c.coefficients['training']['spec']}, symmetric flats, every path kind "
+        f"Fit: least squares (soft L1 loss) on {c.training_paths} FEM paths of the "
+        f"training spec ({c.record.training['spec']}, symmetric flats, every path kind "
         f"and size it declares), first w and kappa on the paths of one material, then every "
         f"coefficient; RMS residual {fit['start_rms']:.4f} at the start (Eq. 33's w, kappa = 1) "
         f"and {fit['rms']:.4f} at the end, {fit['evaluations']} evaluations of the law on every "
-        f"path, {fit['seconds']:.0f} s. The held-out contacts ({c.heldout['spec']}: "
-        f"{c.summary['heldout_paths']} FEM paths; {samples}), drawn at random over the same "
+        f"path, {fit['seconds']:.0f} s. The held-out contacts ({c.heldout.spec}: "
+        f"{c.heldout_paths} FEM paths; {samples}), drawn at random over the same "
         f"ranges, were not used to fit or to choose anything.")
     laws = [c.label, "accurate with memory, refit (confined disc)",
             "simplified-hysteretic, refit (confined disc)", "simplified, Eq. 33"]
@@ -220,9 +200,9 @@ def calibrated_section(c: CalibratedResults | None,
                   "The same on the held-out contacts. Targets: force under 5 % on 95 % of the "
                   "paths and under 10 % on all; stiffness within 10 %; energy within 10 % on "
                   "90 % of the cycle paths.")
-    if c.summary.get("met"):
+    if c.met:
         section.paragraph("Targets met on the held-out contacts: " + "; ".join(
-            f"{name}: {'yes' if ok else 'no'}" for name, ok in c.summary["met"].items()) + ".")
+            f"{name}: {'yes' if ok else 'no'}" for name, ok in c.met.items()) + ".")
     section.table(_domain_table(c.domain),
                   "The calibrated law's targets on the held-out contacts with Dundurs' |beta| up "
                   "to a bound (a disc on a rigid wall has |beta| = (1 - 2 nu)/(2 (1 - nu))): "
@@ -230,7 +210,7 @@ def calibrated_section(c: CalibratedResults | None,
     section.table(c.by_coupling.round(3), "The calibrated law's held-out paths by Dundurs' "
                   "|beta| and load path: the share with a force error under 5 %.")
     section.paragraph(_failures(c))
-    section.figure(c.folder / "heldout.png",
+    section.figure(c.heldout_figure,
                    "Held-out contacts: each path's force error (top) and each cycle's energy "
                    "error (bottom) against |beta|/mu, the calibrated law beside the paper's "
                    "accurate model with memory (confined refit); dashed: 5 % and 10 %.")

@@ -8,46 +8,12 @@ root without the stage's comparison gets no section.
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pandas as pd
 
+from calibration.biaxial.outputs import BiaxialOutputs
 from calibration.report.document import Section, listed
-from calibration.report.stage_files import load_stage
 
 MPA = 1e-6
-
-
-class BiaxialResults:
-    """The files of ``<results>/dem/biaxial`` (the comparison run)."""
-
-    STAGE = "DEM (hertz2d dem biaxial)"
-
-    def __init__(self, results: Path):
-        self.folder = Path(results) / "dem" / "biaxial"
-        self.summary = json.loads((self.folder / "summary.json").read_text())
-        self.runs = pd.read_csv(self.folder / "runs.csv")
-        self.spread = pd.read_csv(self.folder / "comparison.csv")
-        self.differences = pd.read_csv(self.folder / "differences.csv")
-        self.damping = pd.read_csv(self.folder / "damping.csv")
-        self.laws = self.summary["laws"]
-        self.reference = self.summary["reference"]
-        self.paper_damping = self.summary["damping"]
-
-    def label(self, key: str) -> str:
-        return self.laws[key]["label"]
-
-    def series(self, key: str) -> pd.DataFrame:
-        return pd.read_csv(self.folder / key / "series.csv")
-
-    def ok_runs(self) -> pd.DataFrame:
-        runs = self.runs[self.runs.failure.isna()]
-        return runs[runs.damping == self.paper_damping]
-
-    def value(self, key: str, quantity: str) -> pd.Series:
-        rows = self.spread[(self.spread.law == key) & (self.spread.quantity == quantity)]
-        return rows.iloc[0] if len(rows) else None
 
 
 def _mean_spread(row, scale: float, digits: int = 1) -> str:
@@ -58,7 +24,7 @@ def _mean_spread(row, scale: float, digits: int = 1) -> str:
     return f"{row['mean'] * scale:.{digits}f} +- {row['std'] * scale:.{digits}f}"
 
 
-def comparison_table(b: BiaxialResults) -> pd.DataFrame:
+def comparison_table(b: BiaxialOutputs) -> pd.DataFrame:
     """Per law: peak and residual deviator (MPa) and volumetric strain (%), mean +- standard
     deviation over the packings, and the largest energy-balance error."""
     runs = b.ok_runs()
@@ -97,7 +63,7 @@ def difference_rows(table: pd.DataFrame, names) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def paper_rows(b: BiaxialResults) -> list[dict]:
+def paper_rows(b: BiaxialOutputs) -> list[dict]:
     """The paper's statements on its biaxial test (Section 4.3) against hertz2d's runs."""
     def mean(key, quantity):
         row = b.value(key, quantity)
@@ -131,7 +97,7 @@ def paper_rows(b: BiaxialResults) -> list[dict]:
     return rows
 
 
-def _verdict(b: BiaxialResults, a: str, other: str, quantity: str, sign: int) -> str:
+def _verdict(b: BiaxialOutputs, a: str, other: str, quantity: str, sign: int) -> str:
     """Whether the paper's ordering (mean of ``a`` minus mean of ``other`` has ``sign``) holds
     beyond the packings' scatter (the comparison's screening and paired test)."""
     rows = b.differences[(b.differences.a == a) & (b.differences.b == other)
@@ -147,10 +113,10 @@ def _verdict(b: BiaxialResults, a: str, other: str, quantity: str, sign: int) ->
             f"p = {row.paired_p:.2g}): not resolved by {int(b.value(a, quantity)['n'])} packings")
 
 
-def _overlap_paragraph(b: BiaxialResults) -> str | None:
+def _overlap_paragraph(b: BiaxialOutputs) -> str | None:
     """A note on laws whose packing overlaps beyond any contact law's range (solid fraction,
     disc area over box area with overlaps counted twice, above 1)."""
-    dense = [state for state in b.summary["starting_state"]
+    dense = [state for state in b.starting_state
              if state["isotropic_solid_fraction"] > 1.0]
     if not dense:
         return None
@@ -164,7 +130,7 @@ def _overlap_paragraph(b: BiaxialResults) -> str | None:
             f"the material; the comparison keeps it to show what the N/m reading does.")
 
 
-def _energy_paragraph(b: BiaxialResults) -> str:
+def _energy_paragraph(b: BiaxialOutputs) -> str:
     runs = b.runs[b.runs.failure.isna()]
     worst = runs.loc[runs.energy_balance_error.idxmax()]
     return (f"**Energy balance.** Every run's ledger (work of the walls and gravity = kinetic + "
@@ -174,9 +140,9 @@ def _energy_paragraph(b: BiaxialResults) -> str:
             f"the stage asks 1 %. Each law's `energies.png` shows the terms over time.")
 
 
-def _state_table(b: BiaxialResults) -> pd.DataFrame:
+def _state_table(b: BiaxialOutputs) -> pd.DataFrame:
     rows = []
-    for state in b.summary["starting_state"]:
+    for state in b.starting_state:
         rows.append({"law": b.label(state["law"]),
                      "KE/U, end of settling": f"{state['settled_kinetic_over_elastic']:.2g}",
                      "bed height (m)": f"{state['settled_bed_height']:.3f}",
@@ -187,7 +153,7 @@ def _state_table(b: BiaxialResults) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _damping_table(b: BiaxialResults) -> pd.DataFrame:
+def _damping_table(b: BiaxialOutputs) -> pd.DataFrame:
     d = b.damping
     rows = []
     for damping in dict.fromkeys(d.damping):
@@ -205,15 +171,14 @@ def _damping_table(b: BiaxialResults) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def biaxial_section(results) -> Section | None:
+def biaxial_section(b: BiaxialOutputs | None) -> Section | None:
     """The DEM section, or None when the results root has no biaxial comparison."""
-    b = load_stage(BiaxialResults, Path(results), "dem/biaxial/summary.json")
     if b is None:
         return None
-    s = b.summary["settings"]
+    s = b.settings
     section = Section("The biaxial test in hertz2d's DEM (Section 4.3)", "biaxial")
     kind = ("a QUICK run (a smaller sample, a shortened schedule): it shows the stage runs, its "
-            "numbers are not the paper's test" if b.summary["quick"] else "the paper's schedule")
+            "numbers are not the paper's test" if b.quick else "the paper's schedule")
     section.paragraph(
         f"{kind[0].upper() + kind[1:]}: {s['discs']} discs of {s['d_min']:g}-{s['d_max']:g} m "
         f"placed at random in a {s['width']:g} x {s['height']:g} m box, rho {s['density']:g} "
@@ -223,11 +188,11 @@ def biaxial_section(results) -> Section | None:
         f"wall down at {s['shear_speed']:g} m/s for {s['shear']:g} s with the side walls on the "
         f"servo. Damping: {b.paper_damping} (PFC's local damping: the reading of the paper's "
         f"'contact damping 0.7' taken, see the damping study below). Every law runs on the "
-        f"same {len(b.summary['seeds'])} packings (seeds {listed(b.summary['seeds'])}); walls are "
+        f"same {len(b.seeds)} packings (seeds {listed(b.seeds)}); walls are "
         f"rigid and frictional, by the mirror rule of Section 3.2. Laws and where each comes "
         f"from are in the table; the simplified law is read from the exported law.json when it "
         f"exists.")
-    for note in b.summary["notes"]:
+    for note in b.notes:
         section.paragraph(f"Not run: {note}.")
     section.table(pd.DataFrame(paper_rows(b)),
                   "The paper's statements on its biaxial test (Section 4.3) against hertz2d's "
@@ -244,19 +209,19 @@ def biaxial_section(results) -> Section | None:
                   "each exceeds the packings' scatter (|difference| > 2 standard errors of the "
                   "difference of the means; with a few packings a screening, the paired t-test "
                   "over the same packings beside it). Every pair: differences.csv.")
-    section.figure(b.folder / "deviator.png",
+    section.figure(b.figure("deviator"),
                    "Deviator stress and volumetric strain against axial strain in the shear "
                    "stage: mean over the packings (line) and their range (band).")
-    section.figure(b.folder / "fig16_snapshots.png",
+    section.figure(b.figure("fig16_snapshots"),
                    "Analogue of Fig. 16: the first packing at the start of settling, the end "
                    "of the isotropic stage and the end of the shear stage, discs coloured by "
                    "diameter, for every law (ParaView series and animation per law in "
                    "dem/biaxial/<law>/).")
-    section.figure(b.folder / "fig17_comparison.png",
+    section.figure(b.figure("fig17_comparison"),
                    "Analogue of Fig. 17 (first packing): (a) kinetic over contact potential "
                    "energy while settling, (b) axial and lateral wall stresses, (c) mean kn "
                    "(Eq. 29 for the paper's law) and kt (Eq. 31) over every contact.")
-    section.figure(b.folder / "fig18_volume.png",
+    section.figure(b.figure("fig18_volume"),
                    "Analogue of Fig. 18: the box's volume (area per unit thickness) during "
                    "compression (first packing).")
     section.paragraph(
@@ -270,7 +235,7 @@ def biaxial_section(results) -> Section | None:
     overlaps = _overlap_paragraph(b)
     if overlaps:
         section.paragraph(overlaps)
-    study = b.summary["damping_study"]
+    study = b.damping_study
     section.paragraph(
         f"**Damping and time step.** The paper's 'contact damping is 0.7' is read as local "
         f"damping alpha = 0.7 (PFC's default; a viscous damping ratio of 0.7 would make every "
@@ -288,7 +253,7 @@ def biaxial_section(results) -> Section | None:
         section.table(difference_rows(paper, str),
                       f"Differences from the paper's damping ({b.paper_damping}, dt "
                       f"{s['dt']:g} s) and whether they exceed the packings' scatter.")
-    section.figure(b.folder / "damping.png",
+    section.figure(b.figure("damping"),
                    "Damping and time-step study: (a) settling, (b) deviator and (c) "
                    "volumetric strain against axial strain (means over the packings).")
     section.paragraph(_energy_paragraph(b))
@@ -297,16 +262,16 @@ def biaxial_section(results) -> Section | None:
         "the kinetic energy of the discs that touch something, overlaps, the mobilised "
         "friction and normal-force distributions, and velocity profiles against the "
         "homogeneous deformation between the walls (first packing of each law).")
-    section.figure(b.folder / "contacting_kinetic.png",
+    section.figure(b.figure("contacting_kinetic"),
                    "Kinetic energy of the discs in contact and the largest overlap over time "
                    "(dotted: the stages' starts).")
-    section.figure(b.folder / "overlaps.png",
+    section.figure(b.figure("overlaps"),
                    "Distribution of the overlaps (over R1 + R2) at the end of the isotropic and "
                    "of the shear stage.")
-    section.figure(b.folder / "tangential_forces.png",
+    section.figure(b.figure("tangential_forces"),
                    "Mobilised friction |T|/(mu N) (1: sliding) at the end of the isotropic and "
                    "of the shear stage, and normal forces over their mean at the end.")
-    section.figure(b.folder / "velocity_profiles.png",
+    section.figure(b.figure("velocity_profiles"),
                    "Velocity profiles of the shear stage (averaged over it) over the top wall's "
                    "speed; dashed: the homogeneous deformation between the walls.")
     return section

@@ -5,47 +5,27 @@ A results root made before the map existed has no ``map/``: the report reads it 
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pandas as pd
 
 from calibration.report.document import Section
+from calibration.validation.map.outputs import MapOutputs
 from calibration.validation.map.regions import THRESHOLDS, percent, region_table
-from calibration.validation.map.spec import DEFAULT_VARIANT, LOAD_MEANING, Study
+from calibration.validation.map.spec import LOAD_MEANING
 
 
-class MapResults:
-    """The files of ``<results>/map``."""
-
-    STAGE = "map (hertz2d map)"
-
-    def __init__(self, results: Path):
-        self.folder = Path(results) / "map"
-        self.summary = json.loads((self.folder / "summary.json").read_text())
-        self.cases = pd.read_csv(self.folder / "cases.csv")
-        self.errors = pd.read_csv(self.folder / "errors.csv")
-        self.studies = {name: Study(name, axes)
-                        for name, axes in self.summary["studies"].items()}
-
-    @property
-    def default_cases(self) -> pd.DataFrame:
-        return self.cases[self.cases.variant == DEFAULT_VARIANT]
-
-
-def _space(m: MapResults) -> str:
+def _space(m: MapOutputs) -> str:
     cases = m.default_cases
-    settings = m.summary["settings"]
+    settings = m.settings
     studies = "; ".join(f"{name}: " + " x ".join(
         f"{axis} {', '.join(f'{v:g}' if isinstance(v, float) else str(v) for v in values)}"
         for axis, values in study.axes.items()) for name, study in m.studies.items())
     base = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
-                     for k, v in m.summary["base"].items())
+                     for k, v in m.base.items())
     axes = ["counterpart", "R2_over_R1", "E2_over_E1", "nu1", "nu2", "mu", "a_over_R", "support"]
     points = len(cases[axes].astype(str).drop_duplicates())
-    return (f"The map runs {m.summary['paths']} FEM load paths ({points} cases, "
+    return (f"The map runs {m.paths} FEM load paths ({points} cases, "
             f"each on some of {', '.join(sorted(cases.path.unique()))}) at mesh level "
-            f"{m.summary['level']}, from the spec `{m.summary['spec']}`. Body 1 (the upper disc) "
+            f"{m.level}, from the spec `{m.spec}`. Body 1 (the upper disc) "
             f"is the smaller one; body 2 is a second disc or a rigid wall. The design is "
             f"fractional: one axis at a time around a base case ({base}), and slices of two axes "
             f"where they may interact. Studies (axis values): {studies}. The flats' support "
@@ -62,7 +42,7 @@ def _loads(settings: dict) -> str:
                      for kind, values in settings["loads"])
 
 
-def _what_paths_test(m: MapResults) -> str:
+def _what_paths_test(m: MapOutputs) -> str:
     """Which paths test the tangential law: those with partial-slip steps; a path in full slip
     from its first loaded step tests the normal law only (Fx = mu N there for every 2D law)."""
     cases = m.default_cases
@@ -91,17 +71,17 @@ def _metric() -> str:
             "path ('all', 'none', or the values), and for a slice the tables count its cases.")
 
 
-def _headline(m: MapResults) -> str:
+def _headline(m: MapOutputs) -> str:
     """The laws with the most cases within the tighter threshold, and the widest convergence
     change."""
     tight = percent(THRESHOLDS[0])
-    ranked = sorted(m.summary["regions"], key=lambda e: -e["within"][tight]["fraction"])[:3]
+    ranked = sorted(m.regions, key=lambda e: -e["within"][tight]["fraction"])[:3]
     best = "; ".join(f"{e['law']} ({e['within'][tight]['cases']} of {e['cases']})"
                      for e in ranked)
     text = f"Most cases with a force error under {tight}: {best}."
-    checks = pd.DataFrame(m.summary["convergence"])
+    checks = pd.DataFrame(m.convergence)
     loose = percent(THRESHOLDS[-1])
-    holding = {e["law"] for e in m.summary["regions"] if e["within"][loose]["cases"]}
+    holding = {e["law"] for e in m.regions if e["within"][loose]["cases"]}
     relevant = checks[checks.law.isin(holding)] if not checks.empty else checks
     if not relevant.empty:
         worst = relevant.loc[relevant["force error change"].idxmax()]
@@ -113,8 +93,8 @@ def _headline(m: MapResults) -> str:
     return text
 
 
-def _convergence(m: MapResults) -> pd.DataFrame:
-    checks = pd.DataFrame(m.summary["convergence"])
+def _convergence(m: MapOutputs) -> pd.DataFrame:
+    checks = pd.DataFrame(m.convergence)
     if checks.empty:
         return checks
     keep = ["variant", "law", "cases", "force error change",
@@ -124,14 +104,14 @@ def _convergence(m: MapResults) -> pd.DataFrame:
     return table
 
 
-def _cost(m: MapResults) -> pd.DataFrame:
+def _cost(m: MapOutputs) -> pd.DataFrame:
     return pd.DataFrame([{"path": kind, "paths timed": t["paths"], "steps": t["steps"],
                           "s per path": t["seconds_per_path"], "set-up s": t["setup_seconds"],
                           "s per step": t["seconds_per_step"]}
-                         for kind, t in m.summary["fem_seconds"].items()])
+                         for kind, t in m.fem_seconds.items()])
 
 
-def map_section(m: MapResults | None) -> Section | None:
+def map_section(m: MapOutputs | None) -> Section | None:
     """"Where each law holds": the space, the metric, the summary figure, the regions, the
     convergence of the map's numbers, the heatmaps, the failures."""
     if m is None:
@@ -148,13 +128,13 @@ def map_section(m: MapResults | None) -> Section | None:
         "other sizes and moduli, not the best a spring can do.")
     section.paragraph(_headline(m))
     section.paragraph(_what_paths_test(m))
-    section.figure(m.folder / "summary.png",
+    section.figure(m.figure("summary"),
                    "(a) The fraction of each law's cases (all its load paths) whose force error "
                    "stays under 5 % and 10 %; (b) the median over the cases of each quantity's "
                    "largest relative error (tangential stiffness: the tangent on the FEM's "
                    "partial-slip steps; energy per cycle: the last cycle's loop area).")
     for threshold in THRESHOLDS:
-        section.table(region_table(m.summary["regions"], m.studies, threshold),
+        section.table(region_table(m.regions, m.studies, threshold),
                       f"Where each law's force error stays under {percent(threshold)}, per load "
                       "path: the cases within, and per study the axis values (one-axis studies) "
                       "or the cases (slices) where it holds.")
@@ -165,14 +145,14 @@ def map_section(m: MapResults | None) -> Section | None:
         "change. The full change per quantity is in map/summary.json.")
     section.table(_convergence(m), "The map's force errors on a finer mesh and in smaller "
                                    "steps, against the map's own run of the same cases.")
-    section.table(_cost(m), f"Two-body FEM seconds per path at mesh level {m.summary['level']} "
+    section.table(_cost(m), f"Two-body FEM seconds per path at mesh level {m.level} "
                             "(as measured when each path was computed).")
     for name in m.studies:
-        section.figure(m.folder / f"{name}.png",
+        section.figure(m.figure(name),
                        f"Study '{name}': each law's force error (%) on every case, coloured in "
                        "bands whose edges include 5 % and 10 %; grey where the law does not run "
                        "that path.")
-    failures = m.summary["failures"]
+    failures = m.failures
     section.paragraph(f"{len(failures)} FEM path(s) failed; each is recorded with its reason in "
                       "map/cases.csv and left out of the errors." if failures else
                       "No FEM path failed.")

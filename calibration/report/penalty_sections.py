@@ -1,50 +1,17 @@
 """Report sections from the penalty-factor stage (``<results>/penalty/``)."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pandas as pd
 
 from calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
 from calibration.penalty.confined import tangential_stiffness_ratio
-from calibration.penalty.sweep import read_grid
+from calibration.penalty.outputs import PenaltyOutputs
 from calibration.report.document import Section, listed
-from checks import InputError
 
 EQ33_TERMS = ("1", "a/R", "nu", "(a/R)^2", "(a/R) nu", "nu^2")
 
 
-class PenaltyResults:
-    """The files of ``<results>/penalty``: the sweep table and the fit summary."""
-
-    STAGE = "penalty (hertz2d sweep, fit)"
-
-    def __init__(self, results: Path):
-        folder = Path(results) / "penalty"
-        for name in ("grid.csv", "fit.json"):
-            if not (folder / name).exists():
-                raise InputError(f"results={str(results)!r} has no penalty/{name}; "
-                                 "run `hertz2d sweep` and `hertz2d fit` first")
-        self.folder = folder
-        self.grid = read_grid(folder / "grid.csv")
-        self.fit = json.loads((folder / "fit.json").read_text())
-        self.default = self.fit["default_support"]
-        self.by_support = self.fit["by_support"]
-
-    def base(self) -> pd.Series:
-        """The paper's base case at the default support and the grid's mesh level."""
-        level = self.fit["convergence"][self.default]["default_level"]
-        g = self.grid
-        rows = g[(g.study == "convergence") & (g.support == self.default) & (g.level == level)]
-        return rows.iloc[0]
-
-    def grid_cases(self, support: str) -> pd.DataFrame:
-        g = self.grid
-        return g[(g.study == "grid") & (g.support == support) & (g.status == "ok")]
-
-
-def summary_rows(p: PenaltyResults) -> list[dict]:
+def summary_rows(p: PenaltyOutputs) -> list[dict]:
     """Paper vs hertz2d rows for the summary table (penalty part)."""
     supports = list(p.by_support)
     rows = []
@@ -73,7 +40,7 @@ def summary_rows(p: PenaltyResults) -> list[dict]:
     return rows
 
 
-def verification_section(p: PenaltyResults) -> Section:
+def verification_section(p: PenaltyOutputs) -> Section:
     base = p.base()
     section = Section("Verification of the half-round FEM", "verification-halfround")
     section.paragraph(
@@ -92,7 +59,7 @@ def verification_section(p: PenaltyResults) -> Section:
                   f"Approach of the top under a normal Hertzian load, FEM over Eq. 17, nu = "
                   f"{base.nu:g}, mesh level {int(g.level.iloc[0])}. The symmetric base must "
                   "match Eq. 17 (within 0.5 % up to a/R = 0.1 is asserted in tests/test_halfround.py).")
-    convergence = p.fit["convergence"]
+    convergence = p.convergence
     rows = []
     for support, data in convergence.items():
         for level, dofs, w in zip(data["levels"], data["dofs"], data["w"]):
@@ -103,13 +70,13 @@ def verification_section(p: PenaltyResults) -> Section:
                   f"{base.nu:g}); each level halves every element size. The default level "
                   f"{convergence[p.default]['default_level']} is "
                   f"{abs(convergence[p.default]['default_minus_finest']):.1e} from the finest.")
-    section.figure(p.folder / "convergence.png",
+    section.figure(p.figure("convergence"),
                    "|w - w(finest)| against DOFs at the base case for both supports: the error "
                    "falls as h^2 (slope -1 against DOFs in 2D).")
     return section
 
 
-def penalty_section(p: PenaltyResults) -> Section:
+def penalty_section(p: PenaltyOutputs) -> Section:
     base = p.base()
     mine = p.by_support[p.default]
     section = Section("The penalty factor re-derived (Eqs. 20 and 33)", "penalty")
@@ -120,12 +87,12 @@ def penalty_section(p: PenaltyResults) -> Section:
         f"the paper's one-at-a-time studies and an a/R x nu grid, for both base supports. The "
         f"default support is {p.default}: its w reproduces the paper's, so the paper's COMSOL "
         f"model most likely had its base fixed.")
-    section.figure(p.folder / "fig7_parameters.png",
+    section.figure(p.figure("fig7_parameters"),
                    "Analogue of the paper's Fig. 7: w against (a) body radius with a/R = 0.05 "
                    "(the body scaled), (b) a/R at R = 0.5 m, (c) Young's modulus, (d) Poisson's "
                    "ratio, (e) Poisson's ratio with E/(1 - nu^2) constant; both supports, the "
                    "paper's Eq. 33 dashed. w does not depend on R or E.")
-    section.figure(p.folder / "fig8_grid.png",
+    section.figure(p.figure("fig8_grid"),
                    "Analogue of Fig. 8: FEM w over the a/R x nu grid (points), the least-squares "
                    "refit of Eq. 33's form (solid) and the paper's Eq. 33 (dashed), per support.")
     rows = [{"term": t, "paper": EQ33_COEFFICIENTS[i],
@@ -134,7 +101,7 @@ def penalty_section(p: PenaltyResults) -> Section:
     section.table(pd.DataFrame(rows),
                   "Eq. 33 coefficients: the paper's and the least-squares refit to hertz2d's FEM, "
                   f"per support ({mine['cases']} grid cases each).")
-    section.figure(p.folder / "fig9_constant_w.png",
+    section.figure(p.figure("fig9_constant_w"),
                    f"Analogue of Fig. 9 ({p.default} base): relative error of Eq. 20 when the "
                    "constant w = 0.5 replaces the FEM w, in the displacement at a given force "
                    "and in the force at a given displacement; dotted lines are the paper's bounds.")
@@ -146,7 +113,7 @@ def penalty_section(p: PenaltyResults) -> Section:
     return section
 
 
-def disagreements(p: PenaltyResults) -> list[str]:
+def disagreements(p: PenaltyOutputs) -> list[str]:
     """Where hertz2d's penalty-factor results differ from the paper's statements."""
     notes = []
     base = p.base()
@@ -227,9 +194,9 @@ def confined_conclusion(confined: dict) -> str:
         f"confined w, is what a DEM packing should use.")
 
 
-def confined_section(p: PenaltyResults) -> Section | None:
+def confined_section(p: PenaltyOutputs) -> Section | None:
     """The disc held by K contacts (``penalty/confined.csv``), or None if the run has none."""
-    confined = p.fit.get("confined")
+    confined = p.record.confined
     if confined is None:
         return None
     section = Section("The penalty factor of a confined disc", "confined")
@@ -266,7 +233,7 @@ def confined_section(p: PenaltyResults) -> Section | None:
                   "'confined' pools K = 3 and 4) and kt/kn of two equal discs (Eqs. 29, 31) at "
                   f"a/R = {confined['two_disc']['a_over_R']:g}, nu = "
                   f"{confined['two_disc']['nu']:g} from each refit.")
-    section.figure(p.folder / "confined_w.png",
+    section.figure(p.figure("confined_w"),
                    "w against a/R for the disc held by K contacts, the free disc and the "
                    "mirrored check, next to the half-round supports.")
     needed = {"confined", "confined-2", "confined-3", "confined-4", "clamped", "symmetric"}

@@ -24,6 +24,41 @@ _TEMPLATES = jinja2.Environment(
 _MARKDOWN = MarkdownIt("commonmark", {"html": False})
 
 
+def _percent(share: float, digits: int = 1) -> str:
+    return f"{100 * share:.{digits}f} %"
+
+
+def _within(distance: float) -> str:
+    return "exactly (to rounding)" if distance < 1e-14 else f"within {distance:.1e}"
+
+
+def _scientific(value: float) -> str:
+    return f"{value:g}".replace("e+0", "e").replace("e+", "e").replace("e-0", "e-")
+
+
+#: the sections' prose: Markdown templates of one macro per paragraph (not escaped: the
+#: renderers escape what the Markdown holds)
+_PROSE = jinja2.Environment(loader=jinja2.PackageLoader("calibration.report", "templates"),
+                            autoescape=False, undefined=jinja2.StrictUndefined)
+_PROSE.filters.update(pct=_percent, within=_within, sci=_scientific)
+
+
+class SectionText:
+    """A section's prose template: ``text.name(...)`` renders its macro ``name`` as one
+    paragraph (the template's line breaks joined)."""
+
+    def __init__(self, template: str):
+        self._module = _PROSE.get_template(template).module
+
+    def __getattr__(self, name: str):
+        macro = getattr(self._module, name)
+        return lambda *args: " ".join(str(macro(*args)).split())
+
+
+def section_text(template: str) -> SectionText:
+    return SectionText(template)
+
+
 def markdown_block(text: str) -> markupsafe.Markup:
     """A paragraph's Markdown as HTML block elements (``<p>``, ``<ul>``...)."""
     return markupsafe.Markup(_MARKDOWN.render(text))

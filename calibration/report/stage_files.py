@@ -6,20 +6,18 @@ from pathlib import Path
 from checks import InputError
 
 
-def load_stage(kind, results: Path, optional: str | None = None):
-    """``kind(results)``, the class that reads one stage's files (its ``STAGE`` names the stage).
-
-    With ``optional`` (a file relative to ``results``): None when that file is absent, for the
-    stages a results root may lack (older runs, or the DEM without numba). Unreadable files are
-    one :class:`InputError` line that says which stage to rerun.
-    """
-    if optional is not None and not (Path(results) / optional).exists():
+def load_stage(kind, results: Path, present: bool = True):
+    """``kind(results)``, a stage's outputs type (its ``STAGE`` names the stage), or None when
+    ``present`` is False (a stage a results root may lack: an older run, or the DEM without
+    numba). Files that do not hold what the stage writes are one :class:`InputError` line that
+    says which stage to rerun (the types' own checks name the file and the value)."""
+    if not present:
         return None
     try:
         return kind(results)
     except InputError:
         raise
-    except (OSError, ValueError, KeyError, TypeError, IndexError) as error:
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as error:
         raise InputError(f"results={str(results)!r}: the {kind.STAGE} stage's files are "
                          f"unreadable ({type(error).__name__}: {error}); rerun that stage"
                          ) from None

@@ -1,83 +1,11 @@
 """Report sections from the validation stage (``<results>/validation/``)."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pandas as pd
 
 from calibration.report.document import Section
-from checks import InputError
-
-
-def _optional(path: Path) -> pd.DataFrame | None:
-    """A table written by later versions of the stage (None in an older results root)."""
-    return pd.read_csv(path) if path.exists() else None
-
-
-class ValidationResults:
-    """The files of ``<results>/validation``."""
-
-    STAGE = "validation (hertz2d validate)"
-
-    def __init__(self, results: Path):
-        folder = Path(results) / "validation"
-        for name in ("summary.json", "errors.csv", "verification.csv", "curves.csv"):
-            if not (folder / name).exists():
-                raise InputError(f"results={str(results)!r} has no validation/{name}; "
-                                 "run `hertz2d validate` first")
-        self.folder = folder
-        self.summary = json.loads((folder / "summary.json").read_text())
-        self.errors = pd.read_csv(folder / "errors.csv")
-        self.verification = pd.read_csv(folder / "verification.csv")
-        self.curves = pd.read_csv(folder / "curves.csv", low_memory=False)
-        self.default = self.summary["default_support"]
-        self.laws = self.summary["laws"]
-        self.finest = max(self.summary["settings"]["levels"])
-        self.secant = _optional(folder / "secant_drop.csv")
-        self.unit_free = _optional(folder / "unit_free.csv")
-        self.corrections = self.summary.get("corrections")
-        self.case2_mu = _optional(folder / "domain_case2_mu.csv")
-
-    def verified(self, support: str) -> pd.Series:
-        table = self.verification
-        return table[(table.support == support) & (table.level == self.finest)].iloc[0]
-
-    def spring(self) -> dict:
-        return self.summary["linear_spring"][self.default]
-
-    def accurate_secant_drop(self) -> float:
-        """How much the accurate model's secant stiffness falls over partial slip (case 1)."""
-        c = self.curves
-        partial = c[(c.source == self.laws["accurate"]) & (c.case == "case 1")
-                    & (c.slip == "partial")]
-        return float(1 - partial.kt_secant.iloc[-1] / partial.kt_secant.iloc[0])
-
-    def fem_secant_drop(self, support: str, force: str = "Fx", level: int | None = None) -> float:
-        t = self.secant
-        return float(t[(t.source == "FEM") & (t.support == support) & (t.force == force)
-                       & (t.level == (self.finest if level is None else level))]
-                     ["secant drop"].iloc[0])
-
-    def model_secant_drop(self, source: str, support: str = "-") -> float:
-        t = self.secant
-        return float(t[(t.source == source) & (t.support == support)]["secant drop"].iloc[0])
-
-    def stick_zone_errors(self) -> pd.Series:
-        """Largest ``|c / Eq. 7 - 1|`` (partial slip at delta_t = 0.01 m) per mesh level, over both
-        supports."""
-        return self.verification.groupby("level")["c / Eq. 7"].apply(lambda c: (c - 1).abs().max())
-
-
-def stick_criterion_mu(case2_mu: pd.DataFrame, support: str) -> tuple[float, float, float]:
-    """On ``support``'s flats: the smallest mu whose case 2 has no step in full slip, and the
-    kn and kt regressed there."""
-    mine = case2_mu[case2_mu.support == support]
-    stuck = mine[mine["steps in full slip"] == 0]
-    if stuck.empty:
-        return float("nan"), float("nan"), float("nan")
-    first = stuck.sort_values("mu").iloc[0]
-    return float(first.mu), float(first["kn (N/m)"]), float(first["kt (N/m)"])
+from calibration.validation.domain_findings import stick_criterion_mu
+from calibration.validation.outputs import ValidationOutputs
 
 
 def sticking_case2(case2_mu: pd.DataFrame) -> str:
@@ -98,9 +26,9 @@ def sticking_case2(case2_mu: pd.DataFrame) -> str:
     return f"Case 2 sticks {words}; {verdict}."
 
 
-def secant_statement(v: ValidationResults) -> str:
+def secant_statement(v: ValidationOutputs) -> str:
     """Fig. 13's drop: FEM (both supports, two levels, Fx and T) against the accurate model."""
-    coarse = min(v.summary["settings"]["levels"])
+    coarse = min(v.settings["levels"])
     fem = {s: v.fem_secant_drop(s) for s in ("clamped", "symmetric")}
     accurate = v.model_secant_drop("accurate model, Eq. 33's w")
     at_a = {s: v.model_secant_drop("accurate model, half-round FEM w at a", s)
@@ -126,7 +54,7 @@ def secant_statement(v: ValidationResults) -> str:
         f"the support.")
 
 
-def case2_statement(v: ValidationResults) -> str:
+def case2_statement(v: ValidationOutputs) -> str:
     """Case 2's stick/slip criterion with the tangent normal stiffness, and case 2 over mu."""
     c = v.corrections["stick criterion"]
     first = c["Table 1 kt / kn (tangent) at case 2's first step"]
@@ -171,7 +99,7 @@ def case2_statement(v: ValidationResults) -> str:
     return text
 
 
-def unit_free_statement(v: ValidationResults) -> str:
+def unit_free_statement(v: ValidationOutputs) -> str:
     """Hertz-Mindlin against the 2D law and the FEM in terms that do not depend on thickness."""
     t = v.unit_free.set_index("law")
     hm = t.loc[[i for i in t.index if i.startswith("3D Hertz-Mindlin")][0]]
@@ -195,7 +123,7 @@ def unit_free_statement(v: ValidationResults) -> str:
         f"of the FEM's displacement, whatever the thickness (unit_free.csv).")
 
 
-def frame_statement(v: ValidationResults) -> str:
+def frame_statement(v: ValidationOutputs) -> str:
     """Which force each comparison uses: the horizontal Fx or the contact-frame T."""
     f = v.corrections["frame"][v.default]
     return (
@@ -210,9 +138,9 @@ def frame_statement(v: ValidationResults) -> str:
         f"traction against Eq. 2 and T/(mu N) use T.")
 
 
-def summary_rows(v: ValidationResults) -> list[dict]:
+def summary_rows(v: ValidationOutputs) -> list[dict]:
     """Paper vs hertz2d rows for the summary table (validation part)."""
-    spring, paper = v.spring(), v.summary["paper"]
+    spring, paper = v.spring(), v.paper
     mine = v.verified(v.default)
     rows = [
         {"quantity": "linear spring kn, regression on case 2 (N/m per m)", "paper": paper["kn"],
@@ -254,7 +182,7 @@ def summary_rows(v: ValidationResults) -> list[dict]:
     return rows
 
 
-def law_error_summary(v: ValidationResults) -> pd.DataFrame:
+def law_error_summary(v: ValidationOutputs) -> pd.DataFrame:
     """Per law: the largest relative error of Fx and N against the default-support FEM."""
     e = v.errors[v.errors.support == v.default]
     columns = {("case 1", "horizontal force", "partial slip"): "case 1 Fx, partial slip",
@@ -270,7 +198,7 @@ def law_error_summary(v: ValidationResults) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def verification_section(v: ValidationResults) -> Section:
+def verification_section(v: ValidationOutputs) -> Section:
     section = Section("Verification of the two-disc contact FEM", "verification-twodisc")
     section.paragraph(
         "The two half discs of Section 4.2 (R = 0.5 m, E = 10 GPa, nu = 0.25, mu = 0.3), P1 "
@@ -294,7 +222,7 @@ def verification_section(v: ValidationResults) -> Section:
         f"configuration (Eq. 17); with the flats clamped it is {cla['N / Eq. 23']:.4f} times, "
         f"because a clamped flat cannot spread laterally. The half-round FEM predicts the same "
         f"stiffening of the clamped base (tests/test_twodisc.py).")
-    section.figure(v.folder / "fig11_tractions.png",
+    section.figure(v.figure("fig11_tractions"),
                    "Analogue of the paper's Fig. 11: FEM contact tractions at delta_t = 0.01 m "
                    "(partial slip), on the upper body's reference surface and centred on the "
                    "contact, against Hertz (Eq. 1) and Cattaneo-Mindlin (Eq. 2 with c from Eq. 7, "
@@ -302,7 +230,7 @@ def verification_section(v: ValidationResults) -> Section:
     return section
 
 
-def validation_section(v: ValidationResults) -> Section:
+def validation_section(v: ValidationOutputs) -> Section:
     section = Section("Contact laws against the two-disc FEM", "validation")
     spring = v.spring()
     section.paragraph(
@@ -327,22 +255,22 @@ def validation_section(v: ValidationResults) -> Section:
                       "partial slip (Fig. 13): FEM per support and mesh level with the "
                       "horizontal Fx and the contact-frame T, and the accurate model with "
                       "Eq. 26's stick-zone term in three forms (laws: Fx = T).")
-    section.figure(v.folder / "fig12_horizontal_force.png",
+    section.figure(v.figure("fig12_horizontal_force"),
                    "Analogue of Fig. 12, case 1: horizontal force against delta_t/R, FEM (both "
                    "supports) against the accurate model (T = mu N after full slip) and Appendix C "
                    "(the contact normal rotates during the slide).")
-    section.figure(v.folder / "fig13_secant_stiffness.png",
+    section.figure(v.figure("fig13_secant_stiffness"),
                    "Analogue of Fig. 13, case 1: secant tangential stiffness Fx/delta_t over the "
                    "partial-slip stage, FEM and accurate model, with the simplified model's "
                    "constant kt (Eq. 31 at the held normal force).")
-    section.figure(v.folder / "fig14_simplified.png",
+    section.figure(v.figure("fig14_simplified"),
                    "Analogue of Fig. 14, case 1 with the simplified model: w from Eq. 33, from "
                    "hertz2d's refit and the constant w = 0.5.")
-    section.figure(v.folder / "fig15_case2.png",
+    section.figure(v.figure("fig15_case2"),
                    "Analogue of Fig. 15, case 2: (a) vertical and (b) horizontal force, FEM "
                    "against the simplified model, the regressed linear spring and the 3D "
                    "Hertz-Mindlin law applied to discs.")
-    section.figure(v.folder / "laws_case1.png",
+    section.figure(v.figure("laws_case1"),
                    "Case 1's tangential stage: every law's horizontal force and contact normal "
                    "force against the FEM.")
     errors = v.errors[v.errors.support == v.default].drop(columns=["support"])
@@ -350,12 +278,12 @@ def validation_section(v: ValidationResults) -> Section:
     return section
 
 
-def disagreements(v: ValidationResults) -> list[str]:
+def disagreements(v: ValidationOutputs) -> list[str]:
     """Where the validation disagrees with the paper's statements, by how much and why."""
     mine = v.verified(v.default)
-    spring, paper = v.spring(), v.summary["paper"]
-    ratio = v.summary["table1_kt_over_kn_at_end_of_case2"]
-    mu = v.summary["settings"]["mu"]
+    spring, paper = v.spring(), v.paper
+    ratio = v.table1_ratio
+    mu = v.settings["mu"]
     notes = []
     if mine["case 2 steps in full slip"] > 0 and v.corrections is not None:
         notes.append(case2_statement(v))

@@ -11,21 +11,23 @@ than in a folder swapped in whole, because a folder may hold other files (the pe
 ``penalty/`` is written by two commands; ``export-law --out`` may name the user's own folder).
 
 A write that fails (disk full, permission, quota) raises :class:`OSError` naming the target file,
-never the temporary one.
+never the temporary one. A run killed outright (SIGKILL) cannot remove its temporaries; the next
+write of the same file does (:func:`remove_orphans`).
 """
 from __future__ import annotations
 
 import contextvars
 import functools
-import json
+import glob
 import os
+import re
 import tempfile
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
-import pandas as pd
-
-from checks import InputError
+from calibration.runs import json_file
+from checks import InputError, no_file_creatable
 
 
 def check_writable(name: str, path, directory: bool = False) -> Path:
@@ -47,15 +49,16 @@ def check_writable(name: str, path, directory: bool = False) -> Path:
         existing = existing.parent
     if not existing.is_dir():
         raise InputError(f"{name}={str(path)!r} cannot be written: {str(existing)!r} is a file")
-    try:
-        fd, probe = tempfile.mkstemp(prefix=".write-check-", dir=existing)
-    except OSError as error:
+    reason = no_file_creatable(existing)
+    if reason:
         raise InputError(f"{name}={str(path)!r} cannot be written: no file can be created in "
-                         f"{str(existing)!r} ({error.strerror})") from None
-    os.close(fd)
-    os.remove(probe)
+                         f"{str(existing)!r} ({reason})")
     return path
 
+
+#: a temporary older than this (s) is an orphan whatever its name says (a day: no single file
+#: takes that long to write)
+ORPHAN_AGE = 86400.0
 
 #: the open :func:`together` block's pending renames ``(temporary, target)``, or None
 _PENDING: contextvars.ContextVar[list | None] = contextvars.ContextVar("pending", default=None)
@@ -96,9 +99,11 @@ def atomic_path(path, suffix: str = ""):
     """Yield a temporary path next to ``path``; rename it onto ``path`` if the block succeeds
     (at the end of the enclosing :func:`together` block, if any)."""
     path = Path(path)
+    suffix = suffix or path.suffix
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=suffix or path.suffix,
+        remove_orphans(path, suffix)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.{os.getpid()}-", suffix=suffix,
                                    dir=path.parent)
     except OSError as error:
         raise _naming(error, path) from None
@@ -120,6 +125,36 @@ def atomic_path(path, suffix: str = ""):
             os.remove(tmp)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def remove_orphans(path: Path, suffix: str) -> None:
+    """Remove the temporaries of ``path`` left by a run that was killed before it could rename
+    or remove them (SIGKILL, a power cut): those whose writer (the process id in the name,
+    ``.<stem>.<pid>-<random><suffix>``) is gone, and any older than :data:`ORPHAN_AGE` (a
+    process id reused since, a name without one). A running writer's temporaries are kept, so
+    two runs into one folder do not disturb each other."""
+    named = re.compile(rf"\.{re.escape(path.stem)}\.(?:(\d+)-)?[a-z0-9_]+{re.escape(suffix)}")
+    now = time.time()
+    for candidate in path.parent.glob(f".{glob.escape(path.stem)}.*{glob.escape(suffix)}"):
+        found = named.fullmatch(candidate.name)
+        if found is None:
+            continue
+        try:
+            stale = now - candidate.stat().st_mtime > ORPHAN_AGE
+            if stale or (found.group(1) and not _alive(int(found.group(1)))):
+                candidate.unlink()
+        except FileNotFoundError:  # another run removed it first
+            pass
+
+
 def _naming(error: OSError, path: Path) -> OSError:
     """``error`` (raised while writing ``path`` or its temporary) as an OSError naming ``path``:
     the user never sees, and cannot act on, the temporary's name."""
@@ -132,22 +167,18 @@ def _umask() -> int:
     return mask
 
 
-def write_csv(frame: pd.DataFrame, path, float_format: str | None = None) -> Path:
-    """Write ``frame`` (no index) to ``path``, floats in ``float_format`` (e.g. ``%.7g``) if
-    given, else to full precision."""
+def write_csv(frame, path, float_format: str | None = None) -> Path:
+    """Write the DataFrame ``frame`` (no index) to ``path``, floats in ``float_format`` (e.g.
+    ``%.7g``) if given, else to full precision."""
     with atomic_path(path) as tmp:
         frame.to_csv(tmp, index=False, float_format=float_format)
     return Path(path)
 
 
-def json_default(value):
-    """``json.dumps`` fallback: numpy scalars and arrays as plain numbers and lists."""
-    return value.tolist() if hasattr(value, "tolist") else str(value)
-
-
 def write_json(data: dict, path) -> Path:
-    """Write ``data`` as indented JSON (numpy scalars and arrays become plain numbers/lists)."""
-    return write_text(json.dumps(data, indent=2, default=json_default) + "\n", path)
+    """Write ``data`` as indented strict JSON (:func:`calibration.runs.json_file.dumps`: a
+    number that is not finite becomes null, numpy scalars and arrays plain numbers and lists)."""
+    return write_text(json_file.dumps(data, indent=2) + "\n", path)
 
 
 def write_text(text: str, path) -> Path:

@@ -20,7 +20,9 @@ The executors, opened by :func:`calibration.runs.executor_choice.open_executor` 
     ~10 s for a fine-mesh group): terminating the workers instead made the test process die of
     SIGPIPE in some full-suite runs. No worker outlives its parent: each one watches its parent
     process and exits within :data:`PARENT_POLL` seconds of the parent's death, however it died
-    (SIGKILL included, when no clean-up code of the parent can run).
+    (SIGKILL included, when no clean-up code of the parent can run); multiprocessing's resource
+    tracker then removes the pool's semaphores without a note on the user's terminal
+    (:data:`TRACKER_NOTES`). A worker's warnings are one line each, as the command line's.
 :class:`calibration.runs.cluster.DaskCluster` (``--scheduler ADDRESS`` or ``$HERTZ2D_SCHEDULER``)
     the workers of an existing dask.distributed cluster; see that module.
 """
@@ -33,6 +35,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
+
+from calibration.runs.messages import one_line_warnings
 
 #: seconds between a local worker's checks that its parent is alive
 PARENT_POLL = 0.5
@@ -68,8 +72,39 @@ class Inline(Executor):
             yield task, function(*task)
 
 
+#: the resource tracker's note, after a SIGKILL of the parent, that it removes the pool's
+#: semaphores itself ("There appear to be 6 leaked semaphore objects to clean up at
+#: shutdown"): its job done, not a fault for the user to act on; its only other warning, that
+#: such a removal failed, concerns the same leftovers
+TRACKER_NOTES = "ignore::UserWarning:multiprocessing.resource_tracker"
+
+
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (if it is not running) with
+    :data:`TRACKER_NOTES` filtered: it runs as a process of its own, outlives a killed parent
+    and inherits its stderr, so its note would be the only raw line a killed run leaves."""
+    from multiprocessing import resource_tracker
+
+    previous = os.environ.get("PYTHONWARNINGS")
+    os.environ["PYTHONWARNINGS"] = ",".join(filter(None, (previous, TRACKER_NOTES)))
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        if previous is None:
+            del os.environ["PYTHONWARNINGS"]
+        else:
+            os.environ["PYTHONWARNINGS"] = previous
+
+
+def _start_worker(parent: int) -> None:
+    """Worker initializer: warnings as one line each (:mod:`calibration.runs.messages`), and a
+    daemon thread that ends the worker when ``parent`` is gone (:func:`_exit_with_parent`)."""
+    one_line_warnings()
+    _exit_with_parent(parent)
+
+
 def _exit_with_parent(parent: int) -> None:
-    """Worker initializer: a daemon thread that ends the worker when ``parent`` is gone."""
+    """A daemon thread that ends this worker when ``parent`` is gone."""
     def watch():
         while os.getppid() == parent:
             time.sleep(PARENT_POLL)
@@ -87,8 +122,9 @@ class LocalPool(Executor):
 
     def __init__(self, jobs: int):
         self.description = f"{jobs} local worker processes"
+        _quiet_resource_tracker()
         self._pool = ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"),
-                                         initializer=_exit_with_parent, initargs=(os.getpid(),))
+                                         initializer=_start_worker, initargs=(os.getpid(),))
 
     def results(self, function, tasks):
         futures = {self._pool.submit(function, *task): task for task in tasks}

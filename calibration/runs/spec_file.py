@@ -12,6 +12,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
+from calibration.runs.json_file import BYTE_ORDER_MARK
 from checks import InputError
 
 if sys.version_info >= (3, 11):
@@ -27,10 +28,13 @@ def read_spec(path: str | Path | None, package: str, shipped: str) -> dict:
     else:
         name = str(path)
         try:
-            text = Path(path).read_text()
+            text = Path(path).read_text(encoding="utf-8")  # TOML is UTF-8
         except (OSError, UnicodeDecodeError) as error:
             reason = getattr(error, "strerror", None) or type(error).__name__
             raise InputError(f"spec={name!r} cannot be read ({reason})") from None
+        if text.startswith(BYTE_ORDER_MARK):  # TOML forbids it; its parser says "line 1"
+            raise InputError(f"spec={name!r} starts with a UTF-8 byte-order mark (BOM); save "
+                             "it as UTF-8 without one")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

@@ -24,7 +24,7 @@ import time
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-from meshes.cache import cache_root
+from meshes.cache_root import cache_root
 
 log = logging.getLogger("hertz2d")
 

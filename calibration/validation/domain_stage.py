@@ -41,13 +41,14 @@ from calibration.laws import (EQ33, FORMS, ConstantPenalty, ContactPair, full_sl
 from calibration.laws.appendix_c import AppendixC
 from calibration.laws.sphere import MindlinDeresiewicz, hertz_normal
 from calibration.laws.energy import energy_per_cycle
-from calibration.runs.atomic import save_figure, write_csv
+from calibration.runs.atomic import save_figure
 from calibration.runs.executors import Executor, Inline
 from calibration.validation import domain_figures
 from calibration.validation import stick_zone_term as stz
 from calibration.validation.domain_checks import (PAIRS, DomainSettings, PathCase, Runs,
                                                   _hold_normal, _normal_shear, cycle_cases,
                                                   domain_checks, first_cases)
+from calibration.validation.outputs import DOMAIN_FIGURES, figure_path, write_domain_tables
 from calibration.validation.reference_forms import masing_branch, masing_loop_energy
 from calibration.validation.verification import onset_of_full_slip
 from fem.loadpath import LoadPath
@@ -307,11 +308,6 @@ def full_slip_steps(runs: Runs, settings: DomainSettings, case2_mu: pd.DataFrame
         "last step in full slip": case2_mu.mu.map(lambda mu: steps[mu][1])})
 
 
-FIGURES = {"masing": "domain_masing_loops.png", "energy": "domain_energy.png",
-           "normal": "domain_normal.png", "beta": "domain_beta_shear.png",
-           "case2_mu": "domain_case2_mu.png", "unload_normal": "domain_unload_normal.png"}
-
-
 def run_domain(out: Path, quick: bool = False, executor: Executor = Inline(),
                half_round: stz.TabulatedPenalty | None = None, progress: bool = True) -> dict:
     """Compute every table (FEM runs on ``executor``, cached), write them and the figures into
@@ -337,13 +333,17 @@ def run_domain(out: Path, quick: bool = False, executor: Executor = Inline(),
                 for case in first_cases(settings) if case.kind == "hold-normal"
                 and case.level == settings.level and case.support == "symmetric"
                 and case.mu > 0 and case.delta_n == PAIRS[case.pair][2]}
-    for name, table in tables.items():
-        write_csv(table, out / f"domain_{name}.csv")
-    save_figure(domain_figures.masing_loops(tables["loops"]), out / FIGURES["masing"])
-    save_figure(domain_figures.energy(tables["energy_laws"]), out / FIGURES["energy"])
-    save_figure(domain_figures.normal_convergence(tables["normal"]), out / FIGURES["normal"])
-    save_figure(domain_figures.beta_shear(profiles, tables["beta"]), out / FIGURES["beta"])
-    save_figure(domain_figures.case2_over_mu(tables["case2_mu"]), out / FIGURES["case2_mu"])
+    write_domain_tables(out, tables)
+    save_figure(domain_figures.masing_loops(tables["loops"]),
+                figure_path(out, DOMAIN_FIGURES["masing"]))
+    save_figure(domain_figures.energy(tables["energy_laws"]),
+                figure_path(out, DOMAIN_FIGURES["energy"]))
+    save_figure(domain_figures.normal_convergence(tables["normal"]),
+                figure_path(out, DOMAIN_FIGURES["normal"]))
+    save_figure(domain_figures.beta_shear(profiles, tables["beta"]),
+                figure_path(out, DOMAIN_FIGURES["beta"]))
+    save_figure(domain_figures.case2_over_mu(tables["case2_mu"]),
+                figure_path(out, DOMAIN_FIGURES["case2_mu"]))
     save_figure(domain_figures.unload_normal(tables["unload_normal"]),
-                out / FIGURES["unload_normal"])
+                figure_path(out, DOMAIN_FIGURES["unload_normal"]))
     return tables

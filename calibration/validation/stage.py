@@ -18,11 +18,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from calibration.fitted import fit_keys, fitted_file
-from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
-                                     writes_together)
+from calibration.fitted import fit_keys, penalty_fit
+from calibration.runs.atomic import check_writable, save_figure, writes_together
 from calibration.runs.executors import Executor, Inline
-from calibration.laws import ContactPair, PolynomialPenalty, normal_force, tangential_stiffness
+from calibration.laws import ContactPair, normal_force, tangential_stiffness
 from calibration.runs.provenance import provenance
 from calibration.validation import corrections, figures
 from calibration.validation import stick_zone_term as stz
@@ -30,6 +29,8 @@ from calibration.validation.comparison import (error_table, law_curves, laws_to_
                                                linear_spring_from, with_stiffness)
 from calibration.validation.domain_stage import run_domain, settings_for
 from calibration.validation.fem_runs import FemRun, ValidationSettings, fem_runs
+from calibration.validation.outputs import (ERRORS, ValidationRecord, ValidationSummary,
+                                            figure_path, folder, write_tables)
 from calibration.validation.verification import PARTIAL_SLIP_DELTA_T, verification_table
 from fem.supports import DEFAULT_SUPPORT
 from meshes.halfround import DEFAULT_LEVEL as HALF_ROUND_LEVEL
@@ -57,15 +58,15 @@ def _profiles(runs: list[FemRun]) -> pd.DataFrame:
 
 @writes_together
 def validate(quick: bool = False, executor: Executor = Inline(),
-             results: str | Path = "results", progress: bool = True) -> dict:
+             results: str | Path = "results", progress: bool = True) -> ValidationSummary:
     """Run the stage, the FEM on ``executor``; return a summary (the laws validated and where
     the error table is)."""
     start = time.perf_counter()
     results = Path(results)
-    out = check_writable("results", results / "validation", directory=True)
+    out = check_writable("results", folder(results), directory=True)
     settings = ValidationSettings.quick() if quick else ValidationSettings()
-    fit = fitted_file(results)
-    refit = PolynomialPenalty.from_fit(fit.path)
+    fitted, fit = penalty_fit(results)
+    refit = fitted.penalty()
     runs = fem_runs(settings, executor, progress=progress)
     finest = [r for r in runs if r.level == max(settings.levels)]
     by = {(r.case, r.support): r for r in finest}
@@ -112,25 +113,23 @@ def validate(quick: bool = False, executor: Executor = Inline(),
                      for r in runs if r.failure},
         **fit_keys(fit), "provenance": provenance(),
         "seconds": round(time.perf_counter() - start, 1)}
-    write_csv(curves, out / "curves.csv")
-    write_csv(_profiles(finest), out / "profiles.csv")
-    write_csv(verification, out / "verification.csv")
-    write_csv(errors, out / "errors.csv")
-    write_csv(secant, out / "secant_drop.csv")
-    write_csv(unit_free, out / "unit_free.csv")
-    write_json(summary, out / "summary.json")
+    write_tables(out, {"curves": curves, "profiles": _profiles(finest),
+                       "verification": verification, "errors": errors, "secant_drop": secant,
+                       "unit_free": unit_free})
+    ValidationRecord(summary).write(results)
     label = {role: law.label for role, law in laws.items()}
     simplified = [label[r] for r in ("simplified", "simplified-refit", "simplified-constant")]
-    save_figure(figures.figure11(finest, settings), out / "fig11_tractions.png")
+    save_figure(figures.figure11(finest, settings), figure_path(out, "fig11_tractions"))
     save_figure(figures.figure12(curves, settings, label["accurate"], label["appendix-c"]),
-                out / "fig12_horizontal_force.png")
+                figure_path(out, "fig12_horizontal_force"))
     save_figure(figures.figure13(curves, settings, label["accurate"], label["simplified"]),
-                out / "fig13_secant_stiffness.png")
-    save_figure(figures.figure14(curves, settings, simplified), out / "fig14_simplified.png")
+                figure_path(out, "fig13_secant_stiffness"))
+    save_figure(figures.figure14(curves, settings, simplified),
+                figure_path(out, "fig14_simplified"))
     save_figure(figures.figure15(curves, settings, [label["simplified"], label["linear"],
                                                     label["hertz-mindlin"]]),
-                out / "fig15_case2.png")
-    save_figure(figures.all_laws_figure(curves, settings), out / "laws_case1.png")
-    return {"laws": list(label.values()), "out": str(out / "errors.csv"),
-            "failures": {**summary["failures"], **summary["domain"]["failures"]},
-            "seconds": summary["seconds"], **fit_keys(fit)}
+                figure_path(out, "fig15_case2"))
+    save_figure(figures.all_laws_figure(curves, settings), figure_path(out, "laws_case1"))
+    return ValidationSummary(list(label.values()), str(out / ERRORS),
+                             {**summary["failures"], **summary["domain"]["failures"]},
+                             summary["seconds"], fit_keys(fit))

@@ -36,23 +36,21 @@ largest and the RMS error over the judged steps.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from calibration.laws import (EQ33, LAWS, ConstantPenalty, ContactPair, PolynomialPenalty,
-                              energy_per_cycle)
+from calibration.laws import EQ33, LAWS, ConstantPenalty, ContactPair, energy_per_cycle
 from calibration.laws.base import ContactLaw
 from calibration.laws.calibrated import CalibratedCoefficients
 from calibration.laws.catalogue import PENALISED, make_law
+from calibration.penalty.outputs import PenaltyFit
 from calibration.runs.executors import Executor, Inline, completed
 from calibration.validation.comparison import (error_measures, regimes, relative_errors,
                                                with_stiffness)
 from calibration.validation.map.spec import DEFAULT_VARIANT, MapCase, MapRun, MapSpec, PathSettings
 from fem.supports import SUPPORTS
-from checks import InputError
 
 #: quantity -> (column, the FEM regimes it is judged in)
 QUANTITIES = {"normal force": ("N", ("normal loading", "partial slip", "full slip")),
@@ -93,19 +91,18 @@ class LawChoice:
         return self.penalty.label if self.name in PENALISED else ""
 
 
-def map_laws(fit: str | Path,
+def map_laws(fit: PenaltyFit,
              calibrated: CalibratedCoefficients | None = None) -> list[LawChoice]:
     """The laws of the map, in the catalogue's order; the refits come from ``fit`` (``hertz2d
-    fit``'s ``fit.json``, which must exist): the simplified model with Eq. 33, every refit the
-    fit has and w = 0.5; the other 2D laws with Eq. 33 and with the confined disc's refit (the
-    w hertz2d recommends for a packing) when the fit has it; the calibrated law with
-    ``calibrated`` (left out when None); the rest once."""
-    refits = [PolynomialPenalty.from_fit(fit)]  # the fit's default base; raises if no fit
+    fit``'s ``fit.json``): the simplified model with Eq. 33, every refit the fit has and
+    w = 0.5; the other 2D laws with Eq. 33 and with the confined disc's refit (the w hertz2d
+    recommends for a packing) when the fit has it; the calibrated law with ``calibrated`` (left
+    out when None); the rest once."""
+    refits = [fit.penalty()]  # the fit's default base
     for support in (*SUPPORTS, "confined"):
-        try:
-            refit = PolynomialPenalty.from_fit(fit, support)
-        except InputError:  # the fit has no such support (an older or a partial fit)
+        if support not in fit.fits():  # an older or a partial fit
             continue
+        refit = fit.penalty(support)
         if refit.coefficients not in [r.coefficients for r in refits]:
             refits.append(refit)
     confined = [r for r in refits if "confined" in r.label]

@@ -14,17 +14,18 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import asdict
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import numpy as np
 import pandas as pd
 
-from calibration.fitted import calibrated_coefficients, fit_keys, fitted_file
-from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
-                                     writes_together)
+from calibration import results_layout as layout
+from calibration.fitted import calibrated_coefficients, fit_keys, penalty_fit
+from calibration.runs.atomic import check_writable, save_figure, writes_together
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import provenance
-from calibration.validation.map import figures
+from calibration.validation.map import figures, outputs
+from calibration.validation.map.outputs import MapSummary, folder
 from calibration.validation.map.errors import (ENERGY, QUANTITIES, REVERSING, error_table,
                                                law_tables, map_laws)
 from calibration.validation.map.regions import (THRESHOLDS, convergence, force_errors, percent,
@@ -39,11 +40,6 @@ CASE_COLUMNS = ("case", "variant", "studies", "counterpart", "R2_over_R1", "E2_o
                 "delta_n", "delta_t", "a_fem_over_R", "N_fem", "partial_slip_share", "full_slip_share",
                 "status", "error", "seconds",
                 "setup_seconds", "step_seconds", "reused")
-
-
-def folder(results: str | Path, name: str = "map") -> Path:
-    """Where a map writes under ``results``: ``map/`` (the default spec) or ``name``."""
-    return Path(results) / name
 
 
 def _case_row(run: MapRun, case_id: int, spec: MapSpec, fem_path, row: dict) -> dict:
@@ -88,22 +84,22 @@ def fem_seconds(cases: pd.DataFrame) -> dict:
 def run_map(spec_path: str | Path | None = None, quick: bool = False,
             executor: Executor = Inline(), results: str | Path = "results",
             progress: bool = True, max_cpu_hours: float = MAX_CPU_HOURS,
-            spec: MapSpec | None = None, out_name: str = "map") -> dict:
+            spec: MapSpec | None = None, out: PurePosixPath = layout.MAP) -> MapSummary:
     """Run the map of a spec (``spec``, or read from ``spec_path``, or the shipped default or
     quick one; refused when its estimated CPU time exceeds ``max_cpu_hours``), the FEM on
-    ``executor``, reusing stored paths; write ``<results>/<out_name>/``; return a summary. Every
+    ``executor``, reusing stored paths; write ``<results>/<out>/``; return a summary. Every
     law of the catalogue runs, the calibrated one with the coefficients of
     :func:`calibration.fitted.calibrated_coefficients`."""
     start = time.perf_counter()
     results = Path(results)
-    out = check_writable("results", folder(results, out_name), directory=True)
+    out = check_writable("results", folder(results, out), directory=True)
     spec = spec or read(spec_path, quick, max_cpu_hours=max_cpu_hours)
     if progress:
         print(f"map: {len(spec.runs)} FEM paths, about {spec.estimated_seconds / 60:.2g} CPU "
               "minutes (an estimate, before reuse)", file=sys.stderr, flush=True)
-    fit = fitted_file(results)
+    refit, fit = penalty_fit(results)
     calibrated, calibrated_file = calibrated_coefficients(results)
-    laws = map_laws(fit.path, calibrated)
+    laws = map_laws(refit, calibrated)
     tables = law_tables(spec, laws, executor, progress)
     fem_paths = {run: run.fem_path() for run in spec.runs}
     rows = run_paths(list(fem_paths.values()), executor, progress=progress)
@@ -132,17 +128,15 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
         "regions": region, "convergence": checks.to_dict("records"),
         "fem_seconds": fem_seconds(cases), "failures": failures, **fit_keys(fit),
         "provenance": provenance()}
-    write_csv(cases, out / "cases.csv")
-    write_csv(errors, out / "errors.csv")
+    outputs.write(out, cases, errors)
     if len(errors):
         force = force_errors(errors)
         labels = [entry["law"] for entry in region]
         for name, study in spec.studies.items():
             save_figure(figures.study_figure(force, study, labels), out / f"{name}.png")
-        save_figure(figures.summary_figure(region, errors), out / "summary.png")
+        save_figure(figures.summary_figure(region, errors), out / outputs.SUMMARY_FIGURE)
     summary["seconds"] = round(time.perf_counter() - start, 1)
-    write_json(summary, out / "summary.json")
-    return {"paths": summary["paths"], "check_paths": summary["check_paths"],
-            "failed": summary["failed"], "reused": summary["reused"], "laws": summary["laws"],
-            "out": str(out / "errors.csv"), "failures": failures, "seconds": summary["seconds"],
-            **fit_keys(fit)}
+    outputs.write_summary(out, summary)
+    return MapSummary(summary["paths"], summary["check_paths"], summary["failed"],
+                      summary["reused"], summary["laws"], str(out / outputs.ERRORS), failures,
+                      summary["seconds"], fit_keys(fit))

@@ -1,0 +1,115 @@
+"""The validity map's outputs as types: what a map writes into its folder (``<results>/map/``, or
+the calibrated law's held-out map in ``<results>/calibrated/heldout/``) and how the rest of
+hertz2d reads it back (checked).
+
+:class:`MapSummary`
+    what a run of the map did (its return value and ``--json`` keys).
+:class:`MapOutputs`
+    ``summary.json`` (strict JSON), ``cases.csv`` and ``errors.csv`` (checked tables,
+    :func:`calibration.runs.tables.read_table`) and the figures' paths.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+import pandas as pd
+
+from calibration import results_layout as layout
+from calibration.runs.atomic import write_csv, write_json
+from calibration.runs.json_file import Field, json_object, read_json
+from calibration.runs.tables import read_table
+from calibration.validation.map.spec import DEFAULT_VARIANT, Study
+
+SUMMARY, CASES, ERRORS = "summary.json", "cases.csv", "errors.csv"
+#: the figure of every law's regions (besides one per study, ``<study>.png``)
+SUMMARY_FIGURE = "summary.png"
+#: the columns of ``errors.csv`` a reader relies on
+ERROR_COLUMNS = ("case", "variant", "law", "quantity", "max_rel_error", "support")
+COMMAND = "hertz2d map"
+
+
+def folder(results: str | Path, relative: PurePosixPath = layout.MAP) -> Path:
+    """Where a map writes under ``results``: ``map/`` (the default spec) or ``relative``."""
+    return layout.under(results, relative)
+
+
+@dataclass(frozen=True)
+class MapSummary:
+    """What one run of the map did: paths (default and check runs), failed and reused FEM
+    paths and why each failed, the laws, where the errors are, seconds, the penalty fit used."""
+
+    paths: int
+    check_paths: int
+    failed: int
+    reused: int
+    laws: list[str]
+    out: str
+    failures: dict
+    seconds: float
+    fit: dict = field(default_factory=dict)
+
+    def as_json(self) -> dict:
+        return {"paths": self.paths, "check_paths": self.check_paths, "failed": self.failed,
+                "reused": self.reused, "laws": self.laws, "out": self.out,
+                "failures": self.failures, "seconds": self.seconds, **self.fit}
+
+
+def write(out: Path, cases: pd.DataFrame, errors: pd.DataFrame) -> None:
+    """The map's two tables into its folder ``out``."""
+    write_csv(cases, out / CASES)
+    write_csv(errors, out / ERRORS)
+
+
+def write_summary(out: Path, summary: dict) -> Path:
+    return write_json(summary, out / SUMMARY)
+
+
+class MapOutputs:
+    """A map's files, read and checked."""
+
+    STAGE = "map (hertz2d map)"
+    spec = Field("spec", "the spec's name")
+    level = Field("level", "the mesh level of its default runs")
+    paths = Field("paths", "FEM paths of the default runs")
+    base = Field("base", "the base case the studies vary")
+    settings = Field("settings", "the paths' settings (loads per kind, steps, cycles, swing)")
+    samples = Field("samples", "the drawn samples' settings, by name")
+    regions = Field("regions", "each law's cases within each threshold, per path and study")
+    convergence = Field("convergence", "the convergence checks' changes, per variant and law")
+    fem_seconds = Field("fem_seconds", "the FEM's seconds per path kind")
+    failures = Field("failures", "the failed FEM paths and why")
+
+    def __init__(self, results: str | Path, relative: PurePosixPath = layout.MAP):
+        self.folder = folder_ = folder(results, relative)
+        self.summary = json_object(read_json(folder_ / SUMMARY, "map summary",
+                                             f"run `{COMMAND}` first"),
+                                   "map summary", str(folder_ / SUMMARY))
+        self.cases = read_table(folder_ / CASES, "cases", ("variant", "path"), command=COMMAND)
+        self.errors = read_table(folder_ / ERRORS, "errors", ERROR_COLUMNS, command=COMMAND)
+        self.studies = {name: Study(name, axes)
+                        for name, axes in self.summary["studies"].items()}
+
+    @classmethod
+    def read(cls, results: str | Path, relative: PurePosixPath = layout.MAP) -> "MapOutputs":
+        return cls(results, relative)
+
+    @staticmethod
+    def present(results: str | Path, relative: PurePosixPath = layout.MAP) -> bool:
+        return (folder(results, relative) / SUMMARY).exists()
+
+    @staticmethod
+    def errors_of(results: str | Path, relative: PurePosixPath = layout.MAP
+                  ) -> pd.DataFrame | None:
+        """The map's error table alone (None when the root has no such map)."""
+        path = folder(results, relative) / ERRORS
+        return (read_table(path, "errors", ERROR_COLUMNS, command=COMMAND)
+                if path.exists() else None)
+
+    @property
+    def default_cases(self) -> pd.DataFrame:
+        return self.cases[self.cases.variant == DEFAULT_VARIANT]
+
+    def figure(self, name: str) -> Path:
+        """A study's heatmap (``name`` a study), or the summary figure (``"summary"``)."""
+        return self.folder / (SUMMARY_FIGURE if name == "summary" else f"{name}.png")
