@@ -147,26 +147,36 @@ def test_the_normal_coupling_is_the_structural_energy_s_derivative(name):
     assert N - N_H >= 0.0
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.floats(0.02, 1.0), st.floats(-1.0, 1.0)), min_size=7,
-                max_size=kernel.PIECES))
-def test_a_memory_reduction_keeps_the_force_and_never_raises_the_energy(pieces):
+def pieces_strategy(fewest):
+    """Random pieces: (width, density) pairs, the widths normalised to sum to 1 later."""
+    return st.lists(st.tuples(st.floats(0.02, 1.0), st.floats(-1.0, 1.0)), min_size=fewest,
+                    max_size=kernel.PIECES)
+
+
+def assert_reduced(pieces, reduce):
+    """``reduce(history, count)`` of a random state keeps T and Coulomb's bound, drops at least
+    a piece and never raises the stored energy."""
     widths = np.array([w for w, _ in pieces])
     widths /= widths.sum()
     densities = [phi for _, phi in pieces]
     B, kappa, N, a, mu, modulus = 9.3, 0.95, 2.0e6, 0.02, 0.3, 5.0e9
     history = state_of(widths, densities, a * a)
-    before_energy = kernel.stored_energy(history, N, a, mu, modulus, B, kappa)
-    before_force = float(np.dot(widths, densities))
-    count = kernel.reduce_memory(history, len(widths), a * a)
+    before = kernel.stored_energy(history, N, a, mu, modulus, B, kappa)
+    count = reduce(history, len(widths), a * a)
     history[0] = count
-    assert count == len(widths) - 1
+    assert count < len(widths)
     after_force = sum(history[kernel.DENSITIES + j] * history[kernel.WIDTHS + j]
                       for j in range(count)) / (a * a)
-    assert after_force == pytest.approx(before_force, abs=1e-14)
+    assert after_force == pytest.approx(float(np.dot(widths, densities)), abs=1e-14)
     assert np.all(np.abs(history[kernel.DENSITIES:kernel.DENSITIES + count]) <= 1.0 + 1e-15)
-    assert kernel.stored_energy(history, N, a, mu, modulus, B, kappa) <= before_energy * (
-        1 + 1e-12)
+    assert kernel.stored_energy(history, N, a, mu, modulus, B, kappa) <= before * (1 + 1e-12)
+    return count
+
+
+@settings(max_examples=60, deadline=None)
+@given(pieces_strategy(7))
+def test_a_memory_reduction_keeps_the_force_and_never_raises_the_energy(pieces):
+    assert assert_reduced(pieces, kernel.reduce_memory) == len(pieces) - 1
 
 
 def test_a_piece_between_rising_neighbours_is_taken_over_by_them():
@@ -188,18 +198,6 @@ def test_a_piece_between_rising_neighbours_is_taken_over_by_them():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.floats(0.02, 1.0), st.floats(-1.0, 1.0)), min_size=3,
-                max_size=kernel.PIECES))
+@given(pieces_strategy(3))
 def test_the_innermost_pieces_relax_to_no_more_energy_and_the_same_force(pieces):
-    widths = np.array([w for w, _ in pieces])
-    widths /= widths.sum()
-    densities = [phi for _, phi in pieces]
-    history = state_of(widths, densities, 1.0)
-    before = kernel.stored_energy(history, 1.0, 1.0, 1.0, 1.0, 9.0, 1.0)
-    count = kernel.relax_innermost(history, len(widths))
-    history[0] = count
-    assert count < len(widths)
-    assert sum(history[kernel.WIDTHS + j] * history[kernel.DENSITIES + j]
-               for j in range(count)) == pytest.approx(np.dot(widths, densities), abs=1e-14)
-    assert np.all(np.abs(history[kernel.DENSITIES:kernel.DENSITIES + count]) <= 1.0)
-    assert kernel.stored_energy(history, 1.0, 1.0, 1.0, 1.0, 9.0, 1.0) <= before * (1 + 1e-12)
+    assert_reduced(pieces, lambda history, count, area: kernel.relax_innermost(history, count))
