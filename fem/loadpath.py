@@ -22,15 +22,33 @@ Kinds (``--path``), all starting from the unloaded state:
     ``hold-normal``, then delta_t held while delta_n falls to ``delta_n_end`` (default half of
     delta_n) in ``steps`` increments: the contact loses normal force under a held tangential
     displacement, and the slip zone grows.
+``stick-cycle`` (small reversing cycles, the normal load swinging out of phase)
+    the normal stage, the first loading 0 -> +A, then ``cycles`` times +A -> -A -> +A, with
+    ``delta_n = delta_n0 (1 + s sin(2 pi tau))``, tau the fraction of the cycle's travel done:
+    the approach peaks a quarter cycle after the tangential displacement (s = ``normal_swing``, 0
+    for a constant approach); meant for amplitudes below the onset of slip (a contact vibrating in
+    a packing).
+``sliding-reversal`` (full sliding that reverses, the normal load swinging twice a cycle)
+    as ``stick-cycle`` with ``sin(4 pi tau)``: N swings at twice the tangential frequency; meant
+    for amplitudes past the onset of full slip.
+``random-walk`` (seeded: multi-reversal walks, the normal load out of phase)
+    the normal stage, the first loading 0 -> +A, then ``cycles`` periods, each from +A down to -A
+    and back, every half with ``reversals`` minor reversals inside [-A, A] drawn by a generator
+    seeded with ``seed`` (:func:`walk_turning_points`); the approach is
+    ``delta_n0 (1 + s sin(2 pi k tau + phi))`` over a period (k 1 or 2 and phi drawn too),
+    reached on the first loading. Each period returns to +A and to its starting approach.
 ``file``
     any path, one step per row of a CSV table with columns ``delta_n`` and ``delta_t``
     (:meth:`LoadPath.from_file`).
 
 Stages (the ``stage`` column): ``normal``, ``tangential`` (the first tangential loading),
 ``unloading`` and ``reloading`` (delta_t reversed after a turning point), ``proportional``,
-``normal-unloading``, ``file`` (a ``coupled-cycle`` path's stages are named as a cycle's). The FEM (:mod:`fem.twodisc`) and every contact law run the same
-:class:`LoadPath`, so their tables line up row by row. Displacements in m, approach positive,
-the upper body's displacement relative to the lower one.
+``normal-unloading``, ``file`` (a ``coupled-cycle``, ``stick-cycle`` or ``sliding-reversal``
+path's stages are named as a cycle's; a ``random-walk`` period's descending half, minor
+reversals included, is ``unloading`` and its ascending half ``reloading``, so that a period is
+a cycle of :func:`calibration.laws.energy_per_cycle`). The FEM (:mod:`fem.twodisc`) and every
+contact law run the same :class:`LoadPath`, so their tables line up row by row. Displacements
+in m, approach positive, the upper body's displacement relative to the lower one.
 """
 from __future__ import annotations
 
@@ -44,7 +62,16 @@ import pandas as pd
 
 from checks import InputError, count, non_negative, one_of, positive, unique_columns
 
-PATHS = ("hold-normal", "proportional", "cycle", "coupled-cycle", "unload-normal")
+PATHS = ("hold-normal", "proportional", "cycle", "coupled-cycle", "unload-normal",
+         "stick-cycle", "sliding-reversal", "random-walk")
+#: the kinds whose approach swings with the fraction of a period's travel, and at which
+#: harmonic of it (a random walk draws its own, 1 or 2)
+SWINGING = {"stick-cycle": 1, "sliding-reversal": 2, "random-walk": None}
+#: a random walk's minor reversals in each half period by default
+REVERSALS = 2
+#: a random walk's minor reversal goes back this share (drawn uniformly) of the descent from
+#: the level before (:func:`walk_turning_points`)
+MINOR_BACK = (0.2, 0.8)
 #: the approach swing of a ``coupled-cycle`` path by default (20 % of delta_n0 each way)
 NORMAL_SWING = 0.2
 #: the longest path: its arrays and the tables run on it take ~200 bytes a step (0.2 GB here)
@@ -60,6 +87,54 @@ STEP_COLUMNS = ("step", "delta_n", "delta_t", "Fx", "Fz", "N", "T", "a", "c")
 def _ramp(start: float, end: float, steps: int) -> np.ndarray:
     """``steps`` equal increments from ``start`` (excluded) to ``end`` (included)."""
     return start + (end - start) * np.arange(1, steps + 1) / steps
+
+
+def walk_turning_points(amplitude: float, reversals: int, rng: np.random.Generator) -> np.ndarray:
+    """One period of a random walk, +A -> -A -> +A, as its turning points: each half has
+    ``reversals`` minor reversals, a descent to a level drawn uniformly in (-A, A) (the levels
+    sorted, so the half makes net progress) followed by a step back of a :data:`MINOR_BACK` share
+    of that descent. ``2 reversals + 1`` turning points a half, the last at -A (then +A)."""
+    points = [amplitude]
+    for sign in (1.0, -1.0):
+        start = sign * amplitude
+        levels = np.sort(rng.uniform(-amplitude, amplitude, reversals))[::-1] * sign
+        backs = rng.uniform(*MINOR_BACK, reversals)
+        for level, back in zip(levels, backs):
+            points += [level, level + back * (start - level)]
+            start = level
+        points.append(-sign * amplitude)
+    return np.array(points)
+
+
+def _legs(points: np.ndarray, amplitude: float, steps: int) -> np.ndarray:
+    """delta_t along straight legs between turning points, ``steps`` per amplitude of travel
+    (at least one a leg)."""
+    return np.concatenate([_ramp(a, b, max(1, round(steps * abs(b - a) / amplitude)))
+                           for a, b in zip(points[:-1], points[1:])])
+
+
+def _swinging(kind: str, delta_n: float, delta_t: float, steps: int, cycles: int, swing: float,
+              seed: int, reversals: int) -> list[tuple[np.ndarray, np.ndarray, str]]:
+    """The tangential legs of a ``stick-cycle``, ``sliding-reversal`` or ``random-walk`` path
+    (module docstring): the first loading, then per period a descending (``unloading``) and an
+    ascending (``reloading``) half."""
+    rng = np.random.default_rng(seed)
+    harmonic, phase = SWINGING[kind], 0.0
+    if harmonic is None:
+        harmonic, phase = int(rng.integers(1, 3)), float(rng.uniform(0.0, 2.0 * np.pi))
+    reached = delta_n * (1.0 + swing * math.sin(phase))
+    legs = [(_ramp(delta_n, reached, steps), _ramp(0.0, delta_t, steps), "tangential")]
+    for _ in range(cycles):
+        points = (walk_turning_points(delta_t, reversals, rng) if kind == "random-walk"
+                  else np.array([delta_t, -delta_t, delta_t]))
+        lowest = int(np.argmin(points))
+        down = _legs(points[:lowest + 1], delta_t, steps)
+        up = _legs(points[lowest:], delta_t, steps)
+        tau = np.arange(1, len(down) + len(up) + 1) / (len(down) + len(up))
+        approach = delta_n * (1.0 + swing * np.sin(2.0 * np.pi * harmonic * tau + phase))
+        legs += [(approach[:len(down)], down, "unloading"),
+                 (approach[len(down):], up, "reloading")]
+    return legs
 
 
 def _check_rows(path, name: str) -> None:
@@ -89,12 +164,14 @@ class LoadPath:
     def build(cls, kind: str, delta_n: float, delta_t: float, steps: int,
               normal_steps: int = 10, cycles: int = 1,
               delta_n_end: float | None = None,
-              normal_swing: float = NORMAL_SWING) -> "LoadPath":
+              normal_swing: float = NORMAL_SWING, seed: int = 0,
+              reversals: int = REVERSALS) -> "LoadPath":
         """A path of one of the built kinds (see the module docstring for each kind's steps).
 
         Parameters
         ----------
-        kind : {"hold-normal", "proportional", "cycle", "coupled-cycle", "unload-normal"}
+        kind : {"hold-normal", "proportional", "cycle", "coupled-cycle", "unload-normal", \
+                "stick-cycle", "sliding-reversal", "random-walk"}
             The kind of path.
         delta_n : float
             The approach (m): held (``hold-normal``, the cycles), reached
@@ -110,7 +187,12 @@ class LoadPath:
         delta_n_end : float, optional
             Where ``unload-normal`` takes the approach (half of ``delta_n`` by default).
         normal_swing : float, optional
-            A ``coupled-cycle``'s relative swing of the approach.
+            The relative swing of the approach of a ``coupled-cycle`` and of the swinging kinds
+            (:data:`SWINGING`).
+        seed : int, optional
+            A ``random-walk``'s generator seed: the same seed, the same path.
+        reversals : int, optional
+            A ``random-walk``'s minor reversals per half period.
 
         Returns
         -------
@@ -127,10 +209,21 @@ class LoadPath:
         normal_steps = count("normal_steps", normal_steps, maximum=MAX_STEPS, why=STEPS_LIMIT)
         legs = [(_ramp(0.0, delta_n, normal_steps), np.zeros(normal_steps), "normal"),
                 (np.full(steps, delta_n), _ramp(0.0, delta_t, steps), "tangential")]
-        if kind in ("cycle", "coupled-cycle"):
+        if kind in ("cycle", "coupled-cycle", *SWINGING):
             cycles = count("cycles", cycles, maximum=MAX_STEPS, why=STEPS_LIMIT)
             if delta_t <= 0:
                 raise InputError(f"delta_t={delta_t!r} must be > 0: it is the cycle's amplitude")
+        if kind in SWINGING:
+            swing = non_negative("normal_swing", normal_swing)
+            if swing >= 1:
+                raise InputError(f"normal_swing={normal_swing!r} must be < 1: the contact "
+                                 "would open")
+            reversals = count("reversals", reversals, minimum=0, maximum=MAX_STEPS,
+                              why=STEPS_LIMIT)
+            seed = count("seed", seed, minimum=0, maximum=2**63 - 1, why="a generator seed")
+            return cls._checked(kind, legs[:1] + _swinging(kind, delta_n, delta_t, steps, cycles,
+                                                           swing, seed, reversals))
+        if kind in ("cycle", "coupled-cycle"):
             for _ in range(cycles):
                 legs += [(np.full(2 * steps, delta_n), _ramp(delta_t, -delta_t, 2 * steps),
                           "unloading"),
