@@ -91,6 +91,19 @@ def files(tmp_path_factory):
         "[studies.grid]\na_over_R = " + str([0.01 * (k + 1) for k in range(20)])
         + "\nmu = " + str([0.05 * (k + 1) for k in range(20)]) + "\nnu = [0.1, 0.2, 0.3, 0.4, "
         "0.45]\n"))
+    walks = MAP_SPEC.replace("cycle = [0.6]", "cycle = [0.6]\nrandom-walk = [0.5]") + (
+        "[samples.s]\ncases = 2\nseed = 1\nwall_fraction = 0.5\nR2_over_R1 = [1.0, 10.0]\n"
+        "E2_over_E1 = [1.0, 10.0]\nnu1 = [0.0, 0.45]\nnu2 = [0.0, 0.45]\nmu = [0.1, 1.0]\n"
+        "a_over_R = [0.01, 0.2]\npaths = [\"random-walk\"]\n[samples.s.loads]\n"
+        "random-walk = [0.25, 1.0]\n")
+    for name, text in {
+            "map_swing": walks.replace("[paths.loads]", "[paths.swings]\nrandom-walk = 1.5\n"
+                                       "[paths.loads]"),
+            "map_reversals": walks.replace("normal_swing = 0.2", "normal_swing = 0.2\n"
+                                           "reversals = -2"),
+            "map_sample_level": walks.replace("seed = 1\n", "seed = 1\nlevel = 9\n")}.items():
+        made[name] = root / f"{name}.toml"
+        made[name].write_text(text)
     made["empty"] = root / "empty"
     made["empty"].mkdir()
     made.update(_read_back_files(root))
@@ -378,10 +391,19 @@ CASES = [
     ([*MODEL, "--law", "calibrated", "--form", "composite"],
      "form='composite': the calibrated law is fitted in the per-body form only"),
     ([*MODEL, "--law", "linear", "--form", "composite"], "form='composite' applies to --law"),
-    ([*MODEL, "--cycles", "3"], "cycles=3 applies to --path cycle or coupled-cycle only"),
+    ([*MODEL, "--cycles", "3"], "cycles=3 applies to --path cycle or coupled-cycle or "
+     "stick-cycle or sliding-reversal or random-walk only"),
+    (["model", "--path", "cycle", "--seed", "3"], "seed=3 applies to --path random-walk only"),
+    (["model", "--path", "random-walk", "--seed", "-3"], "seed=-3 must be >= 0"),
+    (["model", "--path", "random-walk", "--reversals", "-1"], "reversals=-1 must be >= 0"),
+    (["model", "--path", "stick-cycle", "--normal-swing", "1"], "normal_swing=1.0 must be < 1"),
+    (["map", "--spec", "{map_swing}"], "[paths.swings] random-walk=1.5 must be in [0, 1)"),
+    (["map", "--spec", "{map_reversals}"], "[paths] reversals=-2 must be >= 0"),
+    (["map", "--spec", "{map_sample_level}"], "[samples.s] level=9"),
     ([*MODEL, "--delta-n-end", "0.01"], "delta_n_end=0.01 applies to --path unload-normal"),
     (["model", "--path", "cycle", "--normal-swing", "0.1"],
-     "normal_swing=0.1 applies to --path coupled-cycle only"),
+     "normal_swing=0.1 applies to --path coupled-cycle or stick-cycle or sliding-reversal or "
+     "random-walk only"),
     (["model", "--path-file", "{path_negative}", "--steps", "10"],
      "--steps do not apply (the file gives every step)"),
 ]

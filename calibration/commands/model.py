@@ -102,7 +102,7 @@ def run(args) -> dict:
     table = law.run(path)
     seconds = time.perf_counter() - start
     write_csv(table, out)
-    energy = energy_per_cycle(table) if path.kind in ("cycle", "coupled-cycle") else None
+    energy = energy_per_cycle(table) if "unloading" in set(path.stage) else None
     return {"law": law.label, **path_summary(table), "energy_per_cycle": energy,
             "steps": len(table), "seconds": round(seconds, 4), "out": str(out),
             **fit_keys(fit)}

@@ -16,9 +16,13 @@ COUNTERPARTS = ("disc", "wall")
 #: the step flags of a built path and their defaults (None: the path's own rule); each applies to
 #: the paths listed, none to ``--path-file`` (the file gives every step)
 STEP_FLAGS = {"delta_n": 0.025, "delta_t": 0.025, "steps": 50, "normal_steps": 10, "cycles": 1,
-              "normal_swing": None, "delta_n_end": None}
-ONLY_FOR = {"cycles": ("cycle", "coupled-cycle"), "normal_swing": ("coupled-cycle",),
-            "delta_n_end": ("unload-normal",)}
+              "normal_swing": None, "delta_n_end": None, "seed": None, "reversals": None}
+#: the kinds whose approach swings (fem.loadpath's SWINGING, named here to keep the import lazy)
+SWINGING = ("stick-cycle", "sliding-reversal", "random-walk")
+ONLY_FOR = {"cycles": ("cycle", "coupled-cycle", *SWINGING),
+            "normal_swing": ("coupled-cycle", *SWINGING),
+            "delta_n_end": ("unload-normal",), "seed": ("random-walk",),
+            "reversals": ("random-walk",)}
 
 
 def _path_help() -> str:
@@ -27,13 +31,18 @@ def _path_help() -> str:
             "rises (case 1); proportional: both rise together (case 2); cycle: delta_n held, "
             "delta_t 0 -> +A -> -A -> +A (--cycles times), A = --delta-t; coupled-cycle: a cycle "
             "with delta_n = delta_n (1 + s delta_t/A), s = --normal-swing; unload-normal: "
-            "hold-normal, then delta_n falls to --delta-n-end with delta_t held (Fig. 6b)")
+            "hold-normal, then delta_n falls to --delta-n-end with delta_t held (Fig. 6b); "
+            "stick-cycle, sliding-reversal: a cycle with delta_n = delta_n (1 + s sin(2 pi k "
+            "tau)), tau the share of the cycle's travel, k 1 or 2; random-walk: periods +A -> "
+            "-A -> +A with --reversals minor reversals each half, drawn from --seed, delta_n "
+            "swinging out of phase")
 
 
 def _swing_help() -> str:
     from fem.loadpath import NORMAL_SWING
     return ("a coupled-cycle's approach varies by this fraction of --delta-n each way, in phase "
-            f"with delta_t ({NORMAL_SWING:g})")
+            "with delta_t; a stick-cycle's, sliding-reversal's or random-walk's with the share "
+            f"of the cycle's travel ({NORMAL_SWING:g})")
 
 
 def add_load_path_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,6 +73,10 @@ def add_load_path_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cycles", type=int, default=None,
                         help="full tangential cycles +A -> -A -> +A of a cycle path (1)")
     add_deferred(parser, "--normal-swing", type=float, default=None, text=_swing_help)
+    parser.add_argument("--seed", type=int, default=None,
+                        help="a random-walk's seed: the same seed, the same path (0)")
+    parser.add_argument("--reversals", type=int, default=None,
+                        help="a random-walk's minor reversals per half period (2)")
     parser.add_argument("--delta-n-end", type=float, default=None,
                         help="approach at the end of an unload-normal path, m (half of "
                              "--delta-n)")
@@ -95,8 +108,9 @@ def _given(args: argparse.Namespace, names) -> list[str]:
 
 def check_path_flags(args: argparse.Namespace) -> None:
     """Exactly one of ``--path`` and ``--path-file``; the step flags given only where they apply
-    (none with ``--path-file``, ``--cycles`` with a cycle, ``--normal-swing`` with a
-    coupled-cycle, ``--delta-n-end`` with unload-normal): one line naming them (exit 2).
+    (none with ``--path-file``, ``--cycles`` with a reversing path, ``--normal-swing`` with a
+    swinging one, ``--delta-n-end`` with unload-normal, ``--seed`` and ``--reversals`` with a
+    random walk): one line naming them (exit 2).
 
     Fills a built path's unset step flags with their defaults (:data:`STEP_FLAGS`)."""
     if (args.path is None) == (args.path_file is None):
@@ -120,14 +134,16 @@ def check_path_flags(args: argparse.Namespace) -> None:
 def load_path_from_args(args: argparse.Namespace):
     """The :class:`~fem.loadpath.LoadPath` of ``--path`` (with its step flags) or of
     ``--path-file``: exactly one of them (:func:`check_path_flags`)."""
-    from fem.loadpath import NORMAL_SWING, LoadPath
+    from fem.loadpath import NORMAL_SWING, REVERSALS, LoadPath
 
     check_path_flags(args)
     if args.path_file is not None:
         return LoadPath.from_file(args.path_file)
     return LoadPath.build(args.path, args.delta_n, args.delta_t, args.steps, args.normal_steps,
                           args.cycles, args.delta_n_end,
-                          NORMAL_SWING if args.normal_swing is None else args.normal_swing)
+                          NORMAL_SWING if args.normal_swing is None else args.normal_swing,
+                          seed=0 if args.seed is None else args.seed,
+                          reversals=REVERSALS if args.reversals is None else args.reversals)
 
 
 def path_name(args: argparse.Namespace) -> str:

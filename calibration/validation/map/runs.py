@@ -29,7 +29,7 @@ from calibration.runs.cached import cached_results
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import versions
 from calibration.runs.store import CaseStore
-from fem.loadpath import LoadPath
+from fem.loadpath import REVERSALS, LoadPath
 from fem.threads import one_blas_thread
 from fem.twodisc import MAX_STEPS, STEPS_LIMIT, Disc, RigidFlat, TwoBody, check_touching
 from checks import InputError, count
@@ -56,15 +56,20 @@ class FemPath:
     #: path's own range, and that of the other paths meshed with it (:func:`run_group`)
     window: tuple[float, float]
     cycles: int = 1
-    #: a ``coupled-cycle``'s approach swing (fem.loadpath); 0 for the other kinds
+    #: the approach's relative swing (``coupled-cycle`` and the kinds of
+    #: :data:`fem.loadpath.SWINGING`); 0 for the other kinds
     normal_swing: float = 0.0
     #: the largest approach the bodies are meshed for (the path's own, and its siblings'); None:
     #: ``delta_n``
     mesh_approach: float | None = None
+    #: a ``random-walk``'s generator seed and minor reversals per half period
+    seed: int = 0
+    reversals: int = REVERSALS
 
     def path(self) -> LoadPath:
         return LoadPath.build(self.kind, self.delta_n, self.delta_t, self.steps,
-                              self.normal_steps, self.cycles, normal_swing=self.normal_swing)
+                              self.normal_steps, self.cycles, normal_swing=self.normal_swing,
+                              seed=self.seed, reversals=self.reversals)
 
     @property
     def meshed_for(self) -> float:

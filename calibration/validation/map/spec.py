@@ -16,12 +16,18 @@ every value is checked by type and range before any FEM runs):
     the load paths every case runs (:mod:`fem.loadpath`): ``normal_steps``, ``steps``
     (tangential steps of ``hold-normal`` and of ``proportional``), ``cycle_steps`` (a cycle's
     steps per amplitude of travel: one cycle is 4 of them after the first loading), ``cycles``
-    (full cycles of a cycle path; its energy is judged on the last), ``normal_swing`` (a
-    ``coupled-cycle``'s approach varies by this fraction each way), and ``[paths.loads]``: per
-    kind, the list of its sizes (each one load path, :data:`LOAD_MEANING`): ``hold-normal``
-    (final delta_t over the onset of full slip), ``proportional`` (delta_t/delta_n over the ratio
-    at which the contact starts to slip), ``cycle`` and ``coupled-cycle`` (amplitude over the
-    onset of full slip).
+    (full cycles, or a random walk's periods, of a reversing path; its energy is judged on the
+    last), ``normal_swing`` (a ``coupled-cycle``'s approach varies by this fraction each way),
+    and ``[paths.loads]``: per kind, the list of its sizes (each one load path,
+    :data:`LOAD_MEANING`): ``hold-normal`` (final delta_t over the onset of full slip),
+    ``proportional`` (delta_t/delta_n over the ratio at which the contact starts to slip), the
+    reversing kinds (``cycle``, ``coupled-cycle``, ``stick-cycle``, ``sliding-reversal``,
+    ``random-walk``: amplitude, or a walk's bound, over the onset of full slip). Optional:
+    ``[paths.swings]``, the approach's swing of ``stick-cycle``, ``sliding-reversal`` and
+    ``random-walk`` (each in [0, 1); :data:`SWINGS` otherwise), ``reversals`` (a random walk's
+    minor reversals per half period, >= 0; 2) and ``seed`` (>= 0, 0): a random walk's seed is
+    drawn from it and the case (:func:`walk_seed`), so a spec walks the same way on any
+    machine and every contact its own way.
 ``[studies.NAME]``
     axes, each a list of values, crossed with one another (a full factorial within the study);
     every other parameter is the base's. Axes: ``counterpart``, ``R2_over_R1``, ``E2_over_E1``,
@@ -34,7 +40,9 @@ every value is checked by type and range before any FEM runs):
     ``R2_over_R1``, ``E2_over_E1``, ``nu1``, ``nu2``, ``mu``, ``a_over_R`` (ratios and a/R drawn
     uniformly in their logarithm, nu and mu uniformly), and ``[samples.NAME.loads]``, per kind the
     range of its size; every case runs every kind of ``paths`` (all of ``[paths.loads]`` by
-    default) at its own drawn size. The rest is the base's.
+    default) at its own drawn size. The rest is the base's. An optional ``level`` runs the
+    sample at its own mesh level (the held-out stick cycles, whose FEM energy per cycle needs a
+    finer mesh than the forces); a ``[convergence.mesh]`` check may not list it.
 ``[convergence.mesh]``, ``[convergence.steps]`` (optional)
     the cases of the listed studies (or samples) run again one ``level`` finer, or with every
     step count multiplied by ``factor``: how far the map's numbers are from the converged ones.
@@ -51,7 +59,9 @@ them. A wall has no body 2: its cases leave ``R2_over_R1``, ``E2_over_E1`` and `
 from __future__ import annotations
 
 import itertools
+import json
 import math
+import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -63,6 +73,7 @@ from calibration.laws import (EQ33, ContactPair, full_slip_displacement, normal_
 from calibration.runs import spec_file
 from calibration.validation.map.runs import FemPath
 from checks import InputError, count, poisson
+from fem.loadpath import MINOR_BACK, REVERSALS, SWINGING
 from fem.supports import SUPPORTS
 from fem.twodisc import Disc, RigidFlat
 from meshes.twodisc import LEVEL_LIMIT, MAX_LEVEL
@@ -73,10 +84,21 @@ LOAD_MEANING = {
     "hold-normal": "final delta_t over the onset of full slip (Eq. 27)",
     "proportional": "delta_t/delta_n over the ratio mu kn/kt at which the contact starts to slip",
     "cycle": "amplitude over the onset of full slip",
-    "coupled-cycle": "amplitude over the onset of full slip, delta_n varying in phase"}
+    "coupled-cycle": "amplitude over the onset of full slip, delta_n varying in phase",
+    "stick-cycle": "amplitude over the onset of full slip (below 1: a stick cycle), delta_n "
+                   "swinging a quarter cycle out of phase",
+    "sliding-reversal": "amplitude over the onset of full slip (above 1: sliding reversals), "
+                        "delta_n swinging twice a cycle",
+    "random-walk": "the walk's bound over the onset of full slip, seeded minor reversals, "
+                   "delta_n swinging out of phase"}
 PATH_KINDS = tuple(LOAD_MEANING)
 #: the kinds whose size is a multiple of the onset of full slip (the rest: of the slip ratio)
-ONSET_SCALED = ("hold-normal", "cycle", "coupled-cycle")
+ONSET_SCALED = ("hold-normal", "cycle", "coupled-cycle", *SWINGING)
+#: the kinds that reverse between +A and -A (steps per amplitude of travel, ``cycles``)
+CYCLIC = ("cycle", "coupled-cycle", *SWINGING)
+#: the approach swing of the kinds of :data:`fem.loadpath.SWINGING` unless ``[paths.swings]``
+#: gives it: mild for a stick cycle, the review's 30-35 % for the others
+SWINGS = {"stick-cycle": 0.05, "sliding-reversal": 0.35, "random-walk": 0.3}
 #: the axes a study may vary (``nu`` sets both bodies' Poisson ratio)
 AXES = ("counterpart", "R2_over_R1", "E2_over_E1", "nu", "nu1", "nu2", "mu", "a_over_R",
         "support")
@@ -91,7 +113,9 @@ MAX_A_OVER_R = 0.3
 BASE_KEYS = ("counterpart", "R1", "E1", "nu1", "R2_over_R1", "E2_over_E1", "nu2", "mu",
              "a_over_R", "support", "level")
 PATH_KEYS = {"normal_steps", "steps", "cycle_steps", "cycles", "normal_swing", "loads"}
+PATH_OPTIONAL = {"swings", "reversals", "seed"}
 SAMPLE_KEYS = {"cases", "seed", "wall_fraction", *SAMPLED, "loads"}
+SAMPLE_OPTIONAL = {"paths", "level"}
 #: significant digits of a sample's drawn values
 SAMPLE_DIGITS = 4
 #: the variant every case runs at (the others are the convergence checks)
@@ -189,11 +213,22 @@ class PathSettings:
     normal_swing: float
     #: ``(kind, sizes)`` pairs: the sizes of each kind's paths (:data:`LOAD_MEANING`)
     loads: tuple[tuple[str, tuple[float, ...]], ...]
+    #: ``(kind, swing)`` pairs for the kinds of :data:`SWINGS` (the rest: its defaults)
+    swings: tuple[tuple[str, float], ...] = ()
+    #: a random walk's minor reversals per half period, and the seed its draws start from
+    reversals: int = REVERSALS
+    seed: int = 0
 
     @property
     def sizes(self) -> dict[str, tuple[float, ...]]:
         """kind -> the sizes of its paths."""
         return dict(self.loads)
+
+    def swing(self, kind: str) -> float:
+        """The approach's relative swing on a path of ``kind`` (0: held)."""
+        if kind == "coupled-cycle":
+            return self.normal_swing
+        return dict(self.swings).get(kind, SWINGS.get(kind, 0.0))
 
     def scaled(self, factor: int) -> "PathSettings":
         """Every step count multiplied by ``factor`` (the same path in smaller steps)."""
@@ -220,16 +255,25 @@ class MapRun:
         delta_n = case.approach()[0]
         reach = dict(self.reach)
         travels = [case.travel(kind, load) for kind, load in reach.items()]
-        cycles = [case.travel(kind, load) for kind, load in reach.items() if "cycle" in kind]
+        cycles = [case.travel(kind, load) for kind, load in reach.items() if kind in CYCLIC]
         window = (-max(cycles, default=0.0), max(travels))
-        swing = s.normal_swing if case.path == "coupled-cycle" else 0.0
-        mesh_approach = delta_n * (1.0 + (s.normal_swing if "coupled-cycle" in reach else 0.0))
-        cyclic = case.path in ("cycle", "coupled-cycle")
+        mesh_approach = delta_n * (1.0 + max(s.swing(kind) for kind in reach))
+        cyclic = case.path in CYCLIC
+        walk = case.path == "random-walk"
         upper, lower = case.bodies()
         return FemPath(upper, lower, case.mu, case.support, self.level, case.path, delta_n,
                        case.travel(case.path, case.load),
                        s.cycle_steps if cyclic else s.steps, s.normal_steps, window,
-                       s.cycles if cyclic else 1, swing, mesh_approach)
+                       s.cycles if cyclic else 1, s.swing(case.path), mesh_approach,
+                       walk_seed(case, s.seed) if walk else 0,
+                       s.reversals if walk else REVERSALS)
+
+
+def walk_seed(case: MapCase, seed: int) -> int:
+    """A random walk's generator seed: ``[paths] seed`` and the case (its contact and size), so
+    that every contact walks its own way and the same spec walks the same way on any machine."""
+    text = json.dumps(case.row(), sort_keys=True)
+    return zlib.crc32(f"{seed}:{text}".encode())
 
 
 @dataclass(frozen=True)
@@ -255,6 +299,8 @@ class Sample:
     wall_fraction: float
     ranges: dict[str, tuple[float, float]]
     loads: dict[str, tuple[float, float]]
+    #: the sample's own mesh level (None: the base's), for paths whose verdict needs a finer one
+    level: int | None = None
 
 
 @dataclass
@@ -375,19 +421,39 @@ def _loads(where: str, table, as_range: bool) -> dict:
             for kind in PATH_KINDS if kind in table}
 
 
+def _swing(where: str, key: str, value) -> float:
+    swing = spec_file.number(where, key, value)
+    if not 0 <= swing < 1:
+        raise InputError(f"[{where}] {key}={value!r} must be in [0, 1) (the contact would "
+                         "open where the approach swings lowest)")
+    return swing
+
+
+def _whole(where: str, key: str, value, minimum: int) -> int:
+    number = spec_file.integer(where, key, value)
+    if number < minimum:
+        raise InputError(f"[{where}] {key}={value!r} must be >= {minimum}")
+    return number
+
+
 def _path_settings(spec: dict) -> PathSettings:
     paths = spec_file.table(spec, "paths")
-    spec_file.require_keys("paths", paths, PATH_KEYS)
-    swing = spec_file.number("paths", "normal_swing", paths["normal_swing"])
-    if not 0 <= swing < 1:
-        raise InputError(f"[paths] normal_swing={swing!r} must be in [0, 1) (the contact would "
-                         "open at the far end of a coupled cycle)")
+    spec_file.require_keys("paths", paths, PATH_KEYS, PATH_OPTIONAL)
+    swings = paths.get("swings", {})
+    if not isinstance(swings, dict):
+        raise InputError(f"[paths] swings={swings!r} is not a table of {', '.join(SWINGS)}")
+    spec_file.require_keys("paths.swings", swings, set(), set(SWINGS))
     return PathSettings(normal_steps=_steps("paths", "normal_steps", paths["normal_steps"]),
                         steps=_steps("paths", "steps", paths["steps"]),
                         cycle_steps=_steps("paths", "cycle_steps", paths["cycle_steps"]),
                         cycles=_steps("paths", "cycles", paths["cycles"]),
-                        normal_swing=swing,
-                        loads=tuple(_loads("paths", paths["loads"], False).items()))
+                        normal_swing=_swing("paths", "normal_swing", paths["normal_swing"]),
+                        loads=tuple(_loads("paths", paths["loads"], False).items()),
+                        swings=tuple((kind, _swing("paths.swings", kind, swings[kind]))
+                                     for kind in SWINGS if kind in swings),
+                        reversals=_whole("paths", "reversals",
+                                         paths.get("reversals", REVERSALS), 0),
+                        seed=_whole("paths", "seed", paths.get("seed", 0), 0))
 
 
 def _study(name: str, table, kinds: list[str]) -> tuple[Study, list[str]]:
@@ -421,7 +487,7 @@ def _sample(name: str, table, kinds: list[str]) -> tuple[Sample, list[str]]:
     where = f"samples.{name}"
     if not isinstance(table, dict):
         raise InputError(f"[{where}] in the spec is not a table")
-    spec_file.require_keys(where, table, SAMPLE_KEYS, {"paths"})
+    spec_file.require_keys(where, table, SAMPLE_KEYS, SAMPLE_OPTIONAL)
     cases = count(f"[{where}] cases", spec_file.integer(where, "cases", table["cases"]))
     fraction = spec_file.number(where, "wall_fraction", table["wall_fraction"])
     if not 0 <= fraction <= 1:
@@ -433,7 +499,8 @@ def _sample(name: str, table, kinds: list[str]) -> tuple[Sample, list[str]]:
     if missing:
         raise InputError(f"[{where}.loads] gives no range for {', '.join(missing)}")
     sample = Sample(name, cases, spec_file.integer(where, "seed", table["seed"]), fraction,
-                    ranges, {kind: loads[kind] for kind in chosen})
+                    ranges, {kind: loads[kind] for kind in chosen},
+                    _level(where, table["level"]) if "level" in table else None)
     return sample, chosen
 
 
@@ -516,30 +583,43 @@ def _reach(cases: list[MapCase]) -> dict[MapCase, tuple[tuple[str, float], ...]]
 
 
 def steps_of(kind: str, settings: PathSettings) -> int:
-    """The load steps of a path of ``kind`` (:meth:`MapRun.fem_path`, :mod:`fem.loadpath`)."""
-    cycle = settings.normal_steps + settings.cycle_steps * (1 + 4 * settings.cycles)
+    """The load steps of a path of ``kind`` (:meth:`MapRun.fem_path`, :mod:`fem.loadpath`); of a
+    random walk, at most: a half period travels at most ``2 A (1 + 2 MINOR_BACK[1])`` (each
+    minor reversal steps back at most that share of the descent before it, travelled twice) and
+    each of its ``2 reversals + 1`` legs rounds up by at most one step."""
+    if kind == "random-walk":
+        legs = 2 * settings.reversals + 1
+        half = settings.cycle_steps * 2 * (1 + 2 * MINOR_BACK[1]) + legs
+        return settings.normal_steps + settings.cycle_steps + math.ceil(
+            2 * settings.cycles * half)
+    if kind in CYCLIC:
+        return settings.normal_steps + settings.cycle_steps * (1 + 4 * settings.cycles)
     return {"hold-normal": settings.normal_steps + settings.steps,
-            "proportional": settings.steps, "cycle": cycle, "coupled-cycle": cycle}[kind]
+            "proportional": settings.steps}[kind]
 
 
 def estimate(contacts: dict[str, tuple[int, list[str]]], level: int, settings: PathSettings,
-             checks: list[tuple[str, list[str], int, PathSettings]]) -> tuple[int, float]:
+             checks: list[tuple[str, list[str], int, PathSettings]],
+             levels: dict[str, int] | None = None) -> tuple[int, float]:
     """``(paths, CPU seconds)`` of a map, counted before any case is made from each study's or
     sample's number of contacts and path kinds (``contacts``: name -> (contacts, kinds)): an
     upper bound on the paths (a case several studies reach runs once) and their cost at
-    :data:`SECONDS_PER_STEP`, times 4 per mesh level above :data:`MEASURED_LEVEL`."""
+    :data:`SECONDS_PER_STEP`, times 4 per mesh level above :data:`MEASURED_LEVEL`; ``levels``
+    gives a sample's own level (the others run at ``level``)."""
+    levels = levels or {}
     paths, seconds = 0, 0.0
     for names, variant_level, variant_settings in (
-            [(list(contacts), level, settings)]
+            [(list(contacts), None, settings)]
             + [(names, finer, scaled) for _, names, finer, scaled in checks]):
         sizes = variant_settings.sizes
         for name in names:
             count_, kinds = contacts[name]
+            at = variant_level if variant_level is not None else levels.get(name, level)
             per_contact = {kind: len(sizes.get(kind, ())) or 1 for kind in kinds}
             paths += count_ * sum(per_contact.values())
             seconds += count_ * sum(n * steps_of(kind, variant_settings)
                                     for kind, n in per_contact.items()) * (
-                SECONDS_PER_STEP * 4.0 ** (variant_level - MEASURED_LEVEL))
+                SECONDS_PER_STEP * 4.0 ** (at - MEASURED_LEVEL))
     return paths, seconds
 
 
@@ -570,11 +650,18 @@ def expand(spec: dict, name: str = "spec", max_cpu_hours: float = MAX_CPU_HOURS)
     if not studies and not samples:
         raise InputError("the spec declares no [studies.*] or [samples.*]")
     checks = _convergence(spec, (*studies, *samples), level, settings)
+    levels = {name: sample.level for name, (sample, _) in samples.items()
+              if sample.level is not None}
+    for _, names, finer, _ in checks:
+        own = [name for name in names if levels.get(name, -1) >= finer]
+        if own:
+            raise InputError(f"[convergence] lists {', '.join(own)}, whose own level is not "
+                             f"below {finer}")
     contacts = {**{name: (math.prod(len(v) for v in study.axes.values()), study_kinds)
                    for name, (study, study_kinds) in studies.items()},
                 **{name: (sample.cases, sample_kinds)
                    for name, (sample, sample_kinds) in samples.items()}}
-    paths, seconds = estimate(contacts, level, settings, checks)
+    paths, seconds = estimate(contacts, level, settings, checks, levels)
     check_size(paths, seconds, max_cpu_hours)
     case_studies: dict[MapCase, tuple[str, ...]] = {}
 
@@ -596,7 +683,8 @@ def expand(spec: dict, name: str = "spec", max_cpu_hours: float = MAX_CPU_HOURS)
             for kind, load in loads.items():
                 reached(_case(base, values, kind, load), sample_name)
     reach = _reach(list(case_studies))
-    runs = [MapRun(case, DEFAULT_VARIANT, level, settings, reach[case]) for case in case_studies]
+    runs = [MapRun(case, DEFAULT_VARIANT, levels.get(by[0], level), settings, reach[case])
+            for case, by in case_studies.items()]
     for variant, names, variant_level, variant_settings in checks:
         runs += [MapRun(case, variant, variant_level, variant_settings, reach[case])
                  for case, by in case_studies.items() if set(by) & set(names)]
