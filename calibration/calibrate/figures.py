@@ -20,7 +20,7 @@ def heldout_errors(errors: pd.DataFrame, laws: list[str]) -> plt.Figure:
     energy per cycle's error of every cycle path, by load path kind."""
     fig, panels = plt.subplots(2, len(laws), figsize=(5.2 * len(laws), 7.5), squeeze=False,
                                sharey="row")
-    markers = dict(zip(PATH_KINDS, "osD^"))
+    markers = dict(zip(PATH_KINDS, "osD^vP*"))
     for column, law in enumerate(laws):
         mine = errors[errors.law == law]
         force = coupling_of(force_errors(mine))

@@ -10,8 +10,9 @@
     what a run of the stage did (its return value and ``--json`` keys).
 :class:`CalibratedOutputs`
     everything the report reads: ``summary.json``, the coefficients, ``targets.csv``,
-    ``by_coupling.csv``, ``domain.csv``, ``cycles.csv``, the held-out map (``heldout/``,
-    :class:`calibration.validation.map.outputs.MapOutputs`) and the figure ``heldout.png``.
+    ``by_coupling.csv``, ``domain.csv``, ``cycles.csv``, ``energy.csv``, the held-out map
+    (``heldout/``, :class:`calibration.validation.map.outputs.MapOutputs`) and the figure
+    ``heldout.png``.
 """
 from __future__ import annotations
 
@@ -34,9 +35,10 @@ COEFFICIENTS = layout.COEFFICIENTS
 SUMMARY = "summary.json"
 #: the stage's tables (in its folder) and the columns every reader needs
 TABLES = {"targets": "targets.csv", "by_coupling": "by_coupling.csv", "domain": "domain.csv",
-          "cycles": "cycles.csv"}
+          "cycles": "cycles.csv", "energy": "energy.csv"}
 COLUMNS = {"targets": ("law",), "by_coupling": ("|beta|", "paths"), "domain": (),
-           "cycles": ("beta", "path", "last / first", "N swing / N")}
+           "cycles": ("beta", "path", "last / first", "N swing / N"),
+           "energy": ("cycles of", "cycles", "mesh level", "energy within 10 %", "target met")}
 #: the held-out judgement's figure
 HELDOUT_FIGURE = "heldout.png"
 COMMAND = "hertz2d calibrate"

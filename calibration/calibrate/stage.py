@@ -12,7 +12,8 @@
    catalogue, the calibrated one with the coefficients just fitted: the map's files in
    ``<results>/calibrated/heldout/``, the targets per law in ``targets.csv`` and ``summary.json``,
    the calibrated law's held-out paths by Dundurs coupling in ``by_coupling.csv`` and its
-   targets on the contacts with |beta| up to 0.1, 0.2 and on all in ``domain.csv``, the figure
+   targets on the contacts with |beta| up to 0.1, 0.2 and on all in ``domain.csv``, its
+   energy-per-cycle target per kind of cycle in ``energy.csv``, the figure
    ``heldout.png``, and the FEM's first against last cycle of every training cycle path in
    ``cycles.csv`` (:mod:`calibration.calibrate.judgement`).
 """
@@ -25,7 +26,8 @@ import pandas as pd
 
 from calibration.calibrate.figures import heldout_errors
 from calibration.calibrate.fit import ALL_GROUPS, BASE_GROUPS, fit
-from calibration.calibrate.judgement import by_coupling, by_domain, cycle_energies
+from calibration.calibrate.judgement import (by_coupling, by_domain, cycle_energies,
+                                              energy_verdicts)
 from calibration.calibrate.targets import law_targets, met
 from calibration import results_layout as layout
 from calibration.calibrate.outputs import (HELDOUT_FIGURE, CalibrateSummary, CoefficientsRecord,
@@ -92,7 +94,8 @@ def calibrate(spec_path: str | Path | None = None, heldout_path: str | Path | No
     tables = {"cycles": cycle_energies(paths), "targets": targets}
     label = result.coefficients.label
     if len(errors):
-        tables.update(by_coupling=by_coupling(errors, label), domain=by_domain(errors, label))
+        tables.update(by_coupling=by_coupling(errors, label), domain=by_domain(errors, label),
+                      energy=energy_verdicts(errors, label))
         drawn = [law for law in (label, *COMPARED) if law in set(errors.law)]
         save_figure(heldout_errors(errors, drawn), folder(results) / HELDOUT_FIGURE)
     write_tables(results, tables)
