@@ -85,6 +85,11 @@ def test_calibrate_runs_end_to_end_and_the_model_uses_what_it_wrote(tmp_path, ca
     targets = pd.read_csv(tmp_path / "calibrated" / "targets.csv")
     assert "calibrated" in set(targets.law) and summary["heldout_paths"] > 0
     assert (tmp_path / "calibrated" / "heldout" / "errors.csv").exists()
+    energy = pd.read_csv(tmp_path / "calibrated" / "energy.csv")
+    assert {"cycle", "random-walk", "stick-cycle", "all cycles"} <= set(energy["cycles of"])
+    by_kind = energy.set_index("cycles of")
+    assert by_kind.loc["all cycles", "cycles"] == by_kind.cycles.drop("all cycles").sum()
+    assert by_kind["target met"].tolist() == (by_kind["energy within 10 %"] >= 0.9).tolist()
     out = tmp_path / "model.csv"
     assert main(["model", "--law", "calibrated", "--path", "cycle", "--delta-n", "0.005",
                  "--delta-t", "0.0005", "--steps", "5", "--results", str(tmp_path), "--out",
