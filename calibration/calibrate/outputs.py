@@ -39,6 +39,8 @@ TABLES = {"targets": "targets.csv", "by_coupling": "by_coupling.csv", "domain": 
 COLUMNS = {"targets": ("law",), "by_coupling": ("|beta|", "paths"), "domain": (),
            "cycles": ("beta", "path", "last / first", "N swing / N"),
            "energy": ("cycles of", "cycles", "mesh level", "energy within 10 %", "target met")}
+#: tables a results root written before they existed lacks (read as None)
+OPTIONAL = ("energy",)
 #: the held-out judgement's figure
 HELDOUT_FIGURE = "heldout.png"
 COMMAND = "hertz2d calibrate"
@@ -120,8 +122,9 @@ class CalibratedOutputs:
                                    "calibrated summary", str(self.folder / SUMMARY))
         self.record = CoefficientsRecord.read(layout.under(results, COEFFICIENTS))
         for name, file in TABLES.items():
-            setattr(self, name, read_table(self.folder / file, name, COLUMNS[name],
-                                           command=COMMAND))
+            missing = name in OPTIONAL and not (self.folder / file).exists()
+            setattr(self, name, None if missing else read_table(
+                self.folder / file, name, COLUMNS[name], command=COMMAND))
         self.heldout = MapOutputs.read(results, layout.HELDOUT)
         self.map_errors = MapOutputs.errors_of(results)
         self.label = self.record.coefficients.label
