@@ -21,8 +21,10 @@ FEM's regime (:func:`calibration.validation.comparison.regimes`):
     the tangent dFx/d(delta_t) between steps, on the FEM's partial-slip steps (a stick zone
     exists; in full slip the FEM's tangent is about zero and no relative error means anything);
 ``energy per cycle``
-    the energy dissipated in the last cycle of a ``cycle`` path
-    (:func:`calibration.laws.energy_per_cycle`), one number per case.
+    the energy dissipated in the last cycle of a reversing path (``cycle``, ``coupled-cycle``,
+    ``stick-cycle``, ``sliding-reversal``; a ``random-walk``'s last period)
+    (:func:`calibration.laws.energy_per_cycle`), one number per case, judged where the FEM's is
+    positive.
 
 Metric: :func:`calibration.validation.comparison.relative_errors`, the validation's. On a
 monotonic stage (the normal stage, the first tangential loading, a proportional path) the error
