@@ -220,9 +220,9 @@ def calibrated_section(c: CalibratedOutputs | None,
         section.table(_energy_table(c.energy),
                       "The energy-per-cycle target on its own: the calibrated law's energy per "
                       "cycle (the last cycle of each held-out cycle path) within 10 % of the "
-                      "FEM's on 90 % of the cycles, per kind of cycle and over all of them; the "
-                      "stick cycles are judged at the finer mesh level at which the FEM's energy "
-                      "of small cycles has converged.")
+                      "FEM's on 90 % of the cycles, per kind of cycle and over all of them, at "
+                      "the mesh level given (the held-out spec runs its stick cycles at the "
+                      "finer level at which the FEM's energy of small cycles has converged).")
     section.table(c.by_coupling.round(3), "The calibrated law's held-out paths by Dundurs' "
                   "|beta| and load path: the share with a force error under 5 %.")
     section.paragraph(_failures(c))
