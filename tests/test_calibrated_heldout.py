@@ -5,8 +5,9 @@ the training ranges); no fit ever reads them. Here the FEM runs those contacts a
 spec's own mesh level, and the shipped coefficients are judged on them with the map's metric:
 
 - by default the held-out contacts with Dundurs' |beta| <= 0.1 (one material is |beta| = 0):
-  there the law meets every target of its calibration on every path (force under 5 %,
-  tangential stiffness within 10 % on partial-slip steps, energy per cycle within 10 %);
+  there the law's force is within 5 % and its tangential stiffness within 10 % (on partial-slip
+  steps) on every path, and its energy per cycle within 10 % on at least 90 % of the cycles (the
+  calibration's energy target, which counts cycles, not paths);
 - ``slow``: every held-out contact, and the domain statements the calibrate stage makes for
   |beta| <= 0.2 (force under 10 % on every path, under 5 % on at least 90 %).
 
@@ -29,8 +30,8 @@ from calibration.validation.map.spec import read
 
 pytest.importorskip("numba")  # the calibrated law's kernel runs compiled in the map's laws
 
-#: the targets of the calibration (relative errors)
-FORCE, STIFFNESS, ENERGY_LIMIT = 0.05, 0.10, 0.10
+#: the targets of the calibration (relative errors), and the share of cycles the energy's must hold on
+FORCE, STIFFNESS, ENERGY_LIMIT, ENERGY_SHARE = 0.05, 0.10, 0.10, 0.90
 
 
 def heldout_errors(largest_beta: float, folder) -> pd.DataFrame:
@@ -60,13 +61,13 @@ def heldout_errors(largest_beta: float, folder) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def test_where_the_coupling_is_weak_every_heldout_path_meets_every_target(tmp_path):
+def test_where_the_coupling_is_weak_every_heldout_path_meets_the_targets(tmp_path):
     errors = heldout_errors(0.1, tmp_path)
     assert len(errors) >= 12
     assert errors.force.max() < FORCE, errors.sort_values("force").tail(3)
     stiffness, energy = errors.stiffness.dropna(), errors.energy.dropna()
     assert len(stiffness) and stiffness.max() < STIFFNESS
-    assert len(energy) and energy.max() < ENERGY_LIMIT
+    assert len(energy) >= 10 and (energy < ENERGY_LIMIT).mean() >= ENERGY_SHARE, energy
 
 
 @pytest.mark.slow
