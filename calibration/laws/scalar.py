@@ -183,9 +183,9 @@ def hertz2d_contact(delta_n: float, d_delta_t: float, T_previous: float, kt_prev
 #: Gauss-Laguerre nodes and weights (4 points) for ``int_0^inf e^(-x) f(x) dx``
 #: (tests/test_dem_laws.py checks them against numpy's ``laggauss``); the approach fractions
 #: ``s = e^(-x)`` at the nodes
-LAGUERRE_NODES = (0.3225476896193923, 1.7457611011583466, 4.536620296921128, 9.395070912301133)
-LAGUERRE_WEIGHTS = (0.6031541043416336, 0.35741869243779966, 0.03888790851500538,
-                    0.0005392947055613275)
+LAGUERRE_NODES = (0.3225476896193924, 1.7457611011583465, 4.536620296921128, 9.395070912301133)
+LAGUERRE_WEIGHTS = (0.6031541043416337, 0.35741869243779956, 0.038887908515005405,
+                    0.0005392947055613296)
 ENTRY_FRACTIONS = tuple(math.exp(-x) for x in LAGUERRE_NODES)
 
 
