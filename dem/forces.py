@@ -224,12 +224,7 @@ def pair_forces(discs, contacts, forces, ledger, code, law, p, ratio, dt, accumu
         rvx = velocity[j, 0] - velocity[i, 0]
         rvy = velocity[j, 1] - velocity[i, 1]
         v_n = rvx * nx + rvy * ny
-        # the contact point's velocity over the last step: the levers at its middle, where the
-        # approach was delta + v_n dt/2 (the levers at its end put an error of the step's
-        # lever change into every increment)
-        middle = 0.25 * v_n * dt
-        v_t = rvx * tx + rvy * ty - (velocity[i, 2] * (lever_i - middle)
-                                     + velocity[j, 2] * (lever_j - middle))
+        v_t = rvx * tx + rvy * ty - (velocity[i, 2] * lever_i + velocity[j, 2] * lever_j)
         if code == CALIBRATED:
             state, N_d, T_d, _, slip, change = calibrated_contact(
                 law, p, ratio, dt, delta, v_n, v_t, constants_row(constants, k), history, k,
@@ -280,7 +275,7 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, law, p, ratio, dt,
         rvx = walls.velocity[w, 0] - velocity[i, 0]
         rvy = walls.velocity[w, 1] - velocity[i, 1]
         v_n = rvx * nx + rvy * ny
-        v_t = rvx * tx + rvy * ty - velocity[i, 2] * (lever - 0.5 * v_n * dt)  # as pair_forces
+        v_t = rvx * tx + rvy * ty - velocity[i, 2] * lever
         if code == CALIBRATED:
             state, N_d, T_d, k_normal, slip, change = calibrated_contact(
                 law, p, ratio, dt, delta, v_n, v_t, constants_row(wall_constants, i), history,

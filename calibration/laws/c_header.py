@@ -26,7 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 from string import Template
 
-from calibration.laws import normal_table
+from calibration.laws import normal_table, scalar
 
 FOLDER = Path(__file__).with_name("c99")
 TEMPLATE = FOLDER / "hertz2d_law.h.in"
@@ -77,6 +77,8 @@ def c_header(law: dict) -> str:
     values.update(
         _provenance(law), form=law["form"], per_body="1" if law["form"] == "per-body" else "0",
         label=_comment_text(penalty["label"]),
+        entry_fractions=", ".join(_c_double(v) for v in scalar.ENTRY_FRACTIONS),
+        entry_weights=", ".join(_c_double(v) for v in scalar.LAGUERRE_WEIGHTS),
         base_support=_comment_text(penalty["base_support"]),
         a_over_R_low=f"{validity['a_over_R'][0]:g}", a_over_R_high=f"{validity['a_over_R'][1]:g}",
         nu_low=f"{validity['nu'][0]:g}", nu_high=f"{validity['nu'][1]:g}")
