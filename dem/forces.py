@@ -34,10 +34,8 @@ from dem.energy import SLIP, STIFFNESS_CHANGE
 from dem.jit import njit
 from dem.laws import (CALIBRATED, FRICTION, KN, KT, LINEAR, NORMAL_DASHPOT, PAIR_CURVES,
                       REDUCED_MASS, ENERGY, COUPLING, TANGENTIAL_DASHPOT, WALL_CURVES, calibrated_step,
-                      constants_row, history_row, kernels, law_step, linear_step,
+                      constants_row, history_row, law_step, linear_step,
                       parameters_tuple, stored_tangential, store_row)
-
-_step_stiffness = kernels.step_stiffness
 
 #: the ``status`` of a force evaluation
 OK, LAW_FAILED = 0, 1
@@ -92,6 +90,16 @@ def dashpots(code, ratio, pair, k_normal, kt, v_n, v_t, scale, slipping):
     return N_dashpot, T_dashpot
 
 
+@njit(inline=True)
+def entry_fraction(delta, v_n, dt):
+    """The part of the last step a contact that was open before it has been in contact: its
+    approach ``delta`` over the approach the step made, ``-v_n dt`` (the positions moved with
+    the step's velocities), at most 1. A new contact's tangential increment is this part of
+    ``v_t dt``."""
+    made = -v_n * dt
+    return delta / made if made > delta else 1.0
+
+
 @njit
 def contact(code, law, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale, accumulate):
     """One touching contact, from its constants ``pair`` and history ``state`` (tuples,
@@ -100,32 +108,37 @@ def contact(code, law, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale, a
     Returns ``(state, N_dashpot, T_dashpot, k_normal, slip, kt_change)``: the contact's new
     history (:func:`dem.laws.law_step`), the dashpot forces, the tangent normal stiffness and the
     energy the step dissipates by slip and by the change of kt (for the ledger; 0 unless
-    ``accumulate``). Its N is NaN if the law fails.
+    ``accumulate``). Its N is NaN if the law fails. A new contact (N 0 in ``state``) takes the
+    increment of the part of the step it was in contact (:func:`entry_fraction`).
 
-    Ledger: the step's stiffness ``k = (kt0 + kt)/2`` (Eq. 32's trapezoidal step) moves the
-    force elastically by ``k (d(delta_t) - slip)``, the work ``(T0 + T)/2`` times that, while the
-    spring's energy ``T^2/(2 kt)`` changes by ``T^2/(2 kt) - T0^2/(2 kt0)``: the difference,
-    ``T0^2/2 (1/kt0 - 1/k) - T^2/2 (1/kt - 1/k)``, is what a varying kt dissipates (0 for a
+    Ledger: the step's stiffness k (:func:`dem.laws.law_step`: Eq. 32's trapezoid, or a new
+    contact's mean) moves the force elastically by ``k (d(delta_t) - slip)``, the work
+    ``(T0 + T)/2`` times that, while the spring's energy ``T^2/(2 kt)`` changes by
+    ``T^2/(2 kt) - T0^2/(2 kt0)``: the difference, ``T0^2/2 (1/kt0 - 1/k) - T^2/2 (1/kt -
+    1/k)`` (the first term 0 for a new contact), is what a varying kt dissipates (0 for a
     constant kt); the slip dissipates the step's mean force times the slip."""
     d_delta_t = scale * v_t * dt if accumulate else 0.0
     T_previous, kt_previous = state[TANGENTIAL], state[STIFFNESS]
+    if state[NORMAL] == 0.0:
+        d_delta_t *= entry_fraction(delta, v_n, dt)
     if code == LINEAR:  # the commonest law without the parameter tuple's copy (measured)
-        new, k_normal, slipping = linear_step(law[KN], law[KT], law[FRICTION], state,
-                                              scale * delta, d_delta_t)
+        new, k_normal, slipping, k_step = linear_step(law[KN], law[KT], law[FRICTION], state,
+                                                      scale * delta, d_delta_t)
     else:
-        new, k_normal, slipping = law_step(code, law, pair, state, scale * delta, d_delta_t, R1,
-                                           R2)
+        new, k_normal, slipping, k_step = law_step(code, law, pair, state, scale * delta,
+                                                   d_delta_t, R1, R2,
+                                                   scale * (delta + 0.5 * v_n * dt))
     N, T, kt = new[NORMAL], new[TANGENTIAL], new[STIFFNESS]
     if not N > 0.0:  # NaN: the law failed; 0 cannot happen for a touching contact
         return new, 0.0, 0.0, 0.0, 0.0, 0.0
     slip = change = 0.0
-    if accumulate and (slipping or kt != kt_previous):
-        k_step = _step_stiffness(kt_previous, kt)
+    if accumulate and (slipping or kt != k_step or kt != kt_previous):
         if slipping:
             slip = 0.5 * (T_previous + T) * ((T_previous + k_step * d_delta_t - T) / k_step) / scale
-        if kt_previous > 0.0 and kt != kt_previous:
-            change = (0.5 * T_previous * T_previous * (1.0 / kt_previous - 1.0 / k_step)
-                      - 0.5 * T * T * (1.0 / kt - 1.0 / k_step)) / scale
+        if kt != k_step or kt != kt_previous:
+            change = -0.5 * T * T * (1.0 / kt - 1.0 / k_step) / scale
+            if kt_previous > 0.0:
+                change += 0.5 * T_previous * T_previous * (1.0 / kt_previous - 1.0 / k_step) / scale
     N_dashpot, T_dashpot = dashpots(code, ratio, pair, k_normal, kt, v_n, v_t, scale, slipping)
     return new, N_dashpot, T_dashpot, k_normal, slip, change
 

@@ -36,6 +36,7 @@ except ImportError as error:  # the DEM is an optional extra
 
 import calibration.laws.calibrated_kernel
 import calibration.laws.lambert_w
+import calibration.laws.normal_table
 import calibration.laws.scalar
 
 #: the package's modules that only drive the engine from Python: none defines a compiled
@@ -44,12 +45,13 @@ DRIVERS = ("analysis.py", "biaxial.py", "impact.py", "impact_reference.py", "out
            "packing.py", "rolling.py", "simulation.py")
 #: the law library's modules the engine compiles
 LAW_MODULES = (calibration.laws.scalar, calibration.laws.lambert_w,
-               calibration.laws.calibrated_kernel)
-#: every source the compiled engine is made of: this package but its drivers, and the law
-#: library's kernels
+               calibration.laws.normal_table, calibration.laws.calibrated_kernel)
+#: every source the compiled engine is made of: this package but its drivers, the law library's
+#: kernels and the normal law's table (which the compiled code holds as a constant)
 SOURCES = tuple(sorted(str(path.resolve()) for path in Path(__file__).parent.glob("*.py")
                        if path.name not in DRIVERS)) + tuple(
-    str(Path(module.__file__).resolve()) for module in LAW_MODULES)
+    str(Path(module.__file__).resolve()) for module in LAW_MODULES) + (
+    str(calibration.laws.normal_table.TABLE_FILE.resolve()),)
 
 
 @functools.lru_cache(maxsize=None)

@@ -16,7 +16,9 @@ by :mod:`dem.jit`); this module only chooses among them per contact:
   (:func:`calibrated_step`).
 
 Eq. 32's step takes the mean of the step's two stiffnesses (the trapezoidal rule,
-:func:`calibration.laws.scalar.step_stiffness`; for the linear spring the same kt).
+:func:`calibration.laws.scalar.step_stiffness`; for the linear spring the same kt), a new
+contact the mean of kt over its first step, and the paper's law Simpson's rule while its approach
+changes fast (:func:`law_step`: second order in the step from first touch on).
 
 What the engine keeps per contact (:mod:`dem.contacts`): the :data:`HISTORY` columns every law
 has (N, T, kt, a: passed by value as a tuple to :func:`law_step`, which returns the new ones),
@@ -71,6 +73,7 @@ _hertz_normal_tangent = kernels.hertz_normal_tangent
 _hertz_normal_energy = kernels.hertz_normal_energy
 _mindlin_tangential_stiffness = kernels.mindlin_tangential_stiffness
 _hertz2d_contact_normal = kernels.hertz2d_contact_normal
+_hertz2d_entry_stiffness = kernels.hertz2d_entry_stiffness
 calibrated_kernels = compile_functions(calibrated_kernel)
 _curves = calibrated_kernels.curves
 _tangential_step = calibrated_kernels.tangential_step
@@ -240,44 +243,83 @@ def linear_step(kn, kt, mu, state, delta_n, d_delta_t):
     it directly, without passing the whole parameter tuple)."""
     N = _linear_normal(delta_n, kn)
     if N <= 0.0:
-        return OPEN, 0.0, False
+        return OPEN, 0.0, False, 0.0
     T, slipping = _capped_update(state[TANGENTIAL], kt, d_delta_t, N, mu)  # constant kt
-    return (N, T, kt, 0.0), kn, slipping
+    return (N, T, kt, 0.0), kn, slipping, kt
+
+
+#: the relative change of the approach in a step beyond which the paper's law integrates the
+#: step's increment by Simpson's rule rather than the trapezoid (:func:`law_step`)
+SIMPSON_CHANGE = 0.01
 
 
 @njit
-def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2):
+def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2, delta_middle):
     """One step of one contact of the law ``code`` with parameters ``law``
     (:func:`parameters_tuple`), pair constants ``pair`` (a tuple of :data:`PAIR_CONSTANTS`) and
     the contact's history ``state`` (a tuple of :data:`HISTORY`: N, T, kt, a of the previous
     step), for every law but the calibrated one, whose memory is in the history array
     (:func:`calibrated_step`).
 
-    Returns ``(state, k_normal, slipping)``: the contact's new history (:data:`HISTORY` values:
-    the normal and tangential force, the tangential stiffness, the half-width, 0 for the linear
-    spring; :data:`OPEN` when open), the tangent normal stiffness dN/d(delta_n) and whether the
-    Coulomb cap acted. N is NaN where the law fails (beyond the largest approach of Eq. 23). A
-    pure function of its arguments: the compiled loops call it with values only (arrays passed to
-    a compiled call are reference-counted).
+    Eq. 32's increment is integrated with the step's stiffness: the trapezoid of the previous
+    and the new kt, or for a new contact (``state`` :data:`OPEN`: kt 0) the mean of kt over
+    its first step, in which the approach rises from 0 (the caller passes the increment of the
+    part of the step in contact, :func:`dem.forces.entry_fraction`): for the paper's law
+    :func:`calibration.laws.scalar.hertz2d_entry_stiffness`, for Mindlin's ``kt = 8 G* a`` with
+    ``a`` growing as the square root of the approach 2/3 of the new kt. Both are second order
+    in the step; kt of the step's end alone is first order (the rebound angle of an impact that
+    sticks from first touch then converges as dt only). Near first touch, where Eq. 31's kt
+    varies as ``1/log(approach)``, its second derivative grows as ``approach^-2``: the
+    trapezoid's error, ``kt'' dt^3/12`` a step, then sums to a first-order term over a
+    contact's first steps, so while the approach changes by more than :data:`SIMPSON_CHANGE` in
+    a step the paper's law takes Simpson's rule, ``(kt0 + 4 kt(delta_middle) + kt)/6``, with the
+    approach at the step's middle (``delta_middle``, from the caller; about 300 times smaller
+    a residue), and the trapezoid otherwise (a settled contact: no extra cost).
+
+    Returns ``(state, k_normal, slipping, k_step)``: the contact's new history (:data:`HISTORY`
+    values: the normal and tangential force, the tangential stiffness, the half-width, 0 for the
+    linear spring; :data:`OPEN` when open), the tangent normal stiffness dN/d(delta_n), whether
+    the Coulomb cap acted and the step's stiffness. N is NaN where the law fails (beyond the
+    largest approach of Eq. 23). A pure function of its arguments: the compiled loops call it
+    with values only (arrays passed to a compiled call are reference-counted).
     """
     T_previous, kt_previous = state[TANGENTIAL], state[STIFFNESS]
     if code == SIMPLIFIED:
         nu = law[POISSON]
         penalty = (law[PENALTY], law[PENALTY + 1], law[PENALTY + 2], law[PENALTY + 3],
                    law[PENALTY + 4], law[PENALTY + 5])
-        N, T, a, k_normal, kt, slipping = _hertz2d_contact(
-            delta_n, d_delta_t, T_previous, kt_previous, R1, R2, pair[LOG_4R1], pair[LOG_4R2],
-            pair[EXP_MINUS_C], nu, nu, law[MODULUS], law[FRICTION], penalty, 1.0, 1.0)
-        return (N, T, kt, a), k_normal, slipping
+        if kt_previous > 0.0:
+            N, T, a, k_normal, kt, slipping = _hertz2d_contact(
+                delta_n, d_delta_t, T_previous, kt_previous, R1, R2, pair[LOG_4R1],
+                pair[LOG_4R2], pair[EXP_MINUS_C], nu, nu, law[MODULUS], law[FRICTION], penalty,
+                1.0, 1.0)
+            if abs(delta_n - delta_middle) <= 0.5 * SIMPSON_CHANGE * delta_middle:
+                return (N, T, kt, a), k_normal, slipping, _step_stiffness(kt_previous, kt)
+            _, _, _, _, kt_middle, _ = _hertz2d_contact(
+                delta_middle, 0.0, 0.0, 0.0, R1, R2, pair[LOG_4R1], pair[LOG_4R2],
+                pair[EXP_MINUS_C], nu, nu, law[MODULUS], law[FRICTION], penalty, 1.0, 1.0)
+            k_step = (kt_previous + 4.0 * kt_middle + kt) / 6.0
+            T, slipping = _capped_update(T_previous, k_step, d_delta_t, N, law[FRICTION])
+            return (N, T, kt, a), k_normal, slipping, k_step
+        N, _, a, k_normal, kt, _ = _hertz2d_contact(
+            delta_n, 0.0, 0.0, 0.0, R1, R2, pair[LOG_4R1], pair[LOG_4R2], pair[EXP_MINUS_C], nu,
+            nu, law[MODULUS], law[FRICTION], penalty, 1.0, 1.0)
+        if not N > 0.0:
+            return (N, 0.0, 0.0, 0.0), 0.0, False, 0.0
+        k_step = _hertz2d_entry_stiffness(delta_n, R1, R2, pair[LOG_4R1], pair[LOG_4R2],
+                                          pair[EXP_MINUS_C], nu, nu, law[MODULUS], penalty,
+                                          1.0, 1.0)
+        T, slipping = _capped_update(T_previous, k_step, d_delta_t, N, law[FRICTION])
+        return (N, T, kt, a), k_normal, slipping, k_step
     if code == LINEAR:
         return linear_step(law[KN], law[KT], law[FRICTION], state, delta_n, d_delta_t)
     N, a = _hertz_normal(delta_n, R1 * R2 / (R1 + R2), law[MODULUS])
     if N <= 0.0:
-        return OPEN, 0.0, False
+        return OPEN, 0.0, False, 0.0
     kt = _mindlin_tangential_stiffness(a, law[SHEAR_MODULUS])
-    T, slipping = _capped_update(T_previous, _step_stiffness(kt_previous, kt), d_delta_t, N,
-                                 law[FRICTION])
-    return (N, T, kt, a), _hertz_normal_tangent(a, law[MODULUS]), slipping
+    k_step = _step_stiffness(kt_previous, kt) if kt_previous > 0.0 else 2.0 / 3.0 * kt
+    T, slipping = _capped_update(T_previous, k_step, d_delta_t, N, law[FRICTION])
+    return (N, T, kt, a), _hertz_normal_tangent(a, law[MODULUS]), slipping, k_step
 
 
 @njit(inline=True)
@@ -360,7 +402,7 @@ def loaded_state(code, p, delta_n, R1, R2):
         state, k_normal, _ = calibrated_step(law, p, pair, np.zeros(CALIBRATED_HISTORY - ENERGY),
                                              delta_n, 0.0, R1, R2, PAIR_CURVES)
     else:
-        state, k_normal, _ = law_step(code, law, pair, OPEN, delta_n, 0.0, R1, R2)
+        state, k_normal, _, _ = law_step(code, law, pair, OPEN, delta_n, 0.0, R1, R2, delta_n)
     return state[NORMAL], state[HALF_WIDTH], k_normal, state[STIFFNESS]
 
 

@@ -212,3 +212,29 @@ def test_compiled_kernels_agree_with_plain_python():
         compiled = kernels.hertz2d_update(*args)
         assert compiled[5] == plain[5]
         np.testing.assert_allclose(compiled[:5], plain[:5], rtol=1e-14, atol=0.0)
+
+
+def test_laguerre_rule_is_numpy_s():
+    nodes, weights = np.polynomial.laguerre.laggauss(4)
+    assert np.allclose(scalar.LAGUERRE_NODES, nodes, rtol=1e-14, atol=0)
+    assert np.allclose(scalar.LAGUERRE_WEIGHTS, weights, rtol=1e-14, atol=0)
+
+
+@pytest.mark.parametrize("fraction", [1e-12, 1e-9, 1e-6, 1e-4])
+@pytest.mark.parametrize("R1, R2, nu", [(0.035, 0.035, 0.25), (0.01, 0.05, 0.4)])
+def test_entry_stiffness_is_the_mean_of_kt_over_the_first_step(fraction, R1, R2, nu):
+    """hertz2d_entry_stiffness against adaptive quadrature of Eq. 31's kt over the approach from
+    0 to delta_n (the first step of a contact, the approach linear in time)."""
+    modulus, w = scalar.pair_modulus(10e9, nu, 10e9, nu), tuple(EQ33.coefficients)
+    delta_n = fraction * scalar.hertz2d_max_approach(R1, R2)
+    C = scalar.hertz2d_normal_constant(R1, R2)
+
+    def kt(s):
+        _, a = scalar.hertz2d_normal(s * delta_n, R1, R2, modulus)
+        return scalar.hertz2d_tangential_stiffness(a, R1, R2, nu, nu, modulus, w)
+
+    exact = integrate.quad(kt, 0.0, 1.0, epsabs=0.0, epsrel=1e-12, limit=200)[0]
+    entry = scalar.hertz2d_entry_stiffness(delta_n, R1, R2, math.log(4 * R1), math.log(4 * R2),
+                                           math.exp(-C), nu, nu, modulus, w, 1.0, 1.0)
+    assert entry == pytest.approx(exact, rel=1e-5)
+    assert kt(1.0) > 1.03 * exact  # the end's kt, which the first step took before

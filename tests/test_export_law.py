@@ -350,35 +350,57 @@ def test_an_output_folder_that_is_a_file_exits_2(capsys, tmp_path):
     assert code == 2 and "out=" in err
 
 
-#: the history interface (hertz2d_contact): a walk through stick, slip, a reversal and an opening
-#: gives, step by step, what hertz2d_update gives with T and a carried by hand, and kn_tangent is
-#: the derivative of N (a central difference of hertz2d_normal_force)
+#: the history interface (hertz2d_contact, which keeps T, kt and the approach): a walk through
+#: stick, slip, a reversal and an opening gives, step by step, what hertz2d_update's N and kt
+#: give with the step stiffness of hertz2d_step_stiffness and T, kt and the approach carried by
+#: hand (to 1e-13 of mu N: hertz2d_update derives log a with a logarithm); the first step's
+#: stiffness is kt's mean over the approach from 0 (below the step's own kt), later steps'
+#: Simpson's rule (the approach changes by 2 % a step) or the trapezoid; kn_tangent is the
+#: derivative of N (a central difference of hertz2d_normal_force)
 HISTORY_DRIVER = r"""
 #include <stdio.h>
 #include "hertz2d_law.h"
 
+static double clip(double x, double bound) { return x > bound ? bound : (x < -bound ? -bound : x); }
+
 int main(void)
 {
     hertz2d_pair p = {0.3, 0.7, 10e9, 70e9, 0.2, 0.35, 0.3};
+    hertz2d_pair m = hertz2d_disc_on_wall(0.5, 10e9, 0.25, 0.3);
+    hertz2d_constants c, cm;
     double history[HERTZ2D_HISTORY_SIZE] = {0.0}, wall_history[HERTZ2D_HISTORY_SIZE] = {0.0};
-    double T = 0.0, T_wall = 0.0, a_hand = 0.0, a_wall = 0.0, N_lo, N_hi, a, h;
+    double T = 0.0, T_wall = 0.0, kt = 0.0, kt_wall = 0.0, dn_before = 0.0, N_lo, N_hi, a, h;
     hertz2d_state s, by_hand, w, w_by_hand;
     int k, bad = 0;
+    hertz2d_pair_constants(&p, &c);
+    hertz2d_pair_constants(&m, &cm);
     for (k = 0; k < 60; ++k) {
         double dn = k < 50 ? 1e-3 * (1.0 + 0.02 * k) : -1e-4; /* open for the last ten */
+        double dn_step = k < 50 ? dn : 0.0;
         double ddt = k < 20 ? 2e-5 : (k < 35 ? -3e-5 : 1e-5);
         if (hertz2d_contact(&p, dn, ddt, history, &s) != HERTZ2D_OK
-            || hertz2d_update(&p, dn, ddt, T, a_hand, &by_hand) != HERTZ2D_OK
+            || hertz2d_update(&p, dn, 0.0, 0.0, 0.0, &by_hand) != HERTZ2D_OK
             || hertz2d_wall_contact(0.5, 10e9, 0.25, 0.3, dn, ddt, wall_history, &w) != HERTZ2D_OK
-            || hertz2d_wall_update(0.5, 10e9, 0.25, 0.3, dn, ddt, T_wall, a_wall, &w_by_hand)
+            || hertz2d_wall_update(0.5, 10e9, 0.25, 0.3, dn, 0.0, 0.0, 0.0, &w_by_hand)
                    != HERTZ2D_OK)
             ++bad;
-        T = by_hand.T;
-        a_hand = by_hand.a;
-        T_wall = w_by_hand.T;
-        a_wall = w_by_hand.a;
-        if (s.T != by_hand.T || history[0] != s.T || history[1] != s.a || w.T != w_by_hand.T
-            || wall_history[0] != w.T)
+        if (dn > 0.0) {
+            double kstep = hertz2d_step_stiffness(&p, &c, dn, dn_before, kt, by_hand.kt);
+            double kwall = hertz2d_step_stiffness(&m, &cm, 2.0 * dn, 2.0 * dn_before, kt_wall,
+                                                  w_by_hand.kt);
+            if (k == 0 && !(kstep < 0.97 * by_hand.kt && kwall < 0.97 * w_by_hand.kt))
+                ++bad;
+            T = clip(T + kstep * ddt, p.mu * by_hand.N);
+            T_wall = clip(T_wall + kwall * 2.0 * ddt, m.mu * w_by_hand.N);
+        } else {
+            T = T_wall = 0.0;
+        }
+        kt = by_hand.kt;
+        kt_wall = w_by_hand.kt;
+        dn_before = dn_step;
+        if (fabs(s.T - T) > 1e-13 * p.mu * by_hand.N || history[0] != s.T
+            || history[1] != s.kt || fabs(w.T - T_wall) > 1e-13 * p.mu * w_by_hand.N
+            || wall_history[0] != w.T || history[2] != dn_step || wall_history[2] != 2.0 * dn_step)
             ++bad;
         if (dn > 0.0) {
             h = 1e-6 * dn;
@@ -386,7 +408,8 @@ int main(void)
             hertz2d_normal_force(&p, dn + h, &N_hi, &a);
             if (!(fabs((N_hi - N_lo) / (2.0 * h) - s.kn_tangent) <= 1e-6 * s.kn_tangent))
                 ++bad;
-        } else if (history[0] != 0.0 || history[1] != 0.0 || s.kn_tangent != 0.0) {
+        } else if (history[0] != 0.0 || history[1] != 0.0 || history[2] != 0.0
+                   || s.kn_tangent != 0.0) {
             ++bad;
         }
     }

@@ -2,7 +2,8 @@
 
 Each law's header is a template in ``c99/`` (readable C) rendered with its ``law.json`` object;
 the part every law shares, the pair of two bodies, their bracket weights, Lambert's W_{-1}
-(:mod:`calibration.laws.lambert_w`, the same arithmetic), the normal law (the exact solve of
+(:mod:`calibration.laws.lambert_w`, the same arithmetic), the table of its inverse
+(:mod:`calibration.laws.normal_table`, the same doubles), the normal law (the exact solve of
 :func:`calibration.laws.hertz2d.normal_force`, Eq. 29's kn, dN/d(delta_n)) and a wall's mirror
 image, is one template of its own (``c99/normal_law.h.in``) that :func:`render` puts where the
 law's template says ``${normal_law}``, so the two headers share one source.
@@ -25,6 +26,8 @@ from __future__ import annotations
 from pathlib import Path
 from string import Template
 
+from calibration.laws import normal_table, scalar
+
 FOLDER = Path(__file__).with_name("c99")
 TEMPLATE = FOLDER / "hertz2d_law.h.in"
 CALIBRATED_TEMPLATE = FOLDER / "calibrated_law.h.in"
@@ -42,9 +45,22 @@ def _comment_text(text: str) -> str:
     return " ".join(str(text).split()).replace("*/", "* /").replace("/*", "/ *")
 
 
+def _table_values() -> dict:
+    """The normal law's table (:mod:`calibration.laws.normal_table`) for ``c99/normal_law.h.in``."""
+    rows = ",\n".join("    {" + ", ".join(_c_double(c) for c in row) + "}"
+                       for row in normal_table.TABLE)
+    return {"normal_table": rows, "table_rows": str(normal_table.TABLE.shape[0]),
+            "table_parts": str(normal_table.PARTS),
+            "table_exponent": str(normal_table.EXPONENTS[0]),
+            "table_low": _c_double(normal_table.Z_LOW), "table_high": _c_double(normal_table.Z_HIGH),
+            "t_scale": _c_double(normal_table.T_SCALE),
+            "table_bound": f"{normal_table.proven_bound():.2g}"}
+
+
 def render(template: Path, values: dict) -> str:
-    """``template`` with ``values`` and the shared normal law in place of ``${normal_law}``."""
-    normal_law = Template(NORMAL_LAW.read_text()).substitute(values)
+    """``template`` with ``values`` and the shared normal law (with its table) in place of
+    ``${normal_law}``."""
+    normal_law = Template(NORMAL_LAW.read_text()).substitute(values, **_table_values())
     return Template(template.read_text()).substitute(values, normal_law=normal_law)
 
 
@@ -61,6 +77,8 @@ def c_header(law: dict) -> str:
     values.update(
         _provenance(law), form=law["form"], per_body="1" if law["form"] == "per-body" else "0",
         label=_comment_text(penalty["label"]),
+        entry_fractions=", ".join(_c_double(v) for v in scalar.ENTRY_FRACTIONS),
+        entry_weights=", ".join(_c_double(v) for v in scalar.LAGUERRE_WEIGHTS),
         base_support=_comment_text(penalty["base_support"]),
         a_over_R_low=f"{validity['a_over_R'][0]:g}", a_over_R_high=f"{validity['a_over_R'][1]:g}",
         nu_low=f"{validity['nu'][0]:g}", nu_high=f"{validity['nu'][1]:g}")

@@ -17,8 +17,9 @@ the law is defined for ``delta_n < e^(C-1)/(4 R*)`` (:func:`max_normal_approach`
 weighted geometric mean ``(4 R1)^(2 s1) (4 R2)^(2 s2)``; beyond, the contact would be wider than
 the discs). :func:`normal_force` solves it exactly: with ``u = C - log x`` it reads
 ``u e^(-u) = 4 R* delta_n e^(-C)``, whose root left of the maximum (u > 1) is
-``u = -W_{-1}(-4 R* delta_n e^(-C))``, Lambert's W on its lower branch
-(:mod:`calibration.laws.lambert_w`, accurate to 4e-16 over its whole range); then
+``u = -W_{-1}(-4 R* delta_n e^(-C))``, Lambert's W on its lower branch, read off a table of
+polynomials for the approaches of real contacts (:mod:`calibration.laws.normal_table`, within a
+proven 2.2e-16) and from :mod:`calibration.laws.lambert_w` elsewhere (4e-16); then
 ``x = 4 R* delta_n / u`` and ``N = pi E* delta_n / u`` (Eq. 29's kn is ``pi E* / u``).
 
 Tangential law:
@@ -48,7 +49,7 @@ import pandas as pd
 
 from calibration.laws.base import ContactLaw, law_table
 from calibration.laws.incremental import capped_history, capped_update, step_stiffness
-from calibration.laws.lambert_w import lambert_w_minus1_array
+from calibration.laws.normal_table import normal_root_array
 from calibration.laws.pair import ContactPair
 from calibration.laws.penalty_factor import EQ33, bounded
 from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
@@ -117,8 +118,8 @@ def normal_force(pair: ContactPair, delta_n) -> tuple[np.ndarray, np.ndarray]:
                          f"law ({pair.form} form), {bound:.6g}")
     touching = delta_n > 0
     D = 4.0 * pair.radius * np.where(touching, delta_n, 0.0)
-    # open contacts take a stand-in argument in W's domain and are zeroed below
-    u = -lambert_w_minus1_array(np.where(touching, -D * np.exp(-_normal_constant(pair)), -0.1))
+    # open contacts take a stand-in argument in the domain and are zeroed below
+    u = normal_root_array(np.where(touching, D * np.exp(-_normal_constant(pair)), 0.1))
     a = np.where(touching, np.sqrt(D / u), 0.0)
     N = np.where(touching, np.pi * pair.modulus * delta_n / u, 0.0)
     return N, a

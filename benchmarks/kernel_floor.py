@@ -1,0 +1,310 @@
+"""The floor of a contact step's cost: a C microbenchmark of the best Table 1 kernel one can write
+(run: ``python benchmarks/kernel_floor.py``).
+
+Exports the simplified law (Eq. 33) with ``hertz2d export-law`` into a temporary folder and
+compiles one C program (``cc -O3 -march=native``) that times, on the same contacts, each kernel as
+a loop over them (ns per contact step, process CPU time; the minimum of ``--runs`` interleaved
+runs of ``--steps`` steps each, the median beside it):
+
+- ``spring``: the linear spring, ``N = kn delta``, ``T = clip(T + kt d, -mu N, mu N)``;
+- ``table inverse``: only ``u = -W_{-1}(-z)`` from the header's table (``hertz2d_normal_root``);
+- ``W_{-1}``: only ``u`` from the header's ``hertz2d_lambert_w_minus1``;
+- ``log``: only libm's ``log(z)``, for scale;
+- ``header step``: the header's whole ``hertz2d_contact_prepared`` per contact (its history T and
+  kt, its checks and status codes);
+- ``Table 1, split``: the header step's arithmetic (the table inverse, N, a and dN/d(delta)
+  from u, kt of Eq. 31 from ``log a = (C - u)/2``, the trapezoidal capped Eq. 32 with the
+  previous kt kept), written as three loops over the contacts (u; N, a and the tangent; kt and
+  T) so that each vectorises, the material's terms of Eq. 33 and 1/R taken out of the loop (the
+  same values to rounding), with no per-contact checks (every contact touching, as in a loop
+  over touching contacts) and the trapezoid every step (the approaches are held, so the header
+  takes it too after a contact's first step);
+- ``Table 1, fused``: the same in one loop.
+
+The contacts: ``--contacts`` (2048) disc pairs of the paper's disc (R = 0.035 m, E 10 GPa, nu
+0.25, mu 0.3), approaches log-uniform between 1e-6 and 1e-3 R (a settled bed's range), a
+tangential increment per step of 1e-3 of the full-slip displacement alternating in sign every 37
+steps (stick, slip and reversals). The split kernel's results are checked against the header's
+(T to 1e-12 of mu N) before the timings. The table is also written to
+``benchmarks/results/kernel_floor.json`` with the date, the machine and the load average.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from calibration.cli import main  # noqa: E402
+
+OUT = ROOT / "benchmarks" / "results" / "kernel_floor.json"
+
+PROGRAM = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include "hertz2d_law.h"
+
+static double seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+typedef struct {
+    int n;
+    double *delta, *d, *T, *kt, *u, *N, *a, *tangent, *sink;
+} contacts;
+
+static double spring(contacts *c, int step, double kn, double kt, double mu)
+{
+    double sum = 0.0;
+    const double sign = (step / 37) % 2 ? -1.0 : 1.0;
+    for (int i = 0; i < c->n; ++i) {
+        double N = kn * c->delta[i], bound = mu * N, trial = c->T[i] + kt * sign * c->d[i];
+        c->T[i] = trial > bound ? bound : (trial < -bound ? -bound : trial);
+        sum += N;
+    }
+    return sum;
+}
+
+static double inverse_only(contacts *c, double scale)
+{
+    double sum = 0.0;
+    for (int i = 0; i < c->n; ++i)
+        sum += hertz2d_normal_root(scale * c->delta[i]);
+    return sum;
+}
+
+static double lambert_only(contacts *c, double scale)
+{
+    double sum = 0.0;
+    for (int i = 0; i < c->n; ++i)
+        sum += -hertz2d_lambert_w_minus1(-scale * c->delta[i]);
+    return sum;
+}
+
+static double log_only(contacts *c, double scale)
+{
+    double sum = 0.0;
+    for (int i = 0; i < c->n; ++i)
+        sum += log(scale * c->delta[i]);
+    return sum;
+}
+
+static double header_step(contacts *c, int step, const hertz2d_pair *p, const hertz2d_prepared *q,
+                          double *history)
+{
+    double sum = 0.0;
+    const double sign = (step / 37) % 2 ? -1.0 : 1.0;
+    hertz2d_state s;
+    for (int i = 0; i < c->n; ++i) {
+        if (hertz2d_contact_prepared(p, q, c->delta[i], sign * c->d[i], history + HERTZ2D_HISTORY_SIZE * i, &s)
+            != HERTZ2D_OK)
+            exit(3);
+        c->sink[i] = s.T;
+        sum += s.N;
+    }
+    return sum;
+}
+
+/* One body's Eq. 31 bracket from L = log(4R/a) and x = a/R, its material's terms given:
+ * w = w_nu + x (w_x + w_xx x) clipped to [0, 1] (Eq. 33's form), nu/(2(1 - nu)) as nu_term */
+static inline double bracket(double L, double x, double w_nu, double w_x, double w_xx,
+                             double nu_term)
+{
+    double w = fmin(fmax(w_nu + x * (w_x + w_xx * x), 0.0), 1.0);
+    return L - HERTZ2D_LOG_2 + 0.5 + w * (L + nu_term);
+}
+
+/* Table 1's step in three loops; k's constants (one size of disc) */
+static double split_step(contacts *c, int step, const hertz2d_pair *p, const hertz2d_constants *k)
+{
+    const double sign = (step / 37) % 2 ? -1.0 : 1.0;
+    const double scale = 4.0 * k->radius * k->exp_minus_C, pe = HERTZ2D_PI * k->modulus;
+    const double four_r = 4.0 * k->radius, mu = p->mu, half_C = 0.5 * k->C;
+    const double inv_R1 = 1.0 / p->R1, inv_R2 = 1.0 / p->R2;
+    const double w1 = HERTZ2D_W_C0 + HERTZ2D_W_C2 * p->nu1 + HERTZ2D_W_C5 * p->nu1 * p->nu1;
+    const double w2 = HERTZ2D_W_C0 + HERTZ2D_W_C2 * p->nu2 + HERTZ2D_W_C5 * p->nu2 * p->nu2;
+    const double x1 = HERTZ2D_W_C1 + HERTZ2D_W_C4 * p->nu1, x2 = HERTZ2D_W_C1 + HERTZ2D_W_C4 * p->nu2;
+    const double t1 = p->nu1 / (2.0 * (1.0 - p->nu1)), t2 = p->nu2 / (2.0 * (1.0 - p->nu2));
+    double sum = 0.0;
+    const int n = c->n;
+    double *restrict u = c->u, *restrict N = c->N, *restrict a = c->a;
+    double *restrict tangent = c->tangent, *restrict T = c->T, *restrict kt = c->kt;
+    const double *restrict delta = c->delta, *restrict d = c->d;
+    for (int i = 0; i < n; ++i)
+        u[i] = hertz2d_normal_root(scale * delta[i]);
+    for (int i = 0; i < n; ++i) {
+        double inverse = 1.0 / u[i];
+        N[i] = pe * delta[i] * inverse;
+        a[i] = sqrt(four_r * delta[i] * inverse);
+        tangent[i] = pe / (u[i] - 1.0);
+    }
+    for (int i = 0; i < n; ++i) {
+        double log_a = half_C - 0.5 * u[i];
+        double B = k->omega1 * bracket(k->log_4R1 - log_a, a[i] * inv_R1, w1, x1, HERTZ2D_W_C3, t1)
+                   + k->omega2 * bracket(k->log_4R2 - log_a, a[i] * inv_R2, w2, x2, HERTZ2D_W_C3, t2);
+        double k_new = pe / B;
+        double k_step = kt[i] > 0.0 ? 0.5 * (kt[i] + k_new) : k_new;
+        double bound = mu * N[i], trial = T[i] + k_step * sign * d[i];
+        T[i] = fmin(fmax(trial, -bound), bound);
+        kt[i] = k_new;
+        sum += N[i] + tangent[i];
+    }
+    return sum;
+}
+
+static double fused_step(contacts *c, int step, const hertz2d_pair *p, const hertz2d_constants *k)
+{
+    const double sign = (step / 37) % 2 ? -1.0 : 1.0;
+    const double scale = 4.0 * k->radius * k->exp_minus_C, pe = HERTZ2D_PI * k->modulus;
+    const double four_r = 4.0 * k->radius, mu = p->mu;
+    double sum = 0.0;
+    for (int i = 0; i < c->n; ++i) {
+        double u = hertz2d_normal_root(scale * c->delta[i]), inverse = 1.0 / u;
+        double N = pe * c->delta[i] * inverse, a = sqrt(four_r * c->delta[i] * inverse);
+        double k_new = hertz2d_stiffness_of_log(p, k, a, 0.5 * (k->C - u));
+        double k_step = c->kt[i] > 0.0 ? 0.5 * (c->kt[i] + k_new) : k_new;
+        double bound = mu * N, trial = c->T[i] + k_step * sign * c->d[i];
+        c->T[i] = trial > bound ? bound : (trial < -bound ? -bound : trial);
+        c->kt[i] = k_new;
+        sum += N + pe / (u - 1.0);
+    }
+    return sum;
+}
+
+int main(int argc, char **argv)
+{
+    const int n = atoi(argv[1]), steps = atoi(argv[2]), runs = atoi(argv[3]);
+    hertz2d_pair p = {0.035, 0.035, 10e9, 10e9, 0.25, 0.25, 0.3};
+    hertz2d_prepared q;
+    hertz2d_constants *k = &q.normal;
+    contacts c;
+    double kn = 2.7e9, kts = 1.5e9, check = 0.0, worst = 0.0;
+    double *history = calloc(HERTZ2D_HISTORY_SIZE * (size_t)n, sizeof(double));
+    double **fields[] = {&c.delta, &c.d, &c.T, &c.kt, &c.u, &c.N, &c.a, &c.tangent, &c.sink};
+    double best[7], all[7][64];
+    const char *names[7] = {"spring", "table inverse", "W_{-1}", "log", "header step",
+                            "Table 1, split", "Table 1, fused"};
+    c.n = n;
+    for (int f = 0; f < 9; ++f)
+        *fields[f] = calloc((size_t)n, sizeof(double));
+    hertz2d_prepare_materials(&p, 0, &q);
+    hertz2d_prepare_sizes(&p, log(4.0 * p.R1), log(4.0 * p.R2), &q);
+    srand(1);
+    for (int i = 0; i < n; ++i) {
+        double fraction = 1e-6 * pow(1e3, (double)rand() / RAND_MAX), N, a, u;
+        c.delta[i] = fraction * p.R1;
+        hertz2d_normal_solve(&p, k, c.delta[i], &N, &a, &u);
+        c.d[i] = 1e-3 * p.mu * N / hertz2d_stiffness_of_log(&p, k, a, 0.5 * (k->C - u));
+    }
+    /* the split kernel against the header, step by step, from the header's first step (a new
+     * contact's stiffness is kt's mean over its first step: hertz2d_step_stiffness) */
+    header_step(&c, 0, &p, &q, history);
+    for (int i = 0; i < n; ++i) {
+        c.T[i] = history[HERTZ2D_HISTORY_SIZE * i];
+        c.kt[i] = history[HERTZ2D_HISTORY_SIZE * i + 1];
+    }
+    for (int s = 1; s < 200; ++s) {
+        header_step(&c, s, &p, &q, history);
+        split_step(&c, s, &p, k);
+        for (int i = 0; i < n; ++i) {
+            double e = fabs(c.T[i] - c.sink[i]) / (p.mu * c.N[i]);
+            worst = e > worst ? e : worst;
+        }
+    }
+    if (!(worst <= 1e-12)) {
+        printf("split kernel differs from the header: %g of mu N\n", worst);
+        return 2;
+    }
+    for (int r = 0; r < runs; ++r)
+        for (int j = 0; j < 7; ++j) {
+            double start = seconds();
+            for (int s = 0; s < steps; ++s) {
+                switch (j) {
+                case 0: check += spring(&c, s, kn, kts, p.mu); break;
+                case 1: check += inverse_only(&c, 4.0 * k->radius * k->exp_minus_C); break;
+                case 2: check += lambert_only(&c, 4.0 * k->radius * k->exp_minus_C); break;
+                case 3: check += log_only(&c, 4.0 * k->radius * k->exp_minus_C); break;
+                case 4: check += header_step(&c, s, &p, &q, history); break;
+                case 5: check += split_step(&c, s, &p, k); break;
+                default: check += fused_step(&c, s, &p, k); break;
+                }
+            }
+            all[j][r] = (seconds() - start) * 1e9 / ((double)steps * n);
+        }
+    for (int j = 0; j < 7; ++j) {
+        double sorted[64];
+        for (int r = 0; r < runs; ++r)
+            sorted[r] = all[j][r];
+        for (int r = 1; r < runs; ++r)
+            for (int s = r; s > 0 && sorted[s] < sorted[s - 1]; --s) {
+                double t = sorted[s];
+                sorted[s] = sorted[s - 1];
+                sorted[s - 1] = t;
+            }
+        best[j] = sorted[0];
+        printf("%s|%.3f|%.3f\n", names[j], best[j], sorted[runs / 2]);
+    }
+    printf("check|%.6g|%.3g\n", check, worst);
+    return 0;
+}
+"""
+
+FLAGS = ["-std=c99", "-O3", "-march=native"]
+
+
+def main_benchmark() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--contacts", type=int, default=2048)
+    parser.add_argument("--steps", type=int, default=500, help="steps per timed run (500)")
+    parser.add_argument("--runs", type=int, default=7, help="interleaved runs, <= 64 (7)")
+    args = parser.parse_args()
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    started = [round(v, 2) for v in os.getloadavg()]
+    print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}; "
+          f"{compiler} {' '.join(FLAGS)}; {args.contacts} contacts, {args.runs} interleaved runs "
+          f"of {args.steps} steps")
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "simplified"
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert main(["export-law", "--law", "simplified", "--results",
+                         str(Path(folder) / "none"), "--out", str(out)]) == 0
+        (out / "floor.c").write_text(PROGRAM)
+        subprocess.run([compiler, *FLAGS, f"-I{out}", str(out / "floor.c"), "-o",
+                        str(out / "floor"), "-lm"], check=True)
+        done = subprocess.run([str(out / "floor"), str(args.contacts), str(args.steps),
+                               str(min(64, max(1, args.runs)))], capture_output=True, text=True)
+        if done.returncode:
+            raise SystemExit(done.stdout + done.stderr)
+    rows = [line.split("|") for line in done.stdout.split("\n") if line]
+    times = {name: (float(best), float(median)) for name, best, median in rows[:-1]}
+    spring = times["spring"][0]
+    print(f"{'kernel':<16} {'ns/contact':>10} {'median':>8} {'/ spring':>9}")
+    for name, (best, median) in times.items():
+        print(f"{name:<16} {best:>10.2f} {median:>8.2f} {best / spring:>9.2f}")
+    print(f"(split kernel vs header: T within {float(rows[-1][2]):.2g} of mu N over 200 steps; "
+          f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())})")
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps({
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
+                    "python": platform.python_version()},
+        "load_average": {"before": started, "after": [round(v, 2) for v in os.getloadavg()]},
+        "command": " ".join(["python", "benchmarks/kernel_floor.py", *sys.argv[1:]]),
+        "compiler": " ".join([Path(compiler).name, *FLAGS]), "contacts": args.contacts,
+        "steps": args.steps, "runs": args.runs,
+        "rows": [{"kernel": name, "ns_fastest": best, "ns_median": median}
+                 for name, (best, median) in times.items()]}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main_benchmark()
