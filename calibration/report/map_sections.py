@@ -97,12 +97,16 @@ def _headline(m: MapOutputs) -> str:
 
 
 def _both_metrics(m: MapOutputs) -> pd.DataFrame:
+    """Per law, the share of cases under each threshold and the median, by both metrics (the
+    floor metric's columns left out for a map written before it)."""
     force = force_errors(m.errors[m.errors.variant == DEFAULT_VARIANT])
+    metrics = [("amplitude-relative", "force_error")]
+    if force.floor_force_error.notna().any():
+        metrics.append(("floor", "floor_force_error"))
     rows = []
     for law, mine in force.groupby("law", sort=False):
         row = {"law": law, "cases": len(mine)}
-        for name, column in (("amplitude-relative", "force_error"),
-                             ("floor", "floor_force_error")):
+        for name, column in metrics:
             for threshold in THRESHOLDS:
                 share = (mine[column] < threshold).mean()
                 row[f"{name} < {percent(threshold)}"] = f"{100 * share:.0f} %"

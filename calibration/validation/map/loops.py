@@ -50,9 +50,11 @@ STICK_PAIRS = (ContactPair.discs(0.5, 10e9, 0.25, 0.3),
                ContactPair.disc_on_wall(0.5, 10e9, 0.0, 0.3))
 
 
-def settings(quick: bool) -> dict:
-    """The loops' settings for the map's ``summary.json``."""
-    return {"loops": QUICK_LOOPS if quick else LOOPS, "steps": QUICK_STEPS if quick else STEPS,
+def settings(quick: bool, loops: int | None = None) -> dict:
+    """The loops' settings (the map's ``summary.json`` records them): ``loops`` of them, or the
+    full run's or ``quick``'s count."""
+    count = (QUICK_LOOPS if quick else LOOPS) if loops is None else loops
+    return {"loops": count, "steps": QUICK_STEPS if quick else STEPS,
             "repeats": REPEATS, "threshold": THRESHOLD, "quadrature_bound": QUADRATURE_BOUND,
             "refinements": list(REFINEMENTS),
             "refined": QUICK_REFINED if quick else REFINED, "seed": SEED, "stick_mu": STICK_MU}
@@ -105,12 +107,12 @@ def judged_laws(laws: list[LawChoice]) -> list[LawChoice]:
     return list(first.values())
 
 
-def loop_table(laws: list[LawChoice], quick: bool = False, executor: Executor = Inline(),
+def loop_table(laws: list[LawChoice], chosen: dict, executor: Executor = Inline(),
                progress: bool = True) -> pd.DataFrame:
-    """One row per law x loop: the loop's parameters, W, and for the refined violations the
-    works at 4 and 16 times the steps."""
-    loops = random_loops(QUICK_LOOPS if quick else LOOPS, SEED)
-    steps = QUICK_STEPS if quick else STEPS
+    """One row per law x loop of the ``chosen`` :func:`settings`: the loop's parameters, W,
+    and for the refined violations the works at 4 and 16 times the steps."""
+    loops = random_loops(chosen["loops"], chosen["seed"])
+    steps = chosen["steps"]
     running = [law for law in laws if LAWS[law.name].admissible is not None]
     indexed = list(enumerate(loops))
     tasks = [(law, indexed[i:i + CHUNK], steps) for law in running
@@ -130,8 +132,7 @@ def loop_table(laws: list[LawChoice], quick: bool = False, executor: Executor = 
     worst = []
     for law in running:
         mine = table[(table.law == law.label) & (table.W < -THRESHOLD)]
-        worst += [(law, int(i)) for i in mine.nsmallest(
-            QUICK_REFINED if quick else REFINED, "W").loop]
+        worst += [(law, int(i)) for i in mine.nsmallest(chosen["refined"], "W").loop]
     for (law, *_), (i, found) in completed(
             refined_works, [(law, i, loops[i], steps) for law, i in worst], executor):
         index = table.index[(table.law == law.label) & (table.loop == i)]

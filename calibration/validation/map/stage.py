@@ -87,12 +87,15 @@ def fem_seconds(cases: pd.DataFrame) -> dict:
 def run_map(spec_path: str | Path | None = None, quick: bool = False,
             executor: Executor = Inline(), results: str | Path = "results",
             progress: bool = True, max_cpu_hours: float = MAX_CPU_HOURS,
-            spec: MapSpec | None = None, out: PurePosixPath = layout.MAP) -> MapSummary:
+            spec: MapSpec | None = None, out: PurePosixPath = layout.MAP,
+            loops: int | None = None) -> MapSummary:
     """Run the map of a spec (``spec``, or read from ``spec_path``, or the shipped default or
     quick one; refused when its estimated CPU time exceeds ``max_cpu_hours``), the FEM on
     ``executor``, reusing stored paths; write ``<results>/<out>/``; return a summary. Every
     law of the catalogue runs, the calibrated one with the coefficients of
-    :func:`calibration.fitted.calibrated_coefficients`."""
+    :func:`calibration.fitted.calibrated_coefficients`. The map of ``map/`` also runs every law
+    around ``loops`` random closed loops (:mod:`calibration.validation.map.loops`; None: its
+    default count, 0: none)."""
     start = time.perf_counter()
     results = Path(results)
     own_map = out == layout.MAP
@@ -114,9 +117,10 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
                 for run, fem_path in fem_paths.items() if rows[fem_path]["failure"] is None}
     errors = error_table(spec, finished, laws, tables, case_ids)
     admissibility = None
-    if own_map:
+    loop_settings = closed_loops.settings(quick, loops)
+    if own_map and loop_settings["loops"]:
         judged = closed_loops.judged_laws(laws)
-        loop_rows = closed_loops.loop_table(judged, quick, executor, progress)
+        loop_rows = closed_loops.loop_table(judged, loop_settings, executor, progress)
         admissibility = closed_loops.admissibility_table(judged, loop_rows)
         outputs.write_loops(out, loop_rows, admissibility)
     region = regions(force_errors(errors), spec) if len(errors) else []
@@ -137,7 +141,7 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
         "settings": asdict(spec.settings),
         "regions": region, "convergence": checks.to_dict("records"),
         "fem_seconds": fem_seconds(cases), "failures": failures, **fit_keys(fit),
-        "closed_loops": closed_loops.settings(quick) if admissibility is not None else None,
+        "closed_loops": loop_settings if admissibility is not None else None,
         "provenance": provenance()}
     outputs.write(out, cases, errors)
     if len(errors):
