@@ -5,8 +5,8 @@ contact and by load path, from a map's error table, and the FEM's first and seco
 (:func:`calibration.laws.calibrated.coupling_beta`) and ``|beta|/mu``; :func:`by_coupling` counts a
 law's paths within the force threshold per band of ``|beta|`` and :func:`by_domain` gives its
 targets (both metrics) on the contacts with ``|beta|`` up to a bound, on the walls and on the
-stiff counterparts (``|beta| > 0.25``) as rows of their own; :func:`cycle_energies` measures the FEM's
-energy in the first and in the last cycle of every cycle path, the evidence that a dissimilar pair's
+stiff counterparts (``|beta| > 0.25``) as rows of their own; :func:`cycle_energies` measures the
+FEM's energy in the first and in the last cycle of every cycle path, the evidence that a dissimilar pair's
 first cycle also releases the shear locked in under normal load (so the energy per cycle is judged
 on the last), and the swing of the normal force the tangential cycles cause.
 """

@@ -158,12 +158,12 @@ def admissibility_table(laws: list[LawChoice], loops: pd.DataFrame) -> pd.DataFr
         declared = LAWS[law.name].admissible
         row = {"law": law.label, "law_name": law.name,
                "declared admissible": {True: "yes", False: "no", None: "no closed paths"}[
-                   declared],
-               "approach": "varying" if LAWS[law.name].varying_approach else "held"}
+                   declared]}
         mine = loops[loops.law == law.label]
         if declared is None or mine.empty:
             rows.append(row)
             continue
+        row["approach"] = "varying" if LAWS[law.name].varying_approach else "held"
         worst = mine.loc[mine.W.idxmin()]
         refined = mine.dropna(subset=[finest])
         row.update({
