@@ -102,7 +102,8 @@ def _failures(c: CalibratedOutputs) -> str:
     one_swing = held[held.beta == 0]["N swing / N"]
     return (
         f"Where it still fails, and why. On held-out contacts with |beta| in {weakest} "
-        f"{_percent(_band_share(band, weakest))} of the paths have a force error under 5 %; "
+        f"{_percent(_band_share(band, weakest))} of the paths have an amplitude-relative force "
+        f"error under 5 %; "
         f"with |beta| in {strongest} (a disc on a rigid wall with nu below about 0.3, or a much "
         f"stiffer counterpart) {_percent(_band_share(band, strongest))}. The FEM shows what the "
         f"law leaves out there. (1) The coupling of the normal and tangential problems: with "
@@ -235,12 +236,14 @@ def calibrated_section(c: CalibratedOutputs | None,
                   "targets: where the law holds.")
     _admissible(section, c)
     section.table(c.by_coupling.round(3), "The calibrated law's held-out paths by Dundurs' "
-                  "|beta| and load path: the share with a force error under 5 %.")
+                  "|beta| and load path: the share with an amplitude-relative force error under "
+                  "5 %.")
     section.paragraph(_failures(c))
     section.figure(c.heldout_figure,
-                   "Held-out contacts: each path's force error (top) and each cycle's energy "
-                   "error (bottom) against |beta|/mu, the calibrated law beside the paper's "
-                   "accurate model with memory (confined refit); dashed: 5 % and 10 %.")
+                   "Held-out contacts: each path's amplitude-relative force error (top) and each "
+                   "cycle's energy error (bottom) against |beta|/mu, the calibrated law beside "
+                   "the paper's accurate model with memory (confined refit); dashed: 5 % and "
+                   "10 %.")
     section.paragraph(_heldout_convergence(c))
     _biaxial(section, biaxial, "calibrated")
     return section
