@@ -4,7 +4,7 @@ Per law, on the default runs of a map (:mod:`calibration.validation.map.errors`)
 paths whose force error (the larger of N's and Fx's largest relative error,
 :func:`calibration.validation.map.regions.force_errors`) is under 5 % and under 10 %, and the
 largest, by both of the map's metrics: the *amplitude-relative* error (the map's: on unloading
-and reloading branches relative to the path's largest |F|; columns ``force < 5 %`` ...) and the
+and reloading branches relative to the path's largest ``|F|``; columns ``force < 5 %`` ...) and the
 *floor* error (every step relative to ``max(|FEM|, 0.2 max |FEM|)``; columns ``floor: force <
 5 %`` ...); the share of paths with partial-slip steps whose tangential stiffness stays within
 10 % on all of them; the share of cycle paths whose energy per cycle is within 10 %; and the

@@ -68,7 +68,7 @@ ENERGY = "energy per cycle"
 REVERSING = ("unloading", "reloading")
 #: the paper's linear spring (Section 4.3), N/m per m
 PAPER_KN, PAPER_KT = 2.7e9, 1.5e9
-#: the floor metric's reference: at least this share of the path's largest |FEM|
+#: the floor metric's reference: at least this share of the path's largest ``|FEM|``
 FLOOR = 0.2
 #: the quantities that also get the floor metric
 FLOORED = ("normal force", "tangential force")

@@ -10,13 +10,14 @@ repeats over ``mu N_max A``; the loops with W below ``-THRESHOLD`` are violation
 :data:`REFINED` most negative of each law are rerun with 4 and 16 times the steps to tell the
 quadrature's error from energy the law creates (:class:`~calibration.laws.admissibility.LoopWork`).
 Besides, the constant-N stick check (:func:`~calibration.laws.admissibility.stick_return`) on an
-equal pair, a dissimilar one (E2/E1 = 10) and a disc on a wall at nu = 0 (|beta| 0, 0.27, 0.5),
+equal pair, a dissimilar one (E2/E1 = 10) and a disc on a wall at nu = 0 (``|beta|`` 0, 0.27, 0.5),
 the largest of the three.
 
 Tables: ``loops.csv`` (one row per law x loop: the loop's parameters, W and the refined works),
 ``admissibility.csv`` (one row per law: its declaration, the loops, those with W < 0, the worst
-W and its loop, how many of the refined violations persist below ``-QUADRATURE_BOUND`` at 16
-times the steps, the stick return).
+W and its loop, how many of the refined violations persist (their W extrapolated to a
+vanishing step below ``-QUADRATURE_BOUND``), the worst W at 16 times the steps and extrapolated,
+the stick return).
 """
 from __future__ import annotations
 
@@ -30,8 +31,8 @@ from tqdm import tqdm
 
 from calibration.laws import LAWS, ContactPair, make_law
 from calibration.laws.admissibility import (QUADRATURE_BOUND, REFINEMENTS, REPEATS, STICK_MU,
-                                            THRESHOLD, Loop, loop_work, random_loops,
-                                            stick_return)
+                                            THRESHOLD, Loop, extrapolated, loop_work,
+                                            random_loops, stick_return)
 from calibration.runs.executors import Executor, Inline, completed
 from calibration.validation.map.errors import PAPER_KN, PAPER_KT, LawChoice
 
@@ -44,7 +45,7 @@ REFINED, QUICK_REFINED = 5, 1
 CHUNK = 9
 #: the loops' seed (the issue's number)
 SEED = 22
-#: the stick check's pairs: equal discs, a stiff counterpart, a disc on a wall (|beta| to 0.5)
+#: the stick check's pairs: equal discs, a stiff counterpart, a disc on a wall (``|beta|`` to 0.5)
 STICK_PAIRS = (ContactPair.discs(0.5, 10e9, 0.25, 0.3),
                ContactPair(0.5, 0.5, 10e9, 100e9, 0.25, 0.25, 0.3),
                ContactPair.disc_on_wall(0.5, 10e9, 0.0, 0.3))
@@ -133,11 +134,13 @@ def loop_table(laws: list[LawChoice], chosen: dict, executor: Executor = Inline(
     for law in running:
         mine = table[(table.law == law.label) & (table.W < -THRESHOLD)]
         worst += [(law, int(i)) for i in mine.nsmallest(chosen["refined"], "W").loop]
+    table["W_extrapolated"] = np.nan
     for (law, *_), (i, found) in completed(
             refined_works, [(law, i, loops[i], steps) for law, i in worst], executor):
         index = table.index[(table.law == law.label) & (table.loop == i)]
         for r, value in zip(REFINEMENTS, found):
             table.loc[index, f"W_{r}x"] = value
+        table.loc[index, "W_extrapolated"] = extrapolated(found)
     return table
 
 
@@ -166,12 +169,15 @@ def admissibility_table(laws: list[LawChoice], loops: pd.DataFrame) -> pd.DataFr
         row["approach"] = "varying" if LAWS[law.name].varying_approach else "held"
         worst = mine.loc[mine.W.idxmin()]
         refined = mine.dropna(subset=[finest])
+        persisting = refined[refined.W_extrapolated < -QUADRATURE_BOUND]
         row.update({
             "loops": len(mine), "loops with W < 0": int((mine.W < -THRESHOLD).sum()),
             "worst W": float(worst.W), "worst loop": _worst_loop(worst),
             "refined": len(refined),
-            "persists under refinement": int((refined[finest] < -QUADRATURE_BOUND).sum()),
-            "worst W at 16x steps": float(refined[finest].min()) if len(refined) else np.nan})
+            "persists under refinement": len(persisting),
+            "worst W at 16x steps": float(refined[finest].min()) if len(refined) else np.nan,
+            "worst W extrapolated": float(refined.W_extrapolated.min()) if len(refined)
+            else np.nan})
         with quiet():
             row["stick return"] = max(stick_return(lambda pair: build(law, pair), pair)
                                       for pair in STICK_PAIRS)
