@@ -14,6 +14,13 @@ def _cpu_hours_help() -> str:
             f"mesh level {MEASURED_LEVEL}, 4x per finer level")
 
 
+def _loops_help() -> str:
+    from calibration.validation.map.loops import LOOPS, QUICK_LOOPS
+    return (f"random closed loops every law runs for the admissibility table "
+            f"(map/admissibility.csv; 0 leaves it out; default {LOOPS}, {QUICK_LOOPS} with "
+            f"--quick)")
+
+
 def register(subparsers, parents):
     parser = subparsers.add_parser(
         "map", parents=parents, help="every contact law against the FEM over a space of contacts",
@@ -29,10 +36,7 @@ def register(subparsers, parents):
                              "calibration/validation/map/specs/default.toml)")
     parser.add_argument("--quick", action="store_true",
                         help="the shipped quick spec: a few cases on coarse meshes")
-    parser.add_argument("--loops", type=int, default=None, metavar="N",
-                        help="random closed loops every law runs for the admissibility table "
-                             "(map/admissibility.csv; 0 leaves it out; default 45, 9 with "
-                             "--quick)")
+    add_deferred(parser, "--loops", type=int, default=None, metavar="N", text=_loops_help)
     add_deferred(parser, "--max-cpu-hours", type=float, default=None, metavar="H",
                  text=_cpu_hours_help)
     add_executor_arguments(parser)

@@ -37,10 +37,10 @@ from calibration.runs.executors import Executor, Inline, completed
 from calibration.validation.map.errors import PAPER_KN, PAPER_KT, LawChoice
 
 #: loops per law and steps per repeat: the full run's and ``--quick``'s
-LOOPS, QUICK_LOOPS = 45, 9
+LOOPS, QUICK_LOOPS = 27, 9
 STEPS, QUICK_STEPS = 400, 100
 #: the most negative violations of a law rerun with finer steps
-REFINED, QUICK_REFINED = 5, 1
+REFINED, QUICK_REFINED = 3, 1
 #: loops per task
 CHUNK = 9
 #: the loops' seed (the issue's number)
