@@ -129,6 +129,15 @@ def test_bad_axis_values_exit_2_naming_the_value(tmp_path, capsys, study, messag
     assert not (tmp_path / "r").exists()  # nothing written
 
 
+@pytest.mark.parametrize("loops, message", [("-1", "loops=-1 must be >= 0"),
+                                            ("200000", "loops=200000 must be <= 100000")])
+def test_a_bad_loop_count_exits_2_naming_the_value(tmp_path, capsys, loops, message):
+    assert main(["map", "--quick", "--loops", loops, "--results", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and message in err
+    assert not (tmp_path / "r").exists()
+
+
 @pytest.mark.parametrize("edit, message", [
     (("level = 0", "level = 9"), "level=9"),
     (("steps = 6", "steps = 0"), "steps=0 must be >= 1"),
