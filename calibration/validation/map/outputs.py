@@ -98,9 +98,10 @@ class MapOutputs:
                                    "map summary", str(folder_ / SUMMARY))
         self.cases = read_table(folder_ / CASES, "cases", ("variant", "path"), command=COMMAND)
         self.errors = read_table(folder_ / ERRORS, "errors", ERROR_COLUMNS, command=COMMAND)
-        #: every law around random closed loops (None for a held-out map, or an older one)
-        self.admissibility = (self.admissibility_of(results) if relative == layout.MAP
-                              else None)
+        #: every law around random closed loops (None for a held-out map; see
+        #: :meth:`admissibility_of`)
+        self.admissibility = (self.admissibility_of(results, self.summary)
+                              if relative == layout.MAP else None)
         self.studies = {name: Study(name, axes)
                         for name, axes in self.summary["studies"].items()}
 
@@ -121,11 +122,21 @@ class MapOutputs:
                 if path.exists() else None)
 
     @staticmethod
-    def admissibility_of(results: str | Path) -> pd.DataFrame | None:
-        """The map's admissibility table (None when the root's map has none)."""
+    def admissibility_of(results: str | Path, summary: dict | None = None
+                         ) -> pd.DataFrame | None:
+        """The map's admissibility table; None when the root's map has none, or when its last
+        run ran no loops (``summary``, read if not given, has no ``closed_loops``: the folder
+        may keep an earlier run's table)."""
         path = folder(results) / ADMISSIBILITY
-        return (read_table(path, "admissibility", ADMISSIBILITY_COLUMNS, command=COMMAND)
-                if path.exists() else None)
+        if not path.exists():
+            return None
+        if summary is None:
+            summary = json_object(read_json(folder(results) / SUMMARY, "map summary",
+                                            f"run `{COMMAND}` first"),
+                                  "map summary", str(folder(results) / SUMMARY))
+        if not summary.get("closed_loops"):
+            return None
+        return read_table(path, "admissibility", ADMISSIBILITY_COLUMNS, command=COMMAND)
 
     @property
     def default_cases(self) -> pd.DataFrame:
