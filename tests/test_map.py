@@ -129,6 +129,15 @@ def test_bad_axis_values_exit_2_naming_the_value(tmp_path, capsys, study, messag
     assert not (tmp_path / "r").exists()  # nothing written
 
 
+@pytest.mark.parametrize("loops, message", [("-1", "loops=-1 must be >= 0"),
+                                            ("200000", "loops=200000 must be <= 100000")])
+def test_a_bad_loop_count_exits_2_naming_the_value(tmp_path, capsys, loops, message):
+    assert main(["map", "--quick", "--loops", loops, "--results", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and message in err
+    assert not (tmp_path / "r").exists()
+
+
 @pytest.mark.parametrize("edit, message", [
     (("level = 0", "level = 9"), "level=9"),
     (("steps = 6", "steps = 0"), "steps=0 must be >= 1"),
@@ -174,6 +183,47 @@ def test_the_metric_is_relative_to_each_value_and_to_the_amplitude_on_a_cycles_b
     assert shifted["tangential force"]["max_rel_error"] == pytest.approx(0.02)
     # RMS over the 4 + 16 judged steps: 16 of them 2 % off
     assert shifted["tangential force"]["rms_rel_error"] == pytest.approx(0.02 * np.sqrt(16 / 20))
+
+
+def test_the_floor_metric_judges_each_step_against_a_fifth_of_the_amplitude_at_least():
+    """A shift of 2 % of the amplitude on the reversing branches: 2 % by the amplitude-relative
+    metric, 2/0.2 = 10 % by the floor metric where |FEM| is below a fifth of its largest (the
+    force passes through zero there), and 2 % of the largest where it is the largest."""
+    fem = with_stiffness(cycle_table())
+    amplitude = np.abs(fem.Fx).max()
+    shifted = case_errors(fem, with_stiffness(cycle_table(offset=0.02 * amplitude)))
+    assert shifted["tangential force"]["max_rel_error"] == pytest.approx(0.02)
+    assert shifted["tangential force"]["max_floor_error"] == pytest.approx(0.1)
+    assert shifted["normal force"]["max_floor_error"] == 0.0
+    assert "max_floor_error" not in shifted["tangential stiffness"]
+    row = {"case": 0, "variant": "default", "law": "L", "path": "cycle", "steps": 1,
+           "rms_rel_error": 0.0, "rms_floor_error": 0.0}
+    force = force_errors(pd.DataFrame([
+        {**row, "quantity": quantity, "max_rel_error": measures["max_rel_error"],
+         "max_floor_error": measures["max_floor_error"]}
+        for quantity, measures in shifted.items() if quantity in ("normal force",
+                                                                   "tangential force")]))
+    assert force.force_error.iloc[0] == pytest.approx(0.02)
+    assert force.floor_force_error.iloc[0] == pytest.approx(0.1)
+
+
+def test_the_closed_loop_table_counts_each_law_s_violations_as_it_declares():
+    """Three loops, the cheap laws: the declared-admissible linear spring has no loop with
+    W < 0 and T returns exactly in stick; the table has a row per law, the accurate model's
+    saying it takes no closed path."""
+    from calibration.validation.map import loops
+    from calibration.validation.map.errors import LawChoice
+    laws = [LawChoice("simplified"), LawChoice("accurate"), LawChoice("linear")]
+    chosen = loops.settings(quick=True, loops=3)
+    table = loops.loop_table(laws, chosen, progress=False)
+    assert len(table) == 2 * 3 and table.W.notna().all()
+    found = loops.admissibility_table(laws, table).set_index("law_name")
+    assert found.loc["accurate", "declared admissible"] == "no closed paths"
+    assert pd.isna(found.loc["accurate", "loops"])
+    assert found.loc["linear", "declared admissible"] == "yes"
+    assert found.loc["linear", "loops with W < 0"] == 0
+    assert found.loc["linear", "stick return"] < 1e-12
+    assert found.loc["simplified", "loops"] == 3
 
 
 def test_a_law_25_percent_stiffer_everywhere_is_25_percent_off_in_force_stiffness_and_energy():
@@ -239,7 +289,8 @@ def test_a_tiny_map_runs_end_to_end_records_a_failure_and_reruns_only_it(
         return increment(self, state, rigid)
 
     monkeypatch.setattr(NodeToSegmentContact, "increment", leaves_the_window)
-    argv = ["map", "--spec", str(spec), "--results", str(fit_results), "--jobs", "1", "--json"]
+    argv = ["map", "--spec", str(spec), "--results", str(fit_results), "--jobs", "1", "--json",
+            "--loops", "0"]  # the closed loops: test_the_closed_loop_table_...
     assert main(argv) == 0
     first = summary_of(capsys)
     assert (first["paths"], first["check_paths"], first["failed"], first["reused"]) == (3, 1, 1, 0)

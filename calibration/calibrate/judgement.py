@@ -4,7 +4,8 @@ contact and by load path, from a map's error table, and the FEM's first and seco
 :func:`coupling_of` adds to a map table the contact's ``|beta|``
 (:func:`calibration.laws.calibrated.coupling_beta`) and ``|beta|/mu``; :func:`by_coupling` counts a
 law's paths within the force threshold per band of ``|beta|`` and :func:`by_domain` gives its
-targets on the contacts with ``|beta|`` up to a bound; :func:`energy_verdicts` gives the
+targets (both metrics) on the contacts with ``|beta|`` up to a bound, on the walls and on the
+stiff counterparts (``|beta| > 0.25``) as rows of their own; :func:`energy_verdicts` gives the
 energy-per-cycle target per kind of cycle; :func:`cycle_energies` measures the FEM's
 energy in the first and in the last cycle of every cycle path, the evidence that a dissimilar pair's
 first cycle also releases the shear locked in under normal load (so the energy per cycle is judged
@@ -27,6 +28,8 @@ from calibration.validation.map.spec import DEFAULT_VARIANT
 BETA_BANDS = (0.0, 1e-9, 0.1, 0.2, 0.3, 0.5)
 #: the bounds of ``|beta|`` the law's targets are given up to (the last: every contact)
 DOMAIN_BOUNDS = (0.1, 0.2, float("inf"))
+#: the strong coupling the targets are also given beyond (walls at nu < 0.2, stiff counterparts)
+STRONG_BETA = 0.25
 
 
 def _beta(row) -> float:
@@ -66,15 +69,19 @@ def by_coupling(errors: pd.DataFrame, law: str, threshold: float = 0.05,
 def by_domain(errors: pd.DataFrame, law: str,
               bounds: tuple[float, ...] = DOMAIN_BOUNDS) -> pd.DataFrame:
     """A law's targets (:func:`~calibration.calibrate.targets.law_targets`) on the contacts
-    with ``|beta|`` up to each bound (``inf``: all of them), one row per bound."""
+    with ``|beta|`` up to each bound (``inf``: all of them), then on the discs on walls and on
+    the contacts with ``|beta| >`` :data:`STRONG_BETA`, one row each (``contacts`` names it)."""
     mine = coupling_of(errors[errors.law == law])
+    selections = [("all" if np.isinf(bound) else f"|beta| <= {bound:g}", mine.beta <= bound)
+                  for bound in bounds]
+    selections += [("walls", mine.counterpart == "wall"),
+                   (f"|beta| > {STRONG_BETA:g}", mine.beta > STRONG_BETA)]
     rows = []
-    for bound in bounds:
-        within = mine[mine.beta <= bound]
+    for name, chosen in selections:
+        within = mine[chosen]
         found = law_targets(within) if len(within) else within
         if len(found):
-            rows.append({"|beta| up to": "all" if np.isinf(bound) else f"{bound:g}",
-                         **found.iloc[0].drop("law").to_dict()})
+            rows.append({"contacts": name, **found.iloc[0].drop("law").to_dict()})
     return pd.DataFrame(rows)
 
 

@@ -127,6 +127,8 @@ class CalibratedOutputs:
                 self.folder / file, name, COLUMNS[name], command=COMMAND))
         self.heldout = MapOutputs.read(results, layout.HELDOUT)
         self.map_errors = MapOutputs.errors_of(results)
+        #: the map's closed-loop table (None when the root's map has none)
+        self.admissibility = MapOutputs.admissibility_of(results)
         self.label = self.record.coefficients.label
 
     @staticmethod

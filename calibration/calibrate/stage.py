@@ -12,7 +12,8 @@
    catalogue, the calibrated one with the coefficients just fitted: the map's files in
    ``<results>/calibrated/heldout/``, the targets per law in ``targets.csv`` and ``summary.json``,
    the calibrated law's held-out paths by Dundurs coupling in ``by_coupling.csv`` and its
-   targets on the contacts with |beta| up to 0.1, 0.2 and on all in ``domain.csv``, its
+   targets (the amplitude-relative and the floor metric) on the contacts with ``|beta|`` up to
+   0.1, 0.2 and on all, on the walls and with ``|beta|`` > 0.25 in ``domain.csv``, its
    energy-per-cycle target per kind of cycle in ``energy.csv``, the figure
    ``heldout.png``, and the FEM's first against last cycle of every training cycle path in
    ``cycles.csv`` (:mod:`calibration.calibrate.judgement`).

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from calibration.commands.deferred import add_deferred
 from calibration.commands.executorargs import add_executor_arguments, executor_from
-from checks import positive
+from checks import count, positive
 
 
 def _cpu_hours_help() -> str:
@@ -12,6 +12,13 @@ def _cpu_hours_help() -> str:
             f"time than this ({MAX_CPU_HOURS:g}; the default map takes about 0.1): the estimate "
             f"counts the paths from the axes' lengths at {SECONDS_PER_STEP} CPU s a load step at "
             f"mesh level {MEASURED_LEVEL}, 4x per finer level")
+
+
+def _loops_help() -> str:
+    from calibration.validation.map.loops import LOOPS, QUICK_LOOPS
+    return (f"random closed loops every law runs for the admissibility table "
+            f"(map/admissibility.csv; 0 leaves it out; default {LOOPS}, {QUICK_LOOPS} with "
+            f"--quick)")
 
 
 def register(subparsers, parents):
@@ -29,6 +36,7 @@ def register(subparsers, parents):
                              "calibration/validation/map/specs/default.toml)")
     parser.add_argument("--quick", action="store_true",
                         help="the shipped quick spec: a few cases on coarse meshes")
+    add_deferred(parser, "--loops", type=int, default=None, metavar="N", text=_loops_help)
     add_deferred(parser, "--max-cpu-hours", type=float, default=None, metavar="H",
                  text=_cpu_hours_help)
     add_executor_arguments(parser)
@@ -38,10 +46,12 @@ def register(subparsers, parents):
 def run(args) -> dict:
     if args.max_cpu_hours is not None:
         positive("max_cpu_hours", args.max_cpu_hours)
+    if args.loops is not None:
+        count("loops", args.loops, minimum=0, maximum=100_000)
     from calibration.validation.map.spec import MAX_CPU_HOURS
     from calibration.validation.map.stage import run_map
 
     hours = MAX_CPU_HOURS if args.max_cpu_hours is None else args.max_cpu_hours
     with executor_from(args) as executor:
         return run_map(args.spec, args.quick, executor, args.results,
-                       max_cpu_hours=hours).as_json()
+                       max_cpu_hours=hours, loops=args.loops).as_json()

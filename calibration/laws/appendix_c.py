@@ -48,6 +48,9 @@ class AppendixC(ContactLaw):
     """Partial slip by ``partial_slip`` (a law class), then full slip and finite slide."""
 
     name = "appendix-c"
+    #: the translation of the paper's Appendix C, a monotonic path by construction: a closed
+    #: path has no slide to follow (its partial slip on closed paths is the accurate model with
+    #: memory's)
     paths = ("hold-normal",)
 
     def __init__(self, pair: ContactPair, penalty=EQ33, partial_slip=AccurateModel):

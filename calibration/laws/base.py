@@ -15,7 +15,9 @@ contact plane rotating, Appendix C).
 
 ``ContactLaw.paths`` names the load-path kinds a law is defined for (:data:`ALL_PATHS` unless the
 law derives from a constant normal force or a monotonic tangential load); ``run`` refuses the
-others with an :class:`~checks.InputError`.
+others with an :class:`~checks.InputError`. ``ContactLaw.admissible`` declares whether the law
+can create energy on a closed path and ``ContactLaw.varying_approach`` whether it takes a varying
+approach; ``tests/test_admissibility.py`` holds every law of the catalogue to its declaration.
 """
 from __future__ import annotations
 
@@ -40,6 +42,16 @@ class ContactLaw(ABC):
     name: str = ""
     #: the load-path kinds the law is defined for (incremental laws run every path)
     paths: tuple[str, ...] = ALL_PATHS
+    #: whether no closed path in (delta_n, delta_t) yields net work
+    #: (:mod:`calibration.laws.admissibility`): True, the law cannot create energy; False, some
+    #: closed paths with a varying approach create energy (a property test finds one); None, the
+    #: law runs no closed path (it is defined for a monotonic load only)
+    admissible: bool | None = None
+    #: False for a law defined at a constant approach only (its closed paths hold N constant)
+    varying_approach: bool = True
+    #: True for a law applied in the frame of the line of centres as a DEM code applies it
+    #: (:mod:`calibration.laws.rigid_kinematics`): its overlap is the centres' distance's
+    centres_frame: bool = False
 
     @property
     def label(self) -> str:

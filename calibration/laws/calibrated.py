@@ -447,6 +447,7 @@ class CalibratedModel(ContactLaw):
     name = "calibrated"
     paths = ALL_PATHS
     admissible = True
+    centres_frame = True
 
     def __init__(self, pair: ContactPair, coefficients: CalibratedCoefficients):
         if any(np.ndim(v) for v in (pair.R1, pair.R2, pair.E1, pair.E2, pair.nu1, pair.nu2,

@@ -335,6 +335,9 @@ class SimplifiedModel(ContactLaw):
     """The paper's simplified model for DEM (Table 1) with a chosen penalty factor."""
 
     name = "simplified"
+    #: kt follows N (Eq. 31 through a): a loop that loads T where N is high and unloads it where
+    #: N is low returns more work than it took (the incremental laws' known energy creation)
+    admissible = False
 
     def __init__(self, pair: ContactPair, penalty=EQ33):
         self.pair, self.penalty = pair, penalty
@@ -358,7 +361,10 @@ class AccurateModel(ContactLaw):
     It is derived for a tangential force rising monotonically at constant normal force, so it runs
     ``hold-normal`` paths only: the normal stage by Eq. 23, the tangential stage by the inverse of
     Eqs. 24-26, and T = mu N (c = 0) once delta_t passes Eq. 27. ``kt`` is the secant T/delta_t
-    (the paper's Fig. 13). The finite slide after full slip is Appendix C's.
+    (the paper's Fig. 13). The finite slide after full slip is Appendix C's. It takes no closed
+    path (a reversal or a varying N is outside its derivation): its extension to any path, with
+    Masing's rule and memory, is :class:`~calibration.laws.memory.AccurateMemoryModel`, which the
+    admissibility tests judge in its place.
     """
 
     name = "accurate"

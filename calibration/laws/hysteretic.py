@@ -237,6 +237,9 @@ class SimplifiedHystereticModel(ContactLaw):
 
     name = "simplified-hysteretic"
     paths = ALL_PATHS
+    #: its branches scale with Table 1's N and kt at each step, incrementally: closed paths with
+    #: a varying approach can create energy (found by the admissibility tests)
+    admissible = False
 
     def __init__(self, pair: ContactPair, penalty=EQ33):
         self.pair, self.penalty = pair, penalty

@@ -29,6 +29,9 @@ class LinearSpring(ContactLaw):
     """Constant normal and tangential stiffness (N/m per m), Coulomb cap ``|T| <= mu N``."""
 
     name = "linear"
+    #: constant kt: the stored energy T^2/(2 kt) changes only by the work of T, and the cap
+    #: removes energy (slip, or T cut as N falls), never adds it
+    admissible = True
 
     def __init__(self, kn: float, kt: float | None = None, mu: float = 0.3):
         self.kn = positive("kn", kn)

@@ -193,6 +193,7 @@ class AccurateMemoryModel(ContactLaw):
 
     name = "accurate-memory"
     paths = ALL_PATHS
+    admissible = True
 
     def __init__(self, pair: ContactPair, penalty=EQ33):
         self.pair, self.penalty = pair, penalty

@@ -16,8 +16,13 @@ Many 2D DEM codes give discs the Hertz-Mindlin law of spheres of the same radius
   delta_su) is Mindlin's 8 G* a, which a test checks. Reversals follow Masing's rule with memory
   (:mod:`calibration.laws.masing`): from a turning point (delta*, T*) the stick radius is
   ``c = a (1 - |T - T*|/(2 mu N))^(1/3)``, the branch ``T* -+ 2 f(|delta_s - delta*|/2)``. The law
-  is defined at constant N (``hold-normal`` and ``cycle`` paths); Mindlin and Deresiewicz's
-  varying-N cases are not implemented.
+  is defined at constant N (``hold-normal`` and ``cycle`` paths, and ``file`` paths whose approach
+  is held from the first tangential displacement on). Mindlin and Deresiewicz's varying-N cases
+  are not implemented: with N and T changing together their stick annulus depends on the ratio
+  dT/dN of every earlier increment (one loading rule per sign of dN and of dT, the history a
+  stack of annuli), a law of its own; for discs the accurate model with memory
+  (:class:`~calibration.laws.memory.AccurateMemoryModel`) takes any path, and the admissibility
+  tests judge this law on closed paths at a constant approach.
 
 E* and R* are Eqs. 5-6; ``1/G* = (2 - nu1)/G1 + (2 - nu2)/G2`` (:class:`ContactPair`).
 
@@ -51,6 +56,9 @@ class HertzMindlin(ContactLaw):
 
     name = "hertz-mindlin"
     label = "3D Hertz-Mindlin on discs"
+    #: kt = 8 G* a follows N: closed paths with a varying approach create energy (the known
+    #: failure of incremental Hertz-Mindlin laws)
+    admissible = False
 
     def __init__(self, pair: ContactPair):
         self.pair = pair
@@ -74,7 +82,10 @@ class MindlinDeresiewicz(ContactLaw):
 
     name = "mindlin-deresiewicz"
     label = "3D Mindlin-Deresiewicz on discs"
-    paths = ("hold-normal", "cycle")
+    paths = ("hold-normal", "cycle", "file")
+    #: Masing's branches at a constant N: a closed path dissipates the loop's area
+    admissible = True
+    varying_approach = False
 
     def __init__(self, pair: ContactPair):
         self.pair = pair
@@ -90,9 +101,11 @@ class MindlinDeresiewicz(ContactLaw):
         delta_s = pair.pair_displacement(path.delta_t)
         N, a = hertz_normal(pair, delta_n)
         ultimate = self.ultimate_slip(delta_n)
-        held = np.flatnonzero(path.stage != "normal")
+        moved = np.flatnonzero(path.delta_t != 0)  # the normal stage: delta_t still 0
+        held = np.arange(moved[0] if moved.size else len(path), len(path))
         if held.size and np.ptp(delta_n[held]) > 0:
-            raise InputError(f"law={self.name!r} needs a constant approach while delta_t moves")
+            raise InputError(f"law={self.name!r} needs a constant approach while delta_t moves "
+                             "(Mindlin and Deresiewicz's varying-N rules are not implemented)")
         T, fraction = np.zeros(len(path)), np.zeros(len(path))
         if held.size and N[held[0]] > 0:
             force, slip = float(pair.mu * N[held[0]]), float(ultimate[held[0]])

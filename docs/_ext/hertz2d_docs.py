@@ -232,9 +232,9 @@ class JsonTable(_MarkdownDirective):
 
 
 class LawsTable(_MarkdownDirective):
-    """``{laws-table}``: every law of the catalogue, its class, the paths it runs and where else
-    it runs (the DEM engine's laws, the exported ones), read from the code; ``:law: NAME`` shows
-    one law's row."""
+    """``{laws-table}``: every law of the catalogue, its class, the paths it runs, whether it
+    declares itself admissible (``ContactLaw.admissible``) and where else it runs (the DEM
+    engine's laws, the exported ones), read from the code; ``:law: NAME`` shows one law's row."""
 
     option_spec = {"law": directives.unchanged}
 
@@ -249,14 +249,19 @@ class LawsTable(_MarkdownDirective):
         rows = [{"law": f"[`{name}`]({name}.md)",
                  "class": f"{{class}}`~{law.__module__}.{law.__qualname__}`",
                  "load paths (`model`, `validate`, `map`)": ", ".join(f"`{p}`" for p in law.paths),
+                 "admissible (no energy from closed paths)": {
+                     True: "yes" if law.varying_approach else "yes (constant N only)",
+                     False: "no", None: "- (monotonic loads)"}[law.admissible],
                  "DEM (`hertz2d dem`)": mark(name in DEM_LAWS),
                  "C99, LAMMPS (`export-law`)": mark(name in EXPORTED)}
                 for name, law in LAWS.items() if self.options.get("law", name) == name]
         if not rows:
             raise self.error(f"laws-table: no law {self.options['law']!r} in calibration.laws.LAWS")
         return _table(pd.DataFrame(rows), "The laws of `calibration.laws.LAWS`, where each runs: "
-                                          "read from the law catalogue, the DEM engine's laws "
-                                          "(`dem.laws.NAMES`) and `export-law`'s.")
+                                          "read from the law catalogue (with what each law "
+                                          "declares of its admissibility, which "
+                                          "`tests/test_admissibility.py` holds it to), the DEM "
+                                          "engine's laws (`dem.laws.NAMES`) and `export-law`'s.")
 
 
 class Example(SphinxDirective):

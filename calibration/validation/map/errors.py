@@ -33,7 +33,14 @@ magnitude are left out); on a cycle's unloading and reloading branches (:data:`R
 step judged),
 where the force passes through zero, relative to the FEM's largest magnitude over the path: the
 force's amplitude, the stiffness's initial value. Per case, law and quantity the table has the
-largest and the RMS error over the judged steps.
+largest and the RMS error over the judged steps (``max_rel_error``, ``rms_rel_error``: the
+*amplitude-relative* error).
+
+A second metric for the forces (N and Fx), the *floor* error (``max_floor_error``,
+``rms_floor_error``): at every judged step ``|law - FEM| / max(|FEM|, 0.2 max |FEM| over the
+path)`` (:data:`FLOOR`), whatever the stage: relative to the force itself where it is at least a
+fifth of its largest, so that unloading and reloading branches are judged against their own
+size rather than the path's peak (the amplitude-relative metric is the kinder of the two there).
 """
 from __future__ import annotations
 
@@ -63,6 +70,10 @@ ENERGY = "energy per cycle"
 REVERSING = ("unloading", "reloading")
 #: the paper's linear spring (Section 4.3), N/m per m
 PAPER_KN, PAPER_KT = 2.7e9, 1.5e9
+#: the floor metric's reference: at least this share of the path's largest ``|FEM|``
+FLOOR = 0.2
+#: the quantities that also get the floor metric
+FLOORED = ("normal force", "tangential force")
 
 
 @dataclass(frozen=True)
@@ -179,9 +190,14 @@ def case_errors(fem_table: pd.DataFrame, law_table: pd.DataFrame,
         law_table = law_table.set_index("step").reindex(judged.steps).reset_index()
     found = {}
     for quantity, (column, mask, values, floor, scale) in judged.quantities.items():
-        errors = relative_errors(law_table[column].to_numpy()[mask], values, scale, floor)
+        law_values = law_table[column].to_numpy()[mask]
+        errors = relative_errors(law_values, values, scale, floor)
         if errors.size:
             found[quantity] = error_measures(errors)
+            if quantity in FLOORED:
+                floored = np.abs(relative_errors(law_values, values, scale, FLOOR))
+                found[quantity].update(max_floor_error=float(floored.max()),
+                                       rms_floor_error=float(np.sqrt(np.mean(floored ** 2))))
     if judged.energy is not None and judged.energy > 0:
         error = (energy_per_cycle(law_table) - judged.energy) / judged.energy
         found[ENERGY] = error_measures(np.array([error]))

@@ -22,6 +22,11 @@ from calibration.runs.tables import read_table
 from calibration.validation.map.spec import DEFAULT_VARIANT, Study
 
 SUMMARY, CASES, ERRORS = "summary.json", "cases.csv", "errors.csv"
+#: every law around random closed loops (the map of ``map/`` only)
+LOOPS, ADMISSIBILITY = "loops.csv", "admissibility.csv"
+#: the columns of ``admissibility.csv`` a reader relies on
+ADMISSIBILITY_COLUMNS = ("law", "law_name", "declared admissible", "loops", "loops with W < 0",
+                         "worst W", "persists under refinement", "stick return")
 #: the figure of every law's regions (besides one per study, ``<study>.png``)
 SUMMARY_FIGURE = "summary.png"
 #: the columns of ``errors.csv`` a reader relies on
@@ -61,6 +66,12 @@ def write(out: Path, cases: pd.DataFrame, errors: pd.DataFrame) -> None:
     write_csv(errors, out / ERRORS)
 
 
+def write_loops(out: Path, loops: pd.DataFrame, admissibility: pd.DataFrame) -> None:
+    """The closed loops' tables into the map's folder ``out``."""
+    write_csv(loops, out / LOOPS)
+    write_csv(admissibility, out / ADMISSIBILITY)
+
+
 def write_summary(out: Path, summary: dict) -> Path:
     return write_json(summary, out / SUMMARY)
 
@@ -87,6 +98,10 @@ class MapOutputs:
                                    "map summary", str(folder_ / SUMMARY))
         self.cases = read_table(folder_ / CASES, "cases", ("variant", "path"), command=COMMAND)
         self.errors = read_table(folder_ / ERRORS, "errors", ERROR_COLUMNS, command=COMMAND)
+        #: every law around random closed loops (None for a held-out map; see
+        #: :meth:`admissibility_of`)
+        self.admissibility = (self.admissibility_of(results, self.summary)
+                              if relative == layout.MAP else None)
         self.studies = {name: Study(name, axes)
                         for name, axes in self.summary["studies"].items()}
 
@@ -105,6 +120,23 @@ class MapOutputs:
         path = folder(results, relative) / ERRORS
         return (read_table(path, "errors", ERROR_COLUMNS, command=COMMAND)
                 if path.exists() else None)
+
+    @staticmethod
+    def admissibility_of(results: str | Path, summary: dict | None = None
+                         ) -> pd.DataFrame | None:
+        """The map's admissibility table; None when the root's map has none, or when its last
+        run ran no loops (``summary``, read if not given, has no ``closed_loops``: the folder
+        may keep an earlier run's table)."""
+        path = folder(results) / ADMISSIBILITY
+        if not path.exists():
+            return None
+        if summary is None:
+            summary = json_object(read_json(folder(results) / SUMMARY, "map summary",
+                                            f"run `{COMMAND}` first"),
+                                  "map summary", str(folder(results) / SUMMARY))
+        if not summary.get("closed_loops"):
+            return None
+        return read_table(path, "admissibility", ADMISSIBILITY_COLUMNS, command=COMMAND)
 
     @property
     def default_cases(self) -> pd.DataFrame:

@@ -34,14 +34,23 @@ def percent(threshold: float) -> str:
 
 def force_errors(errors: pd.DataFrame) -> pd.DataFrame:
     """One row per case x variant x law: the axes, ``normal``, ``tangential`` and their larger,
-    ``force_error`` (largest relative errors over the path)."""
+    ``force_error`` (largest amplitude-relative errors over the path), and with the floor metric
+    (:data:`calibration.validation.map.errors.FLOOR`) the larger of the two forces' largest,
+    ``floor_force_error`` (NaN for a table written before the floor metric)."""
     forces = errors[errors.quantity.isin(FORCES)]
+    names = {"normal force": "normal", "tangential force": "tangential"}
     wide = forces.pivot_table(index=KEYS, columns="quantity", values="max_rel_error",
-                              aggfunc="max").rename(columns={"normal force": "normal",
-                                                             "tangential force": "tangential"})
+                              aggfunc="max").rename(columns=names)
     wide["force_error"] = wide[["normal", "tangential"]].max(axis=1)
+    if "max_floor_error" in forces:
+        wide["floor_force_error"] = forces.pivot_table(
+            index=KEYS, columns="quantity", values="max_floor_error",
+            aggfunc="max").max(axis=1).reindex(wide.index)
+    else:
+        wide["floor_force_error"] = np.nan
     first = forces.drop_duplicates(KEYS).set_index(KEYS).drop(
-        columns=["quantity", "steps", "max_rel_error", "rms_rel_error"])
+        columns=[c for c in ("quantity", "steps", "max_rel_error", "rms_rel_error",
+                             "max_floor_error", "rms_floor_error") if c in forces])
     return first.join(wide).reset_index()
 
 

@@ -4,7 +4,9 @@ Outputs in ``<results>/map/``: ``cases.csv`` (one row per FEM path: the case's a
 variant, the prescribed path, the FEM's contact half-width and peak normal force, the shares of
 its loaded steps in partial and in full slip, ``status``
 ``ok`` or ``failed`` with the reason in ``error``, seconds, ``reused``), ``errors.csv`` (one row
-per case x variant x law x quantity, :mod:`calibration.validation.map.errors`), ``summary.json``
+per case x variant x law x quantity, :mod:`calibration.validation.map.errors`), in the map of
+``map/`` (not the held-out one) ``loops.csv`` and ``admissibility.csv`` (every law around random
+closed loops, :mod:`calibration.validation.map.loops`), ``summary.json``
 (the spec's size, the laws, each law's region within 5 % and 10 %, the convergence checks, the
 FEM's seconds per path by kind, the failures, provenance), the heatmaps ``<study>.png`` and
 ``summary.png``. The laws' penalty factors need ``<results>/penalty/fit.json`` (``hertz2d fit``).
@@ -28,6 +30,7 @@ from calibration.validation.map import figures, outputs
 from calibration.validation.map.outputs import MapSummary, folder
 from calibration.validation.map.errors import (ENERGY, QUANTITIES, REVERSING, error_table,
                                                law_tables, map_laws)
+from calibration.validation.map import loops as closed_loops
 from calibration.validation.map.regions import (THRESHOLDS, convergence, force_errors, percent,
                                                 regions)
 from calibration.validation.map.runs import run_paths
@@ -84,14 +87,18 @@ def fem_seconds(cases: pd.DataFrame) -> dict:
 def run_map(spec_path: str | Path | None = None, quick: bool = False,
             executor: Executor = Inline(), results: str | Path = "results",
             progress: bool = True, max_cpu_hours: float = MAX_CPU_HOURS,
-            spec: MapSpec | None = None, out: PurePosixPath = layout.MAP) -> MapSummary:
+            spec: MapSpec | None = None, out: PurePosixPath = layout.MAP,
+            loops: int | None = None) -> MapSummary:
     """Run the map of a spec (``spec``, or read from ``spec_path``, or the shipped default or
     quick one; refused when its estimated CPU time exceeds ``max_cpu_hours``), the FEM on
     ``executor``, reusing stored paths; write ``<results>/<out>/``; return a summary. Every
     law of the catalogue runs, the calibrated one with the coefficients of
-    :func:`calibration.fitted.calibrated_coefficients`."""
+    :func:`calibration.fitted.calibrated_coefficients`. The map of ``map/`` also runs every law
+    around ``loops`` random closed loops (:mod:`calibration.validation.map.loops`; None: its
+    default count, 0: none)."""
     start = time.perf_counter()
     results = Path(results)
+    own_map = out == layout.MAP
     out = check_writable("results", folder(results, out), directory=True)
     spec = spec or read(spec_path, quick, max_cpu_hours=max_cpu_hours)
     if progress:
@@ -109,6 +116,13 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
     finished = {run: pd.DataFrame(rows[fem_path]["table"])
                 for run, fem_path in fem_paths.items() if rows[fem_path]["failure"] is None}
     errors = error_table(spec, finished, laws, tables, case_ids)
+    admissibility = None
+    loop_settings = closed_loops.settings(quick, loops)
+    if own_map and loop_settings["loops"]:
+        judged = closed_loops.judged_laws(laws)
+        loop_rows = closed_loops.loop_table(judged, loop_settings, executor, progress)
+        admissibility = closed_loops.admissibility_table(judged, loop_rows)
+        outputs.write_loops(out, loop_rows, admissibility)
     region = regions(force_errors(errors), spec) if len(errors) else []
     checks = convergence(errors) if len(errors) else pd.DataFrame()
     failed = cases[cases.status == "failed"]
@@ -127,6 +141,7 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
         "settings": asdict(spec.settings),
         "regions": region, "convergence": checks.to_dict("records"),
         "fem_seconds": fem_seconds(cases), "failures": failures, **fit_keys(fit),
+        "closed_loops": loop_settings if admissibility is not None else None,
         "provenance": provenance()}
     outputs.write(out, cases, errors)
     if len(errors):
