@@ -8,15 +8,14 @@ spec's own mesh level, and the shipped coefficients are judged on them with the 
   there the law's force is within 5 % and its tangential stiffness within 10 % (on partial-slip
   steps) on every path, and its energy per cycle within 10 % on at least 90 % of the cycles (the
   calibration's energy target, which counts cycles, not paths);
-- ``slow``: every held-out contact, and the domain statements the calibrate stage makes for
-  |beta| <= 0.2 (force under 10 % on every path, under 5 % on at least 90 %).
+- ``slow``: the README's statement for |beta| <= 0.1 on every sample of the spec (the training
+  kinds and the three that widen it): force under 5 % on at least 95 % of the paths and under
+  10 % on all, energy per cycle within 10 % on at least 90 % of the cycles.
 
-Both on the spec's first sample (``[samples.heldout]``, the kinds of the training paths): the
-samples that widen it (random walks, sliding reversals, stiff and wall contacts, stick cycles at
-a finer mesh) are judged by ``hertz2d calibrate``, whose tables say where the law meets its
-targets and where not.
+The default test runs the spec's first sample (``[samples.heldout]``, the kinds of the training
+paths); beyond |beta| = 0.1, ``hertz2d calibrate``'s tables say where the law meets its targets
+and where not.
 """
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -32,14 +31,19 @@ pytest.importorskip("numba")  # the calibrated law's kernel runs compiled in the
 
 #: the targets of the calibration (relative errors), and the share of cycles the energy's must hold on
 FORCE, STIFFNESS, ENERGY_LIMIT, ENERGY_SHARE = 0.05, 0.10, 0.10, 0.90
+#: the share of paths the force's must hold on
+FORCE_SHARE = 0.95
+#: the held-out spec's samples: the training kinds, then the three that widen it
+SAMPLES = ("heldout", "heldout_walks", "heldout_stiff", "heldout_stick")
 
 
-def heldout_errors(largest_beta: float, folder) -> pd.DataFrame:
-    """Per held-out path with |beta| <= ``largest_beta``: the shipped law's force error (the
-    larger of N and Fx), tangential-stiffness error and energy-per-cycle error, the FEM run
-    afresh (a new case store in ``folder``)."""
+def heldout_errors(largest_beta: float, folder, samples=("heldout",)) -> pd.DataFrame:
+    """Per held-out path of ``samples`` with |beta| <= ``largest_beta``: the shipped law's force
+    error (the larger of N and Fx), tangential-stiffness error and energy-per-cycle error, the FEM
+    run afresh (a new case store in ``folder``)."""
     spec = read(shipped="heldout.toml")
-    runs = [run for run in spec.default_runs if "heldout" in spec.case_studies[run.case]
+    runs = [run for run in spec.default_runs
+            if set(samples) & set(spec.case_studies[run.case])
             and float(coupling_beta(run.case.pair())) <= largest_beta]
     assert runs, f"the held-out sample has no contact with |beta| <= {largest_beta}"
     paths = {run: run.fem_path() for run in runs}
@@ -71,10 +75,14 @@ def test_where_the_coupling_is_weak_every_heldout_path_meets_the_targets(tmp_pat
 
 
 @pytest.mark.slow
-def test_the_readme_domain_statement_holds_on_every_heldout_contact(tmp_path):
-    errors = heldout_errors(np.inf, tmp_path)
-    assert len(errors) == 160
-    domain = errors[errors.beta <= 0.2]
-    assert domain.force.max() < 0.10
-    assert (domain.force < FORCE).mean() >= 0.90
-    assert (errors.force < 0.10).mean() >= 0.99
+def test_the_readme_domain_statement_holds_on_every_heldout_sample(tmp_path):
+    """The README's claim for |beta| <= 0.1 on all four held-out samples (random walks, sliding
+    reversals, stiff and wall contacts, stick cycles at their finer mesh), the FEM run afresh:
+    force under 5 % on at least 95 % of the paths and under 10 % on all, energy per cycle within
+    10 % on at least 90 % of the cycles."""
+    errors = heldout_errors(0.1, tmp_path, SAMPLES)
+    assert len(errors) >= 40
+    assert (errors.force < FORCE).mean() >= FORCE_SHARE, errors.sort_values("force").tail(3)
+    assert errors.force.max() < 0.10
+    energy = errors.energy.dropna()
+    assert len(energy) >= 20 and (energy < ENERGY_LIMIT).mean() >= ENERGY_SHARE

@@ -51,8 +51,9 @@ def test_the_quoted_betas_are_dundurs(statement):
 
 
 def test_the_claim_for_weak_coupling_holds_in_the_committed_run(statement):
-    assert "within 5 % of the FEM's" in statement and "on at least 90 % of the cycles" in statement
+    assert ("within 5 % of the FEM's on at least 95 % of the paths and within 10 % on all"
+            in statement and "within 10 % on at least 90 % of the cycles" in statement)
     domain = pd.read_csv(PROJECT / "results" / "calibrated" / "domain.csv")
     weak = domain[domain["contacts"] == "|beta| <= 0.1"].iloc[0]
-    assert weak["force < 5 %"] == 1.0
+    assert weak["force < 5 %"] >= 0.95 and weak["force < 10 %"] == 1.0
     assert weak["energy within 10 %"] >= 0.90
