@@ -87,7 +87,7 @@ def path_scales() -> tuple[float, float]:
     N = math.pi * float(pair.modulus) * a * a / (4.0 * float(pair.radius))
     coefficients = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
     slip = 0.3 * N / (math.pi * float(pair.modulus)) * float(
-        curve_constants(pair, a, coefficients).B_first)
+        curve_constants(pair, a, coefficients).B)
     return N / float(normal_stiffness(pair, a)), 0.8 * slip
 
 
