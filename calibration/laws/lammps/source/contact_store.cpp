@@ -5,19 +5,27 @@
 #include "error.h"
 #include "memory.h"
 
+#include "contact_report.h"
 #include "hertz2d_law.h"
+#include "update.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace LAMMPS_NS;
+using namespace FixConst;
 
-static constexpr int HISTORY = HERTZ2D_HISTORY_SIZE;
+static constexpr int HISTORY = HERTZ2D_BLOCK;    // doubles per contact: history and report
 
 FixHertz2dStore::FixHertz2dStore(LAMMPS *lmp, int narg, char **arg) :
-    Fix(lmp, narg, arg), count(nullptr), keys(nullptr), values(nullptr), marks(nullptr)
+    Fix(lmp, narg, arg), law_work(0.0), dashpot_work_(0.0), previous_power(0.0),
+    power_offset(0.0), count(nullptr), keys(nullptr), values(nullptr), marks(nullptr)
 {
-  if (narg != 4) error->all(FLERR, "fix {}: internal fix of hertz2d, takes the capacity", style);
+  if (narg != 5)
+    error->all(FLERR, "fix {}: internal fix of hertz2d, takes the capacity and pair or wall",
+               style);
   slots = utils::inumeric(FLERR, arg[3], false, lmp);
+  walls = std::strcmp(arg[4], "wall") == 0;
   if (slots < 1) error->all(FLERR, "fix {}: capacity {} must be >= 1", style, slots);
   restart_peratom = 1;
   create_attribute = 1;
@@ -36,6 +44,62 @@ FixHertz2dStore::~FixHertz2dStore()
   memory->destroy(keys);
   memory->destroy(values);
   memory->destroy(marks);
+}
+
+int FixHertz2dStore::setmask()
+{
+  return END_OF_STEP;
+}
+
+const double *FixHertz2dStore::find(int i, tagint key) const
+{
+  for (int s = i * slots; s < i * slots + count[i]; s++)
+    if (keys[s] == key) return &values[s * HISTORY];
+  return nullptr;
+}
+
+const double *FixHertz2dStore::block(int i, int s) const
+{
+  return &values[(i * slots + s) * HISTORY];
+}
+
+void FixHertz2dStore::start_evaluation()
+{
+  dashpots.assign(3 * atom->nlocal, 0.0);
+  power_offset = 0.0;
+}
+
+/* the dashpots' power on the owned atoms at their velocities now, less the walls' part */
+double FixHertz2dStore::power() const
+{
+  double **v = atom->v, **omega = atom->omega;
+  double total = power_offset;
+  const int n = std::min<int>(atom->nlocal, dashpots.size() / 3);
+  for (int i = 0; i < n; i++)
+    total += dashpots[3 * i] * v[i][0] + dashpots[3 * i + 1] * v[i][1]
+        + dashpots[3 * i + 2] * omega[i][2];
+  return total;
+}
+
+void FixHertz2dStore::setup(int /*vflag*/)
+{
+  previous_power = power();
+}
+
+void FixHertz2dStore::end_of_step()
+{
+  const double now = power();
+  dashpot_work_ -= 0.5 * update->dt * (previous_power + now);
+  previous_power = now;
+}
+
+void FixHertz2dStore::ledger(double &laws, double &dashpot_work) const
+{
+  const double mine[2] = {law_work, dashpot_work_};
+  double sums[2];
+  MPI_Allreduce(mine, sums, 2, MPI_DOUBLE, MPI_SUM, world);
+  laws = sums[0];
+  dashpot_work = sums[1];
 }
 
 double *FixHertz2dStore::touch(int i, tagint key)
@@ -62,7 +126,10 @@ void FixHertz2dStore::forget_untouched()
     const int first = i * slots;
     int kept = 0;
     for (int s = 0; s < count[i]; s++) {
-      if (!marks[first + s]) continue;
+      if (!marks[first + s]) {
+        law_work += 0.5 * values[(first + s) * HISTORY + HERTZ2D_HISTORY_SIZE + REPORT_TANGENTIAL];
+        continue;
+      }
       if (kept != s) {
         keys[first + kept] = keys[first + s];
         std::memcpy(&values[(first + kept) * HISTORY], &values[(first + s) * HISTORY],

@@ -1,21 +1,34 @@
 /* contact_store.h: the per-contact history of the hertz2d law, kept with the atoms.
  *
  * Every owned atom carries a small table of its contacts: a key per contact (the partner's atom
- * ID for a disc, the wall's index for a wall) and HERTZ2D_HISTORY_SIZE doubles, the history the
- * law header's hertz2d_contact() updates in place. Because the table belongs to the atom, it
+ * ID for a disc, the wall's index for a wall) and HERTZ2D_BLOCK doubles: the history the law
+ * header's hertz2d_contact() updates in place, then the last step's report (contact_report.h). Because the table belongs to the atom, it
  * survives neighbour-list rebuilds and travels with the atom between MPI ranks (exchange), atom
  * sorting and restart files; LAMMPS calls the packing methods below for that.
  *
  * A contact that was not touched during a force evaluation has opened: forget_untouched() drops
- * it, so its history starts afresh when the bodies touch again (the law's own rule).
+ * it, so its history starts afresh when the bodies touch again (the law's own rule), and the
+ * tangential energy it still held is dissipated.
+ *
+ * The store also keeps its owner's energy ledger on this rank: the work its contacts' laws
+ * dissipated (add_dissipated, and what opening contacts release: half of each block's tangential
+ * energy, since a disc pair's contact is kept twice, once with each atom, and a wall contact is
+ * the disc's half of its mirror pair), and the work of its contacts' dashpots, from the dashpot
+ * forces and moments of each evaluation on the owned atoms (dashpot(i)) and their power at the
+ * full-step velocities at the end of each step, integrated by the trapezoidal rule (velocity
+ * Verlet changes the kinetic energy by that integral to O(dt^2)). ledger() sums both over the
+ * ranks.
  *
  * This is the internal fix style HERTZ2D/STORE; pair hertz2d and fix wall/hertz2d each create
- * one (arguments: capacity, the most contacts per atom).
+ * one (arguments: capacity, the most contacts per atom, and `pair` or `wall`: whose contacts,
+ * keyed by the partner's atom ID or by the wall's index).
  */
 #ifndef HERTZ2D_CONTACT_STORE_H
 #define HERTZ2D_CONTACT_STORE_H
 
 #include "fix.h"
+
+#include <vector>
 
 namespace LAMMPS_NS {
 
@@ -23,16 +36,34 @@ class FixHertz2dStore : public Fix {
  public:
   FixHertz2dStore(class LAMMPS *, int, char **);
   ~FixHertz2dStore() override;
-  int setmask() override { return 0; }
+  int setmask() override;
+  void setup(int) override;
+  void end_of_step() override;
 
-  /* The history of owned atom i's contact with `key`, created (zeros) if it is new, and
+  /* The block of owned atom i's contact with `key`, created (zeros) if it is new, and
    * marked as touched in this evaluation; an error names the atom when its table is full. */
   double *touch(int i, tagint key);
-  /* Drop every untouched contact of the owned atoms, and clear the marks. */
+  /* The block of owned atom i's contact with `key`, or nullptr. */
+  const double *find(int i, tagint key) const;
+  /* Drop every untouched contact of the owned atoms (their tangential energy dissipated), and
+   * clear the marks. */
   void forget_untouched();
-  /* Contacts atom i holds now. */
+  /* Contacts atom i holds now, their keys and blocks. */
   int contacts(int i) const { return count[i]; }
+  tagint key(int i, int s) const { return keys[i * slots + s]; }
+  const double *block(int i, int s) const;
   int capacity() const { return slots; }
+  bool of_walls() const { return walls; }
+
+  /* The ledger: at the start of an evaluation, zero the dashpot forces (and `offset`, the
+   * dashpots' power at the walls' velocities, which is not dissipated); then add to them and to
+   * the work dissipated by the laws. */
+  void start_evaluation();
+  double *dashpot(int i) { return &dashpots[3 * i]; }
+  double &offset() { return power_offset; }
+  void add_dissipated(double work) { law_work += work; }
+  /* summed over the ranks (collective): the laws' dissipated work, the dashpots' */
+  void ledger(double &laws, double &dashpot_work) const;
 
   void grow_arrays(int) override;
   void copy_arrays(int, int, int) override;
@@ -47,6 +78,10 @@ class FixHertz2dStore : public Fix {
 
  private:
   int slots;              // contacts per atom at most
+  bool walls;             // a wall fix's contacts (keys: wall indices), else a pair's
+  double law_work, dashpot_work_, previous_power, power_offset;
+  std::vector<double> dashpots;    // per owned atom: fx, fy, tz of the dashpots
+  double power() const;
   int *count;             // contacts of each atom
   tagint *keys;           // [atom * slots + slot]
   double *values;         // [(atom * slots + slot) * HISTORY + k]

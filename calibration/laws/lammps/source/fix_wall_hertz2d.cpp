@@ -3,6 +3,7 @@
 
 #include "atom.h"
 #include "comm.h"
+#include "contact_report.h"
 #include "contact_store.h"
 #include "dashpot.h"
 #include "error.h"
@@ -31,6 +32,9 @@ static const int SPAN[][2] = {{FixWallHertz2d::YLO, FixWallHertz2d::YHI},
                               {FixWallHertz2d::XLO, FixWallHertz2d::XHI},
                               {FixWallHertz2d::XLO, FixWallHertz2d::XHI}};
 static constexpr int VALUES = 6;    // per side in the global vector
+/* after the sides' values: the work the laws and the dashpots of the wall contacts dissipated,
+ * and the work the walls did on the discs */
+static constexpr int LEDGER = 3;
 static constexpr int RESTART_VALUES = 1 + 6 * FixWallHertz2d::SIDES;
 
 FixWallHertz2d::FixWallHertz2d(LAMMPS *lmp, int narg, char **arg) :
@@ -52,11 +56,15 @@ FixWallHertz2d::FixWallHertz2d(LAMMPS *lmp, int narg, char **arg) :
     walls[side].position = utils::numeric(FLERR, arg[iarg + 1], false, lmp);
     order[count++] = side;
   }
-  scalar_flag = 0;
+  scalar_flag = 1;    // the stored energy of the wall contacts (fix_modify energy yes: in pe)
+  extscalar = 1;
+  energy_global_flag = 1;
   vector_flag = 1;
-  size_vector = VALUES * SIDES;
+  size_vector = VALUES * SIDES + LEDGER;
   global_freq = 1;
   extvector = 0;
+  stored = wall_work = previous_power = 0.0;
+  for (auto &wall : walls) wall.moved_with = 0.0;
   restart_global = 1;
   dynamic_group_allow = 0;
   for (auto &row : sums) std::fill(row, row + VALUES, 0.0);
@@ -72,7 +80,7 @@ FixWallHertz2d::~FixWallHertz2d()
 
 int FixWallHertz2d::setmask()
 {
-  return POST_INTEGRATE | POST_FORCE;
+  return POST_INTEGRATE | POST_FORCE | END_OF_STEP;
 }
 
 int FixWallHertz2d::side_of(const char *name) const
@@ -106,7 +114,8 @@ void FixWallHertz2d::post_constructor()
 {
   store_id = utils::strdup(std::string(id) + "_HERTZ2D_STORE");
   store = dynamic_cast<FixHertz2dStore *>(modify->add_fix(
-      fmt::format("{} {} HERTZ2D/STORE {}", store_id, group->names[igroup], (int) SIDES)));
+      fmt::format("{} {} HERTZ2D/STORE {} wall", store_id, group->names[igroup],
+                  (int) SIDES)));
 }
 
 double FixWallHertz2d::length(int side) const
@@ -154,13 +163,41 @@ int FixWallHertz2d::modify_param(int narg, char **arg)
 
 void FixWallHertz2d::setup(int /*vflag*/)
 {
+  for (auto &wall : walls) wall.moved_with = wall.velocity;
   contacts();
+  previous_power = powers();
 }
 
 void FixWallHertz2d::post_integrate()
 {
-  for (auto &wall : walls)
+  for (auto &wall : walls) {
+    wall.moved_with = wall.velocity;
     if (wall.active) wall.position += update->dt * wall.velocity;
+  }
+}
+
+/* The walls' power on this rank's discs at the walls' full-step velocities (the mean of the
+ * velocity they moved with and the servo's next); sets the store's share of the dashpots' power
+ * that the walls' motion does (not dissipated). */
+double FixWallHertz2d::powers()
+{
+  double power = 0.0, offset = 0.0;
+  for (int k = 0; k < count; k++) {
+    const int w = order[k];
+    const double speed = 0.5 * (walls[w].moved_with + walls[w].velocity);
+    const double vx = w < YLO ? speed : 0.0, vy = w < YLO ? 0.0 : speed;
+    power += (partial[w][0] + partial[w][2]) * vx + (partial[w][1] + partial[w][3]) * vy;
+    offset -= partial[w][2] * vx + partial[w][3] * vy;
+  }
+  store->offset() = offset;
+  return power;
+}
+
+void FixWallHertz2d::end_of_step()
+{
+  const double now = powers();
+  wall_work += 0.5 * update->dt * (previous_power + now);
+  previous_power = now;
 }
 
 void FixWallHertz2d::post_force(int /*vflag*/)
@@ -180,6 +217,8 @@ void FixWallHertz2d::contacts()
   const int *mask = atom->mask, *type = atom->type;
   for (auto &row : partial) std::fill(row, row + VALUES, 0.0);
   log_4r.reserve(atom->nlocal);
+  store->start_evaluation();
+  stored = 0.0;
 
   for (int i = 0; i < atom->nlocal; i++) {
     if (!(mask[i] & groupbit)) continue;
@@ -203,16 +242,21 @@ void FixWallHertz2d::contacts()
       hertz2d_prepared constants = prepared[type[i]];
       const double log_4R = log_4r(i, radius[i]);
       hertz2d_prepare_sizes(&mirror, log_4R, log_4R, &constants);
-      double *history = store->touch(i, w);
+      double *block = store->touch(i, w);
       hertz2d_state law;
-      const int status = hertz2d_contact_prepared(&mirror, &constants, delta,
-                                                  advance ? v_t * dt : 0.0, history, &law);
+      const double increment = advance ? v_t * dt : 0.0;
+      const int status = hertz2d_contact_prepared(&mirror, &constants, delta, increment, block,
+                                                  &law);
       if (status != HERTZ2D_OK)
         error->one(FLERR, "fix wall/hertz2d: atom {} on the {} wall left the law's domain "
                    "(status {}: approach {} beyond its largest, or a bad parameter)",
                    atom->tag[i], SIDE_NAMES[w], status, delta);
       const Hertz2dDashpot damped =
           hertz2d_dashpot(ratio, 0.5 * rmass[i], 2.0, v_n, v_t, law);
+      // the disc's half of its mirror pair's energies (Section 3.2)
+      store->add_dissipated(hertz2d_record(block, constants, mirror, delta, increment, 2.0, 0.5,
+                                           law, damped.normal, damped.tangential));
+      stored += block[HERTZ2D_HISTORY_SIZE + REPORT_STORED];
 
       const double spring_x = -law.N * nx - law.T * ny, spring_y = -law.N * ny + law.T * nx;
       const double dashpot_x = -damped.normal * nx - damped.tangential * ny;
@@ -220,6 +264,10 @@ void FixWallHertz2d::contacts()
       f[i][0] += spring_x + dashpot_x;
       f[i][1] += spring_y + dashpot_y;
       torque[i][2] += lever * (law.T + damped.tangential);
+      double *on_disc = store->dashpot(i);
+      on_disc[0] += dashpot_x;
+      on_disc[1] += dashpot_y;
+      on_disc[2] += lever * damped.tangential;
       double *sum = partial[w];
       sum[0] += spring_x;
       sum[1] += spring_y;
@@ -264,8 +312,21 @@ void FixWallHertz2d::servo()
   }
 }
 
+double FixWallHertz2d::compute_scalar()
+{
+  double total = 0.0;
+  MPI_Allreduce(&stored, &total, 1, MPI_DOUBLE, MPI_SUM, world);
+  return total;
+}
+
 double FixWallHertz2d::compute_vector(int n)
 {
+  if (n >= VALUES * SIDES) {
+    double laws, dashpots, work = 0.0;
+    store->ledger(laws, dashpots);
+    MPI_Allreduce(&wall_work, &work, 1, MPI_DOUBLE, MPI_SUM, world);
+    return n == VALUES * SIDES ? laws : n == VALUES * SIDES + 1 ? dashpots : work;
+  }
   sum();
   const int side = n / VALUES;
   const Wall &wall = walls[side];

@@ -18,10 +18,15 @@
  * fix (both needed) and k the sum of the wall contacts' tangent normal stiffnesses (2 dN/d(delta)
  * each, the mirror rule); set-up evaluations (the start of each run) move no servo.
  *
- * Global vector (24 values, per side in the order xlo, xhi, ylo, yhi): position, velocity along
+ * Global vector (27 values): per side in the order xlo, xhi, ylo, yhi, position, velocity along
  * the axis, the discs' force on the wall (x, y; N/m), its stress (force along the normal over L,
- * Pa; 0 without the perpendicular walls), and the number of discs touching it. The ranks' sums
- * are formed when the vector is asked for or a servo needs them, not every step.
+ * Pa; 0 without the perpendicular walls), and the number of discs touching it; then, cumulative
+ * from the fix's creation (J/m), the work the law dissipated in the wall contacts (slip, and the
+ * tangential energy of contacts that opened), the work of their dashpots, and the work the walls
+ * did on the discs (their forces at the walls' velocities, trapezoidal rule). Global scalar: the
+ * energy the wall contacts store (the disc's half of its mirror pair's normal and tangential
+ * potentials), part of `pe` with `fix_modify ID energy yes`. The ranks' sums are formed when
+ * the values are asked for or a servo needs them, not every step.
  */
 #ifndef HERTZ2D_FIX_WALL_HERTZ2D_H
 #define HERTZ2D_FIX_WALL_HERTZ2D_H
@@ -45,7 +50,9 @@ class FixWallHertz2d : public Fix {
   void setup(int) override;
   void post_integrate() override;
   void post_force(int) override;
+  void end_of_step() override;
   int modify_param(int, char **) override;
+  double compute_scalar() override;
   double compute_vector(int) override;
   void write_restart(FILE *) override;
   void restart(char *) override;
@@ -57,6 +64,7 @@ class FixWallHertz2d : public Fix {
     int active;
     double position, velocity;      // along the wall's axis
     double target, gain, max_speed; // servo; target < 0 when the wall is not on a servo
+    double moved_with;              // the velocity of the last move
   };
   Wall walls[SIDES];
   int order[SIDES], count;          // the walls in the order the fix command gave them
@@ -70,6 +78,8 @@ class FixWallHertz2d : public Fix {
   // dashpot force on the discs (x, y), stiffness, touching discs
   double partial[SIDES][6], sums[SIDES][6];
   int summed;                       // sums holds the last evaluation's
+  double stored;                    // this rank's wall contacts' stored energy (discs' halves)
+  double wall_work, previous_power; // this rank's: the walls' work on the discs, its power
   class FixHertz2dStore *store;
   char *store_id;
 
@@ -78,6 +88,7 @@ class FixWallHertz2d : public Fix {
   void contacts();
   void sum();
   void servo();
+  double powers();
 };
 
 }    // namespace LAMMPS_NS

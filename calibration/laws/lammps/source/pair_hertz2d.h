@@ -46,6 +46,7 @@ class PairHertz2d : public Pair {
   void init_style() override;
   double init_one(int, int) override;
   void *extract(const char *, int &) override;
+  double single(int, int, int, int, double, double, double, double &) override;
 
  private:
   double ratio;                  // dashpot damping ratio
