@@ -5,9 +5,15 @@
 #include "error.h"
 #include "memory.h"
 
+#include "comm.h"
 #include "contact_report.h"
+#include "force.h"
 #include "hertz2d_law.h"
+#include "hertz2d_plugin_build.h"
+#include "modify.h"
 #include "update.h"
+
+#include <cmath>
 
 #include <algorithm>
 #include <cstring>
@@ -19,7 +25,8 @@ static constexpr int HISTORY = HERTZ2D_BLOCK;    // doubles per contact: history
 
 FixHertz2dStore::FixHertz2dStore(LAMMPS *lmp, int narg, char **arg) :
     Fix(lmp, narg, arg), law_work(0.0), dashpot_work_(0.0), previous_power(0.0),
-    power_offset(0.0), count(nullptr), keys(nullptr), values(nullptr), marks(nullptr)
+    power_offset(0.0), count(nullptr), keys(nullptr), values(nullptr), marks(nullptr),
+    fitted_a_over_R(HERTZ2D_FIT_A_OVER_R_HIGH), beyond(0.0), largest(0.0), inertia_check(0)
 {
   if (narg != 5)
     error->all(FLERR, "fix {}: internal fix of hertz2d, takes the capacity and pair or wall",
@@ -48,7 +55,58 @@ FixHertz2dStore::~FixHertz2dStore()
 
 int FixHertz2dStore::setmask()
 {
-  return END_OF_STEP;
+  return END_OF_STEP | POST_FORCE;
+}
+
+void FixHertz2dStore::init()
+{
+  inertia_check = !walls && !modify->get_fix_by_style("^nve/sphere").empty();
+  beyond = largest = 0.0;
+}
+
+void FixHertz2dStore::post_force(int /*vflag*/)
+{
+  if (!inertia_check) return;
+  half_spin.resize(atom->nlocal);
+  for (int i = 0; i < atom->nlocal; i++) half_spin[i] = atom->omega[i][2];
+}
+
+/* k = (dt/2) M/(m r^2 (omega(t + dt) - omega(t + dt/2))) of the disc whose spin changes most
+ * in the second half kick: 1/2 for nve/sphere disc; another k is warned about once. */
+void FixHertz2dStore::check_inertia()
+{
+  double **omega = atom->omega, **torque = atom->torque;
+  double best = 0.0, k = 0.0;
+  const int n = std::min<int>(atom->nlocal, half_spin.size());
+  for (int i = 0; i < n; i++) {
+    const double change = omega[i][2] - half_spin[i];
+    if (std::fabs(change) > best && std::fabs(change) > 1e-9 * std::fabs(omega[i][2])) {
+      best = std::fabs(change);
+      k = 0.5 * update->dt * force->ftm2v * torque[i][2]
+          / (atom->rmass[i] * atom->radius[i] * atom->radius[i] * change);
+    }
+  }
+  struct { double change; int rank; } mine = {best, comm->me}, most;
+  MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE_INT, MPI_MAXLOC, world);
+  if (most.change == 0.0) return;    // no disc turned yet
+  MPI_Bcast(&k, 1, MPI_DOUBLE, most.rank, world);
+  inertia_check = 0;
+  if (std::fabs(k - 0.5) > 1e-6 && comm->me == 0)
+    error->warning(FLERR, "pair hertz2d: the discs turn with a moment of inertia {:.4g} m r^2, "
+                   "not a disc's m r^2/2: use fix nve/sphere ... disc", k);
+}
+
+void FixHertz2dStore::post_run()
+{
+  double mine[2] = {beyond, largest}, sums[2];
+  MPI_Allreduce(&mine[0], &sums[0], 1, MPI_DOUBLE, MPI_SUM, world);
+  MPI_Allreduce(&mine[1], &sums[1], 1, MPI_DOUBLE, MPI_MAX, world);
+  if (sums[0] > 0.0 && comm->me == 0)
+    error->warning(FLERR, "{}: {} contact steps of this run had a/R beyond the {} the law was "
+                   "fitted for (largest a/R {:.3g}): the law extrapolates there",
+                   walls ? "fix wall/hertz2d" : "pair hertz2d", std::lround(sums[0]),
+                   fitted_a_over_R, sums[1]);
+  beyond = largest = 0.0;
 }
 
 const double *FixHertz2dStore::find(int i, tagint key) const
@@ -88,6 +146,7 @@ void FixHertz2dStore::setup(int /*vflag*/)
 
 void FixHertz2dStore::end_of_step()
 {
+  if (inertia_check) check_inertia();
   const double now = power();
   dashpot_work_ -= 0.5 * update->dt * (previous_power + now);
   previous_power = now;

@@ -19,6 +19,13 @@
  * Verlet changes the kinetic energy by that integral to O(dt^2)). ledger() sums both over the
  * ranks.
  *
+ * And it says once per run what would otherwise go unnoticed (comm rank 0 warns): contacts
+ * wider than the law was fitted for (note_size: how many contact steps of the run, and the
+ * largest a/R), and, for the pair's store, a `fix nve/sphere` without `disc`: the integrator's
+ * moment of inertia is measured from a disc's change of spin in the second half kick
+ * (omega(t + dt) - omega(t + dt/2) = (dt/2) M/(k m r^2)): a disc's k is 1/2, LAMMPS's default
+ * sphere's 2/5 (LAMMPS keeps the keyword in no header the plugin can read).
+ *
  * This is the internal fix style HERTZ2D/STORE; pair hertz2d and fix wall/hertz2d each create
  * one (arguments: capacity, the most contacts per atom, and `pair` or `wall`: whose contacts,
  * keyed by the partner's atom ID or by the wall's index).
@@ -37,8 +44,20 @@ class FixHertz2dStore : public Fix {
   FixHertz2dStore(class LAMMPS *, int, char **);
   ~FixHertz2dStore() override;
   int setmask() override;
+  void init() override;
   void setup(int) override;
+  void post_force(int) override;
   void end_of_step() override;
+  void post_run() override;
+  /* a contact of this evaluation with a/R = a_over_R, counted with `weight` (a disc pair's
+   * contact computed on two ranks: 1/2 on each) */
+  void note_size(double a_over_R, double weight)
+  {
+    if (a_over_R > fitted_a_over_R) {
+      beyond += weight;
+      largest = a_over_R > largest ? a_over_R : largest;
+    }
+  }
 
   /* The block of owned atom i's contact with `key`, created (zeros) if it is new, and
    * marked as touched in this evaluation; an error names the atom when its table is full. */
@@ -82,6 +101,10 @@ class FixHertz2dStore : public Fix {
   double law_work, dashpot_work_, previous_power, power_offset;
   std::vector<double> dashpots;    // per owned atom: fx, fy, tz of the dashpots
   double power() const;
+  double fitted_a_over_R, beyond, largest;    // the law's fitted a/R; this run's contacts beyond
+  int inertia_check;                          // 1 while nve/sphere's inertia is unknown
+  std::vector<double> half_spin;              // omega after the first half kick, per atom
+  void check_inertia();
   int *count;             // contacts of each atom
   tagint *keys;           // [atom * slots + slot]
   double *values;         // [(atom * slots + slot) * HISTORY + k]

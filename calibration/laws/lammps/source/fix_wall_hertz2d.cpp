@@ -102,6 +102,7 @@ void FixWallHertz2d::init()
   poisson = static_cast<double *>(pair->extract("poisson", dim));
   ratio = *static_cast<double *>(pair->extract("damping", dim));
   prepared.resize(atom->ntypes + 1);
+  hertz2d_warn_materials(lmp, "fix wall/hertz2d", -1.0, friction);
   for (int t = 1; t <= atom->ntypes; t++) {
     const hertz2d_pair mirror = hertz2d_disc_on_wall(1.0, modulus[t], poisson[t], friction);
     if (hertz2d_prepare_materials(&mirror, 1, &prepared[t]) != HERTZ2D_OK)
@@ -257,6 +258,7 @@ void FixWallHertz2d::contacts()
       store->add_dissipated(hertz2d_record(block, constants, mirror, delta, increment, 2.0, 0.5,
                                            law, damped.normal, damped.tangential));
       stored += block[HERTZ2D_HISTORY_SIZE + REPORT_STORED];
+      store->note_size(law.a / radius[i], 1.0);
 
       const double spring_x = -law.N * nx - law.T * ny, spring_y = -law.N * ny + law.T * nx;
       const double dashpot_x = -damped.normal * nx - damped.tangential * ny;

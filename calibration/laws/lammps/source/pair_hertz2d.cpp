@@ -46,6 +46,20 @@ void LAMMPS_NS::hertz2d_require_setup(LAMMPS *lmp, const std::string &what)
                     "units {}", what, lmp->update->unit_style);
 }
 
+void LAMMPS_NS::hertz2d_warn_materials(LAMMPS *lmp, const std::string &what, double nu,
+                                       double mu)
+{
+  if (lmp->comm->me != 0) return;
+  if (nu >= 0.0 && !(nu >= HERTZ2D_FIT_NU_LOW && nu <= HERTZ2D_FIT_NU_HIGH))
+    lmp->error->warning(FLERR, "{}: Poisson ratio {} is outside the [{}, {}] the law was fitted "
+                        "for: the law extrapolates", what, nu, HERTZ2D_FIT_NU_LOW,
+                        HERTZ2D_FIT_NU_HIGH);
+  if (!(mu >= HERTZ2D_FIT_MU_LOW && mu <= HERTZ2D_FIT_MU_HIGH))
+    lmp->error->warning(FLERR, "{}: friction {} is outside the [{}, {}] the law was fitted for: "
+                        "the law extrapolates", what, mu, HERTZ2D_FIT_MU_LOW,
+                        HERTZ2D_FIT_MU_HIGH);
+}
+
 /* FNV-1a (64 bits) of a file's bytes: the law file's fingerprint (not a security digest). */
 static bool file_digest(const char *path, std::uint64_t &digest)
 {
@@ -224,6 +238,7 @@ double PairHertz2d::init_one(int i, int j)
                  t, t, t);
   if (!setflag[i][j]) friction[i][j] = std::sqrt(friction[i][i] * friction[j][j]);
   friction[j][i] = friction[i][j];
+  hertz2d_warn_materials(lmp, "pair_coeff hertz2d", i == j ? poisson[i] : -1.0, friction[i][j]);
   const int stride = atom->ntypes + 1;
   prepared.resize(stride * stride);
   for (auto [a, b] : {std::make_pair(i, j), std::make_pair(j, i)}) {
@@ -291,6 +306,7 @@ void PairHertz2d::compute(int eflag, int vflag)
       const double work = hertz2d_record(block, constants, pair, delta, increment, 1.0, 1.0,
                                          law, damped.normal, damped.tangential);
       store->add_dissipated(j < nlocal ? work : 0.5 * work);
+      store->note_size(law.a / std::min(ri, radius[j]), j < nlocal ? 1.0 : 0.5);
       if (j < nlocal) std::memcpy(store->touch(j, tag[i]), block, HERTZ2D_BLOCK * sizeof(double));
       const double N = law.N + damped.normal, T = law.T + damped.tangential;
 
