@@ -20,11 +20,11 @@ import importlib.util
 import json
 import os
 import shutil
-import subprocess
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from calibration.laws.lammps.staging import run_compiler
 from calibration.runs.atomic import atomic_path, write_json, write_text
 from checks import InputError
 
@@ -180,11 +180,16 @@ def compile_command(folder: Path, output: Path, lammps: Lammps, cxx: str,
 
 
 def build_plugin(folder, law: dict, law_file: str, lammps: Lammps, cxx: str,
-                 defines: tuple[str, ...] = ()) -> Path:
+                 defines: tuple[str, ...] = (), installed_as=None) -> Path:
     """Compile ``folder/hertz2dplugin.so`` for the law whose ``law.json`` (file name
     ``law_file``) and ``hertz2d_law.h`` are already in ``folder``; returns its path. ``defines``
-    (``-DNAME=VALUE``) override the build header, for tests of the plugin's own checks."""
+    (``-DNAME=VALUE``) override the build header, for tests of the plugin's own checks;
+    ``installed_as`` is the folder the files will be moved to (:mod:`calibration.laws.lammps.
+    staging`; ``plugin.json`` records the command there), by default ``folder``. The compiler
+    runs under :func:`~calibration.laws.lammps.staging.run_compiler`: stopped with this
+    process."""
     folder = Path(folder)
+    installed_as = Path(installed_as) if installed_as is not None else folder
     law_bytes = (folder / law_file).read_bytes()
     for path in SOURCE.iterdir():
         if path.suffix in (".cpp", ".h"):
@@ -193,14 +198,15 @@ def build_plugin(folder, law: dict, law_file: str, lammps: Lammps, cxx: str,
     output = folder / PLUGIN_FILE
     with atomic_path(output) as tmp:
         command = compile_command(folder, tmp, lammps, cxx, defines)
-        done = subprocess.run(command, capture_output=True, text=True)
+        done = run_compiler(command)
         if done.returncode:
             errors = [line for line in done.stderr.splitlines() if "error" in line]
-            raise InputError(f"CXX={cxx!r} could not build {output}: "
+            raise InputError(f"CXX={cxx!r} could not build {installed_as / PLUGIN_FILE}: "
                              f"{(errors or done.stderr.splitlines() or ['no output'])[0]}")
     write_json({"plugin": PLUGIN_FILE, "law_file": law_file,
                 "law_digest": f"{law_digest(law_bytes):016x}",
                 "lammps_version": LAMMPS_VERSION, "lammps_version_name": LAMMPS_VERSION_NAME,
-                "command": compile_command(folder, output, lammps, cxx, defines)},
+                "command": compile_command(installed_as, installed_as / PLUGIN_FILE, lammps, cxx,
+                                           defines)},
                folder / MANIFEST)
     return output
