@@ -152,6 +152,15 @@ void FixHertz2dStore::end_of_step()
   previous_power = now;
 }
 
+double FixHertz2dStore::stored_energy() const
+{
+  double mine = 0.0, total = 0.0;
+  for (int i = 0; i < atom->nlocal; i++)
+    for (int s = 0; s < count[i]; s++) mine += block(i, s)[HERTZ2D_HISTORY_SIZE + REPORT_STORED];
+  MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, world);
+  return total;
+}
+
 void FixHertz2dStore::ledger(double &laws, double &dashpot_work) const
 {
   const double mine[2] = {law_work, dashpot_work_};

@@ -81,6 +81,9 @@ class FixHertz2dStore : public Fix {
   double *dashpot(int i) { return &dashpots[3 * i]; }
   double &offset() { return power_offset; }
   void add_dissipated(double work) { law_work += work; }
+  /* the contacts' stored energy (the reports' sum; a disc pair's contact counts twice),
+   * summed over the ranks (collective) */
+  double stored_energy() const;
   /* summed over the ranks (collective): the laws' dissipated work, the dashpots' */
   void ledger(double &laws, double &dashpot_work) const;
 
@@ -99,16 +102,16 @@ class FixHertz2dStore : public Fix {
   int slots;              // contacts per atom at most
   bool walls;             // a wall fix's contacts (keys: wall indices), else a pair's
   double law_work, dashpot_work_, previous_power, power_offset;
-  std::vector<double> dashpots;    // per owned atom: fx, fy, tz of the dashpots
-  double power() const;
-  double fitted_a_over_R, beyond, largest;    // the law's fitted a/R; this run's contacts beyond
-  int inertia_check;                          // 1 while nve/sphere's inertia is unknown
-  std::vector<double> half_spin;              // omega after the first half kick, per atom
-  void check_inertia();
   int *count;             // contacts of each atom
   tagint *keys;           // [atom * slots + slot]
   double *values;         // [(atom * slots + slot) * HISTORY + k]
   unsigned char *marks;   // [atom * slots + slot]: touched in this evaluation
+  double fitted_a_over_R, beyond, largest;    // the law's fitted a/R; this run's contacts beyond
+  int inertia_check;                          // 1 while nve/sphere's inertia is unknown
+  std::vector<double> dashpots;    // per owned atom: fx, fy, tz of the dashpots
+  std::vector<double> half_spin;   // omega after the first half kick, per atom
+  double power() const;
+  void check_inertia();
   int packed_size(int i) const;
   int pack(int i, double *buf) const;
   int unpack(int i, const double *buf);

@@ -1,6 +1,7 @@
 /* hertz2d_plugin.cpp: registers the hertz2d styles with LAMMPS (`plugin load hertz2dplugin.so`).
  *
- * Styles: pair hertz2d, fix wall/hertz2d, fix damping/hertz2d, compute hertz2d/contact and the
+ * Styles: pair hertz2d, fix wall/hertz2d, fix wall/hertz2d/region, fix damping/hertz2d, compute
+ * hertz2d/contact and the
  * internal fix HERTZ2D/STORE (the per-contact history). The plugin refuses to load into another LAMMPS version than the
  * one it was built for (HERTZ2D_LAMMPS_VERSION of hertz2d_plugin_build.h): the classes above
  * derive from LAMMPS's, whose layout changes between versions.
@@ -12,6 +13,7 @@
 #include "contact_store.h"
 #include "fix_damping_hertz2d.h"
 #include "fix_wall_hertz2d.h"
+#include "fix_wall_region_hertz2d.h"
 #include "pair_hertz2d.h"
 
 #include "library.h"
@@ -61,7 +63,8 @@ template <class F> static void *new_style(void *lmp, int narg, char **arg)
 }
 
 static const std::string INFO = std::string("hertz2d law ") + HERTZ2D_LAW_NAME + " ("
-    + HERTZ2D_LAW_LABEL + "), pair style hertz2d, fix wall/hertz2d, fix damping/hertz2d, "
+    + HERTZ2D_LAW_LABEL + "), pair style hertz2d, fix wall/hertz2d, fix wall/hertz2d/region, "
+    "fix damping/hertz2d, "
     "compute hertz2d/contact";
 
 void lammpsplugin_init(void *lmp, void *handle, void *register_style)
@@ -89,6 +92,9 @@ void lammpsplugin_init(void *lmp, void *handle, void *register_style)
   record.style = "fix";
   record.name = "wall/hertz2d";
   record.creator.fix = new_style<FixWallHertz2d>;
+  add(&record, lmp);
+  record.name = "wall/hertz2d/region";
+  record.creator.fix = new_style<FixWallRegionHertz2d>;
   add(&record, lmp);
   record.name = "damping/hertz2d";
   record.creator.fix = new_style<FixDampingHertz2d>;
