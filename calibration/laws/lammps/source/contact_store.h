@@ -2,9 +2,10 @@
  *
  * Every owned atom carries a small table of its contacts: a key per contact (the partner's atom
  * ID for a disc, the wall's index for a wall) and HERTZ2D_BLOCK doubles: the history the law
- * header's hertz2d_contact() updates in place, then the last step's report (contact_report.h). Because the table belongs to the atom, it
- * survives neighbour-list rebuilds and travels with the atom between MPI ranks (exchange), atom
- * sorting and restart files; LAMMPS calls the packing methods below for that.
+ * header's hertz2d_contact() updates in place, then the last step's report (contact_report.h).
+ * Because the table belongs to the atom, it survives neighbour-list rebuilds and travels with the
+ * atom between MPI ranks (exchange), atom sorting and restart files; LAMMPS calls the packing
+ * methods below for that.
  *
  * A contact that was not touched during a force evaluation has opened: forget_untouched() drops
  * it, so its history starts afresh when the bodies touch again (the law's own rule), and the

@@ -45,8 +45,10 @@ void FixDampingHertz2d::init()
 {
   bool after = false;
   for (auto fix : modify->get_fix_list()) {
-    // fix enforce2d zeroes only what a 2D disc does not have (z forces, x and y moments)
-    const bool changes = (fix->setmask() & POST_FORCE) && std::strcmp(fix->style, "enforce2d");
+    // fix enforce2d zeroes only what a 2D disc does not have (z forces, x and y moments); the
+    // plugin's contact stores only read the spins there
+    const bool changes = (fix->setmask() & POST_FORCE) && std::strcmp(fix->style, "enforce2d")
+        && std::strcmp(fix->style, "HERTZ2D/STORE");
     if (after && changes && comm->me == 0)
       error->warning(FLERR, "fix {} changes forces after fix damping/hertz2d, which should see "
                      "the whole unbalanced force", fix->id);
@@ -67,7 +69,8 @@ double FixDampingHertz2d::power() const
   double total = 0.0;
   const int n = std::min<int>(atom->nlocal, forces.size() / 3);
   for (int i = 0; i < n; i++)
-    total += forces[3 * i] * v[i][0] + forces[3 * i + 1] * v[i][1] + forces[3 * i + 2] * omega[i][2];
+    total += forces[3 * i] * v[i][0] + forces[3 * i + 1] * v[i][1]
+        + forces[3 * i + 2] * omega[i][2];
   return total;
 }
 

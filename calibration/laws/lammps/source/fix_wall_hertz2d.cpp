@@ -3,6 +3,7 @@
 
 #include "atom.h"
 #include "comm.h"
+#include "domain.h"
 #include "contact_store.h"
 #include "error.h"
 #include "force.h"
@@ -107,8 +108,9 @@ void FixWallHertz2d::post_constructor()
 double FixWallHertz2d::length(int side) const
 {
   const Wall &a = walls[SPAN[side][0]], &b = walls[SPAN[side][1]];
-  if (!a.active || !b.active) return 0.0;
-  return std::fabs(a.position - b.position);
+  if (a.active && b.active) return std::fabs(a.position - b.position);
+  const int along = side < YLO ? 1 : 0;    // the axis the wall spans
+  return domain->periodicity[along] ? domain->prd[along] : 0.0;
 }
 
 int FixWallHertz2d::modify_param(int narg, char **arg)
@@ -164,7 +166,8 @@ int FixWallHertz2d::modify_param(int narg, char **arg)
       error->all(FLERR, "fix_modify {}: servo speed {} must be > 0", id, max_speed);
     if (length(side) <= 0.0)
       error->all(FLERR, "fix_modify {}: a servo on {} needs both perpendicular walls in the fix "
-                 "(its stress is force over their distance)", id, arg[1]);
+                 "or a box periodic along the wall (its stress is force over their distance)",
+                 id, arg[1]);
     wall.target = value;
     wall.gain = gain;
     wall.max_speed = max_speed;

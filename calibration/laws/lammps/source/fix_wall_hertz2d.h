@@ -14,11 +14,13 @@
  * Each contact as wall_contact.h: the mirror rule (Section 3.2) as hertz2d's DEM (dem/forces.py,
  * dem/walls.py), pair hertz2d's materials and dashpots, the history kept with the atom. Walls
  * move in post_integrate with their velocity (a wiggle sets it; a wall's velocity in its own
- * plane enters the contacts' tangential increments); the servo (PFC's rule, as dem/walls.py) sets a servo wall's velocity after
- * each force evaluation, v = GAIN (STRESS - sigma) L / (k dt) clipped to VMAX, with sigma the
- * stress of the contacts' springs, L the distance between the two perpendicular walls of this
- * fix (both needed) and k the sum of the wall contacts' tangent normal stiffnesses (2 dN/d(delta)
- * each, the mirror rule); set-up evaluations (the start of each run) move no servo.
+ * plane enters the contacts' tangential increments); the servo (PFC's rule, as dem/walls.py)
+ * sets a servo wall's velocity after each force evaluation, v = GAIN (STRESS - sigma) L / (k dt)
+ * clipped to VMAX, with sigma the stress of the contacts' springs, L the distance between the two
+ * perpendicular walls of this fix (or, without them, the box's period along the wall: a periodic
+ * shear cell) and k the sum of the wall contacts' tangent normal stiffnesses (2 dN/d(delta)
+ * each, the mirror rule);
+ * set-up evaluations (the start of each run) move no servo.
  *
  * Global vector (27 values): per side in the order xlo, xhi, ylo, yhi, position, velocity along
  * the axis, the discs' force on the wall (x, y; N/m), its stress (force along the normal over L,

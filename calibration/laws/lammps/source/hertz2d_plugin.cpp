@@ -1,10 +1,10 @@
 /* hertz2d_plugin.cpp: registers the hertz2d styles with LAMMPS (`plugin load hertz2dplugin.so`).
  *
  * Styles: pair hertz2d, fix wall/hertz2d, fix wall/hertz2d/region, fix damping/hertz2d, compute
- * hertz2d/contact and the
- * internal fix HERTZ2D/STORE (the per-contact history). The plugin refuses to load into another LAMMPS version than the
- * one it was built for (HERTZ2D_LAMMPS_VERSION of hertz2d_plugin_build.h): the classes above
- * derive from LAMMPS's, whose layout changes between versions.
+ * hertz2d/contact and the internal fix HERTZ2D/STORE (the per-contact history). The plugin
+ * refuses to load into another LAMMPS version than the one it was built for
+ * (HERTZ2D_LAMMPS_VERSION of hertz2d_plugin_build.h): the classes above derive from LAMMPS's,
+ * whose layout changes between versions.
  *
  * LAMMPS's plugin header (lammpsplugin.h) is not installed with the library, so the record
  * LAMMPS reads is declared here with the layout its manual documents (plugin page).

@@ -54,7 +54,7 @@ void LAMMPS_NS::hertz2d_warn_materials(LAMMPS *lmp, const std::string &what, dou
     lmp->error->warning(FLERR, "{}: Poisson ratio {} is outside the [{}, {}] the law was fitted "
                         "for: the law extrapolates", what, nu, HERTZ2D_FIT_NU_LOW,
                         HERTZ2D_FIT_NU_HIGH);
-  if (!(mu >= HERTZ2D_FIT_MU_LOW && mu <= HERTZ2D_FIT_MU_HIGH))
+  if (mu > 0.0 && !(mu >= HERTZ2D_FIT_MU_LOW && mu <= HERTZ2D_FIT_MU_HIGH))
     lmp->error->warning(FLERR, "{}: friction {} is outside the [{}, {}] the law was fitted for: "
                         "the law extrapolates", what, mu, HERTZ2D_FIT_MU_LOW,
                         HERTZ2D_FIT_MU_HIGH);

@@ -65,7 +65,7 @@ class PairHertz2d : public Pair {
 /* The checks every hertz2d style makes of the simulation (an ERROR naming `what` otherwise). */
 void hertz2d_require_setup(class LAMMPS *, const std::string &what);
 /* A warning (rank 0) for a Poisson ratio (nu < 0: none to check) or a friction outside the
- * ranges the law was fitted for. */
+ * ranges the law was fitted for (not mu = 0: without friction the tangential law does nothing). */
 void hertz2d_warn_materials(class LAMMPS *, const std::string &what, double nu, double mu);
 
 }    // namespace LAMMPS_NS

@@ -1,0 +1,64 @@
+"""The LAMMPS example inputs of docs/lammps/examples/ (pour, shear cell, rotating drum, biaxial
+test), run as a user runs them (``lmp -var plugin DIR -in in.NAME``) with both laws' plugins, at
+fewer steps: each runs every one of its ``run`` commands without an ERROR or a WARNING line, and
+the pour's energy budget, as its header comment states it, closes.
+
+Needs the ``lammps`` extra and a C++ compiler (skips with the reason otherwise).
+"""
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from calibration.laws.lammps import runtime
+
+REASON = runtime.supported()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=f"LAMMPS plugin: {REASON}")
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "lammps" / "examples"
+INPUTS = sorted(EXAMPLES.glob("in.*"))
+
+
+def run_example(path: Path, plugin: Path, folder: Path, steps: int) -> str:
+    done = subprocess.run([runtime.lmp_command(), "-nocite", "-log", "none", "-var", "plugin",
+                           str(plugin), "-var", "steps", str(steps), "-in", str(path)],
+                          cwd=folder, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
+    return done.stdout
+
+
+def test_there_are_the_four_scenes():
+    assert [path.name for path in INPUTS] == ["in.biaxial", "in.drum", "in.pour", "in.shear"]
+
+
+@pytest.mark.parametrize("law", ["plugin", "calibrated_plugin"])
+@pytest.mark.parametrize("path", INPUTS, ids=[path.name for path in INPUTS])
+def test_example_runs_cleanly(request, law, path, tmp_path):
+    output = run_example(path, request.getfixturevalue(law), tmp_path, 3000)
+    runs = sum(line.split()[:1] == ["run"] for line in path.read_text().splitlines())
+    assert output.count("Loop time of") == runs
+    assert not [line for line in output.splitlines() if line.startswith(("ERROR", "WARNING"))]
+
+
+def test_the_pours_budget_closes(calibrated_plugin, tmp_path):
+    """ke + rotation + pe + gravity's potential + dissipated stays at its start (the example's
+    own thermo columns), once the discs have landed, to the residual of its dt (1e-3 of the
+    energy gravity gave; it falls as dt^2: tests/test_lammps_outputs.py)."""
+    output = run_example(EXAMPLES / "in.pour", calibrated_plugin, tmp_path, 60000)
+    lines = output.splitlines()
+    header = next(k for k, line in enumerate(lines) if line.split()[:1] == ["Step"])
+    names = lines[header].split()
+    rows = [dict(zip(names, map(float, line.split()))) for line in lines[header + 1:]
+            if line.split() and line.split()[0].isdigit()]
+    dissipated = ("c_pair[1]", "c_pair[2]", "f_walls[25]", "f_walls[26]", "f_local")
+
+    def total(row):
+        return (row["KinEng"] + row["c_rotation"] + row["PotEng"] + row["c_height"]
+                + sum(row[name] for name in dissipated))
+    start, end = rows[0], rows[-1]
+    drop = start["c_height"] - end["c_height"]
+    print(f"pour: dissipated {sum(end[name] for name in dissipated):.6g} J/m of {drop:.6g}, "
+          f"residual {total(end) - total(start):.3g} J/m")
+    assert end["f_walls[18]"] >= 10  # discs rest on the floor
+    assert sum(end[name] for name in dissipated) > 0.5 * drop
+    assert abs(total(end) - total(start)) < 1e-3 * drop
