@@ -19,10 +19,12 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "lammps" / "examples"
 INPUTS = sorted(EXAMPLES.glob("in.*"))
 
 
-def run_example(path: Path, plugin: Path, folder: Path, steps: int) -> str:
-    done = subprocess.run([runtime.lmp_command(), "-nocite", "-log", "none", "-var", "plugin",
-                           str(plugin), "-var", "steps", str(steps), "-in", str(path)],
-                          cwd=folder, capture_output=True, text=True, timeout=600)
+def run_example(path: Path, plugin: Path, folder: Path, steps: int, ranks: int = 1) -> str:
+    command = [runtime.lmp_command(), "-nocite", "-log", "none", "-var", "plugin", str(plugin),
+               "-var", "steps", str(steps), "-in", str(path)]
+    if ranks > 1:
+        command = [runtime.mpiexec(), "-n", str(ranks), *command]
+    done = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, (done.stdout + done.stderr)[-3000:]
     return done.stdout
 
@@ -40,11 +42,13 @@ def test_example_runs_cleanly(request, law, path, tmp_path):
     assert not [line for line in output.splitlines() if line.startswith(("ERROR", "WARNING"))]
 
 
-def test_the_pours_budget_closes(calibrated_plugin, tmp_path):
+@pytest.mark.parametrize("ranks", [1, 2])
+def test_the_pours_budget_closes(calibrated_plugin, tmp_path, ranks):
     """ke + rotation + pe + gravity's potential + dissipated stays at its start (the example's
     own thermo columns), once the discs have landed, to the residual of its dt (1e-3 of the
-    energy gravity gave; it falls as dt^2: tests/test_lammps_outputs.py)."""
-    output = run_example(EXAMPLES / "in.pour", calibrated_plugin, tmp_path, 60000)
+    energy gravity gave; it falls as dt^2: tests/test_lammps_outputs.py), on 1 rank and on 2
+    (each output summed over the ranks once)."""
+    output = run_example(EXAMPLES / "in.pour", calibrated_plugin, tmp_path, 60000, ranks)
     lines = output.splitlines()
     header = next(k for k, line in enumerate(lines) if line.split()[:1] == ["Step"])
     names = lines[header].split()

@@ -184,10 +184,10 @@ def build_plugin(folder, law: dict, law_file: str, lammps: Lammps, cxx: str,
     """Compile ``folder/hertz2dplugin.so`` for the law whose ``law.json`` (file name
     ``law_file``) and ``hertz2d_law.h`` are already in ``folder``; returns its path. ``defines``
     (``-DNAME=VALUE``) override the build header, for tests of the plugin's own checks;
-    ``installed_as`` is the folder the files will be moved to (:mod:`calibration.laws.lammps.
-    staging`; ``plugin.json`` records the command there), by default ``folder``. The compiler
-    runs under :func:`~calibration.laws.lammps.staging.run_compiler`: stopped with this
-    process."""
+    ``installed_as`` is the folder the files will be moved to
+    (:mod:`~calibration.laws.lammps.staging`; ``plugin.json`` records the command there), by
+    default ``folder``. The compiler runs under
+    :func:`~calibration.laws.lammps.staging.run_compiler`: stopped with this process."""
     folder = Path(folder)
     installed_as = Path(installed_as) if installed_as is not None else folder
     law_bytes = (folder / law_file).read_bytes()

@@ -150,6 +150,7 @@ void FixHertz2dStore::end_of_step()
   const double now = power();
   dashpot_work_ -= 0.5 * update->dt * (previous_power + now);
   previous_power = now;
+  report();
 }
 
 double FixHertz2dStore::stored_energy() const
@@ -207,6 +208,7 @@ void FixHertz2dStore::forget_untouched()
     }
     count[i] = kept;
   }
+  report();
 }
 
 void FixHertz2dStore::grow_arrays(int nmax)

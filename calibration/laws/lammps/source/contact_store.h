@@ -87,6 +87,13 @@ class FixHertz2dStore : public Fix {
   double stored_energy() const;
   /* summed over the ranks (collective): the laws' dissipated work, the dashpots' */
   void ledger(double &laws, double &dashpot_work) const;
+  /* keep this rank's two values in `target` (pair hertz2d's extra values, which compute pair
+   * sums over the ranks itself), after each evaluation and each step's dashpot work */
+  void report_to(double *target)
+  {
+    reported = target;
+    report();
+  }
 
   void grow_arrays(int) override;
   void copy_arrays(int, int, int) override;
@@ -111,8 +118,16 @@ class FixHertz2dStore : public Fix {
   int inertia_check;                          // 1 while nve/sphere's inertia is unknown
   std::vector<double> dashpots;    // per owned atom: fx, fy, tz of the dashpots
   std::vector<double> half_spin;   // omega after the first half kick, per atom
+  double *reported = nullptr;
   double power() const;
   void check_inertia();
+  void report()
+  {
+    if (reported) {
+      reported[0] = law_work;
+      reported[1] = dashpot_work_;
+    }
+  }
   int packed_size(int i) const;
   int pack(int i, double *buf) const;
   int unpack(int i, const double *buf);

@@ -220,6 +220,8 @@ void PairHertz2d::init_style()
   store = existing ? existing
                    : dynamic_cast<FixHertz2dStore *>(modify->add_fix(
                          fmt::format("{} all HERTZ2D/STORE {} pair", STORE_ID, capacity)));
+  static_assert(EXTRA_LAWS == 0 && EXTRA_DASHPOTS == 1, "the store reports these two");
+  store->report_to(pvector);
 
   const int n = atom->ntypes;
   double *mine = new double[n + 1];
@@ -336,7 +338,6 @@ void PairHertz2d::compute(int eflag, int vflag)
     }
   }
   store->forget_untouched();
-  if (eflag_global) store->ledger(pvector[EXTRA_LAWS], pvector[EXTRA_DASHPOTS]);
 }
 
 /* compute pair/local: the contact's last evaluation (the store's report); fforce the normal
