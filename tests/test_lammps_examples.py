@@ -1,13 +1,16 @@
 """The LAMMPS example inputs of docs/lammps/examples/ (pour, shear cell, rotating drum, biaxial
 test), run as a user runs them (``lmp -var plugin DIR -in in.NAME``) with both laws' plugins, at
 fewer steps: each runs every one of its ``run`` commands without an ERROR or a WARNING line, and
-the pour's energy budget, as its header comment states it, closes.
+the pour's energy budget, as its header comment states it, closes; the hopper empties through
+its orifice with no disc inside a plate.
 
 Needs the ``lammps`` extra and a C++ compiler (skips with the reason otherwise).
 """
+import math
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from calibration.laws.lammps import runtime
@@ -29,8 +32,9 @@ def run_example(path: Path, plugin: Path, folder: Path, steps: int, ranks: int =
     return done.stdout
 
 
-def test_there_are_the_four_scenes():
-    assert [path.name for path in INPUTS] == ["in.biaxial", "in.drum", "in.pour", "in.shear"]
+def test_there_are_the_five_scenes():
+    assert [path.name for path in INPUTS] == ["in.biaxial", "in.drum", "in.hopper", "in.pour",
+                                              "in.shear"]
 
 
 @pytest.mark.parametrize("law", ["plugin", "calibrated_plugin"])
@@ -66,3 +70,30 @@ def test_the_pours_budget_closes(calibrated_plugin, tmp_path, ranks):
     assert end["f_walls[18]"] >= 10  # discs rest on the floor
     assert sum(end[name] for name in dissipated) > 0.5 * drop
     assert abs(total(end) - total(start)) < 1e-3 * drop
+
+
+def test_the_hopper_empties_through_its_orifice(plugin, tmp_path):
+    """Discs pass the orifice, and none has gone into a plate (each plate a turned block: the
+    contacts with its faces and corners hold the discs out of it)."""
+    path = tmp_path / "in.hopper"
+    path.write_text((EXAMPLES / "in.hopper").read_text()
+                    + f"write_dump all custom {tmp_path / 'end.dump'} id x y radius\n")
+    output = run_example(path, plugin, tmp_path, 120000)
+    out = float([line for line in output.splitlines() if line.split()[:1] == ["120000"]][0]
+                .split()[-1])
+    discs = np.array([[float(v) for v in line.split()[1:]]
+                      for line in (tmp_path / "end.dump").read_text().splitlines()[9:]])
+    deepest = 0.0
+    for pivot, turn in ((-0.02, math.radians(-30.0)), (0.02, math.radians(30.0))):
+        # the disc centres in the plate's own frame (turned back about its pivot)
+        c, s = math.cos(-turn), math.sin(-turn)
+        x, y = discs[:, 0] - pivot, discs[:, 1]
+        u, v = pivot + c * x - s * y, s * x + c * y
+        low, high = (-0.3, -0.02) if pivot < 0 else (0.02, 0.3)
+        gap = np.hypot(np.maximum(0.0, np.maximum(low - u, u - high)),
+                       np.maximum(0.0, np.maximum(-0.01 - v, v - 0.0)))
+        deepest = max(deepest, float(np.max(1.0 - gap / discs[:, 2])))
+    print(f"hopper: {out:.0f} of 150 discs passed the orifice; deepest overlap with a plate "
+          f"{deepest:.3g} of a radius")
+    assert out > 30
+    assert deepest < 0.05
