@@ -8,7 +8,8 @@ their plane (``fix_modify ... shear``, ``wiggle``) and the surfaces of LAMMPS re
   with it (spinning at Omega R_drum/(r - delta)), it stays rolling at the bottom (a wrong wall
   velocity at the contact would make it slide and climb);
 - a disc on a floor sheared at V ends rolling at V/3 (momentum and the moment about the contact
-  point: m v = J, (m r^2/2) omega = J r), whatever the friction law between;
+  point: m v = J, (m r^2/2) omega = J r), whatever the friction law between, and the floor's work
+  is what the disc gained and the contact dissipated, to velocity Verlet's second order;
 - a wiggling wall is where its wiggle says.
 
 Needs the ``lammps`` extra and a C++ compiler (skips with the reason otherwise).
@@ -126,14 +127,32 @@ def test_a_disc_in_a_drum_carries_its_weight_and_rolls_with_it(plugin):
 
 
 def test_a_sheared_floor_leaves_the_disc_rolling_at_a_third_of_its_speed(plugin):
-    V, gravity, dt = 0.2, 9.81, 1e-5
-    rows, _ = run(plugin, [(0.0, RADIUS - MASS * gravity / 4e10)], [(0.0, 0.0, 0.0)],
-                  [f"fix walls all wall/hertz2d {MU} ylo 0.0",
-                   f"fix_modify walls shear ylo {V!r}"], 40000, dt, gravity=gravity, ratio=0.3)
-    vx, omega = rows[-1, 2], rows[-1, 4]
-    print(f"sheared floor: v {vx:.6g} m/s, omega r {omega * RADIUS:.6g} m/s, V/3 {V / 3:.6g}")
-    assert vx == pytest.approx(V / 3.0, rel=1e-3)
-    assert omega * RADIUS == pytest.approx(2.0 * V / 3.0, rel=1e-3)
+    """... and the floor's work (f_walls[27]) is the disc's kinetic energy, the change of what
+    the contact stores and the work the law and the dashpots dissipated (f_walls[25], [26]), to
+    a residual that falls fourfold when dt halves (velocity Verlet's second order)."""
+    V, gravity = 0.2, 9.81
+    y0 = RADIUS - MASS * gravity / 4e10
+    residuals = []
+    for dt in (1e-5, 5e-6):
+        rows, (stored0, stored, slip, dashpots, work, y) = run(
+            plugin, [(0.0, y0)], [(0.0, 0.0, 0.0)],
+            [f"fix walls all wall/hertz2d {MU} ylo 0.0", "run 0",
+             "variable stored0 equal $(f_walls:%.17g)", f"fix_modify walls shear ylo {V!r}"],
+            round(0.4 / dt), dt, gravity=gravity, ratio=0.3,
+            printed=("v_stored0", "f_walls", "f_walls[25]", "f_walls[26]", "f_walls[27]",
+                     "y[1]"))
+        vx, vy, omega = rows[-1, 2:5]
+        print(f"sheared floor: v {vx:.6g} m/s, omega r {omega * RADIUS:.6g} m/s, V/3 {V / 3:.6g}")
+        assert vx == pytest.approx(V / 3.0, rel=1e-3)
+        assert omega * RADIUS == pytest.approx(2.0 * V / 3.0, rel=1e-3)
+        kinetic = 0.5 * MASS * (vx**2 + vy**2) + 0.25 * MASS * RADIUS**2 * omega**2
+        residual = work - (kinetic + stored - stored0 + slip + dashpots
+                           + MASS * gravity * (y - y0))
+        residuals.append(abs(residual) / work)
+        print(f"dt {dt:g}: the floor's work {work:.6g} J/m, kinetic {kinetic:.6g}, dissipated "
+              f"{slip:.6g} + {dashpots:.6g}, residual {residual:.3g}")
+        assert work > kinetic > 0.0 and slip > 0.0
+    assert residuals[0] < 1e-2 and 3.0 < residuals[0] / residuals[1] < 5.0
 
 
 def test_a_wiggling_wall_is_where_its_wiggle_says(plugin):
