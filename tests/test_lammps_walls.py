@@ -166,3 +166,32 @@ def test_a_wiggling_wall_is_where_its_wiggle_says(plugin):
     t = steps * dt
     assert position == pytest.approx(amplitude * math.sin(2 * math.pi * t / period), abs=1e-15)
     assert sheared == -0.5  # the xlo wall did not move along its normal
+
+
+def test_a_rotating_drums_work_is_what_the_disc_gained_and_the_contact_dissipated(plugin):
+    """A disc at rest at the bottom of a drum that starts turning: the drum's work (f_drum[6],
+    its forces at the wall's velocity at the contacts) is the disc's kinetic and potential
+    energy, the change of what the contact stores (the scalar) and the work the law and the
+    dashpots dissipated (f_drum[4], [5]), to a residual that falls fourfold when dt halves."""
+    drum, gravity, spin = 0.2, 9.81, 2.0
+    y0 = -(drum - RADIUS)
+    residuals = []
+    for dt in (1e-5, 5e-6):
+        rows, (stored0, stored, slip, dashpots, work, y) = run(
+            plugin, [(0.0, y0)], [(0.0, 0.0, 0.0)],
+            [f"variable theta equal {spin!r}*time",
+             "region drum cylinder z 0 0 0.2 INF INF side in rotate v_theta 0 0 0 0 0 1",
+             f"fix drum all wall/hertz2d/region {MU} drum", "run 0",
+             "variable stored0 equal $(f_drum:%.17g)"],
+            round(0.2 / dt), dt, gravity=gravity, ratio=0.3,
+            printed=("v_stored0", "f_drum", "f_drum[4]", "f_drum[5]", "f_drum[6]", "y[1]"))
+        vx, vy, omega = rows[-1, 2:5]
+        kinetic = 0.5 * MASS * (vx**2 + vy**2) + 0.25 * MASS * RADIUS**2 * omega**2
+        residual = work - (kinetic + stored - stored0 + slip + dashpots
+                           + MASS * gravity * (y - y0))
+        residuals.append(abs(residual) / work)
+        print(f"dt {dt:g}: the drum's work {work:.6g} J/m, kinetic {kinetic:.6g}, potential "
+              f"{MASS * gravity * (y - y0):.6g}, dissipated {slip:.6g} + {dashpots:.6g}, "
+              f"residual {residual:.3g}")
+        assert work > kinetic > 0.0 and slip > 0.0 and y > y0
+    assert residuals[0] < 1e-2 and 3.0 < residuals[0] / residuals[1] < 5.0
