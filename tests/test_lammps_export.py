@@ -35,10 +35,17 @@ def processes_naming(text: str) -> list[int]:
     return found
 
 
+def _default_interrupt():
+    """A background job's shell may ignore SIGINT, and Python then keeps it ignored: as from a
+    terminal, the export gets Ctrl-C's default."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def export(target: Path, cache: Path) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "calibration", "export-law", "--lammps",
                              str(target)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**os.environ, "HERTZ2D_CACHE": str(cache)})
+                            env={**os.environ, "HERTZ2D_CACHE": str(cache)},
+                            preexec_fn=_default_interrupt)
 
 
 def compiling(target: Path, process: subprocess.Popen, timeout: float = 120.0) -> Path:
