@@ -4,7 +4,8 @@ and the energy budget (``pe``, the dissipated work of friction, dashpots and loc
 - Replay: two dissimilar discs and a disc on a wall are moved by ``fix move`` along a path that
   loads, reverses, slides, unloads and opens twice; every step's rows of ``compute
   hertz2d/contact`` (the approach and tangential increment the law took) are replayed through
-  the Python law (``calibrated_update``), which must give the same a, N, T, kt, slip state, stick
+  the Python law (``calibrated_update``, ``simplified_update`` for the simplified law's plugin),
+  which must give the same a, N, T, kt, slip state, stick
   fraction, tangential and stored energy and cumulative dissipated work to 1e-12 (T, N against
   mu N and N, energies against the largest stored energy); ``compute pair/local`` gives the same
   values and the atoms' forces.
@@ -154,16 +155,20 @@ def _hertz(pair: ContactPair, overlap: float) -> float:
     return float(normal_force(pair, pair.pair_displacement(overlap))[0])
 
 
+@pytest.mark.parametrize("law", ["calibrated_plugin", "plugin"])
 @pytest.mark.parametrize("wall", [False, True], ids=["dissimilar-discs", "wall"])
-def test_contact_outputs_replay_the_python_law(calibrated_plugin, wall):
-    coefficients = read_calibrated_law(calibrated_plugin / "law.json")[0]
+def test_contact_outputs_replay_the_python_law(request, law, wall):
+    plugin = request.getfixturevalue(law)
     pair = (ContactPair.disc_on_wall(R, E, NU, MU) if wall
-            else ContactPair(R1, R2, E1, E2, NU1, NU2, MU_PAIR))
+            else ContactPair(R1, R2, E1, E2, NU1, NU2, MU_PAIR, form="per-body"))
     steps = 460
     # an approach of about 2e-3 R and a tangential swing past full slip
     approach = 4e-6 if wall else 8e-6
-    contacts, singles, forces = run_path(calibrated_plugin, wall, approach, 0.4 * approach, steps)
-    ours = replay(pair, coefficients, contacts, steps)
+    contacts, singles, forces = run_path(plugin, wall, approach, 0.4 * approach, steps)
+    if law == "plugin":
+        ours = replay_simplified(pair, contacts, steps)
+    else:
+        ours = replay(pair, read_calibrated_law(plugin / "law.json")[0], contacts, steps)
     assert len(ours) > 300
     mu = float(pair.mu)
     peak_N = max(v["N"] for v in ours.values())
@@ -189,6 +194,39 @@ def test_contact_outputs_replay_the_python_law(calibrated_plugin, wall):
     slid = [v["slipping"] for v in ours.values()]
     assert 0 < sum(slid) < len(slid)  # it stuck and slid
     assert max(v["dissipated"] for v in ours.values()) > 0.0
+
+
+def replay_simplified(pair: ContactPair, rows: dict[int, np.ndarray], steps: int):
+    """:func:`replay` for the simplified law (Table 1, Eq. 33's penalty factor): the Python law
+    on the plugin's inputs, its tangential energy the spring's T^2/(2 kt)."""
+    from calibration.laws import simplified_update
+    from calibration.laws.penalty_factor import EQ33
+    share, scale = (0.5, 2.0) if pair.wall else (1.0, 1.0)
+    weights = [float(w) for w in pair.bracket_weights]
+    T = a = 0.0
+    previous, out = None, {}
+    for step in range(1, steps + 1):
+        if step not in rows or len(rows[step]) == 0:
+            T = a = 0.0
+            previous = None
+            continue
+        row = dict(zip(COLUMNS, rows[step][0]))
+        overlap, increment = row["overlap"], row["increment"]
+        state = simplified_update(pair, overlap, increment, T, EQ33, a)
+        N, T, a, kt = (float(np.asarray(v).ravel()[0]) for v in (state.N, state.T, state.a,
+                                                              state.kt))
+        slipping = bool(np.asarray(state.slipping).ravel()[0])
+        tangential = 0.5 * T * T / kt
+        stored = share * (hertz2d_normal_energy(a, float(pair.R1), float(pair.R2),
+                                                float(pair.modulus), *weights) + tangential)
+        previous = previous or {"T": 0.0, "tangential": 0.0, "dissipated": 0.0}
+        dissipated = previous["dissipated"] + share * (
+            0.5 * (previous["T"] + T) * scale * increment - (tangential - previous["tangential"]))
+        out[step] = {"a": a, "N": N, "T": T, "kt": kt, "slipping": float(slipping),
+                     "stick": 0.0 if slipping else 1.0, "coupling": 0.0,
+                     "tangential": tangential, "stored": stored, "dissipated": dissipated}
+        previous = {"T": T, "tangential": tangential, "dissipated": dissipated}
+    return out
 
 
 # -- energy budget -------------------------------------------------------------------------------
