@@ -87,3 +87,21 @@ def test_a_stopped_export_leaves_no_folder_and_no_compiler(tmp_path, signum, cod
                                                         build.PLUGIN_FILE, build.MANIFEST}
     assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".")] == []
     assert [path.name for path in target.iterdir() if path.name.startswith(".")] == []
+
+
+def test_leftovers_of_dead_exports_go_and_a_running_exports_stay(tmp_path):
+    """remove_leftovers keeps the hidden folder of an export whose process runs (two exports
+    beside one folder do not disturb each other) and removes a dead process's and a day-old
+    one's."""
+    from calibration.laws.lammps.staging import remove_leftovers
+    target = tmp_path / "plugin"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    folders = {name: tmp_path / f".plugin.{pid}-abc_12.build" for name, pid in
+               (("running", os.getpid()), ("dead", dead.pid), ("old", os.getpid() + 1))}
+    for folder in folders.values():
+        folder.mkdir()
+        (folder / "law.json").write_text("{}")
+    os.utime(folders["old"], (time.time() - 2 * 86400,) * 2)
+    remove_leftovers(target)
+    assert {name for name, folder in folders.items() if folder.exists()} == {"running"}
