@@ -2,20 +2,19 @@
 #include "contact_store.h"
 
 #include "atom.h"
-#include "error.h"
-#include "memory.h"
-
 #include "comm.h"
-#include "contact_report.h"
+#include "error.h"
 #include "force.h"
-#include "hertz2d_law.h"
-#include "hertz2d_plugin_build.h"
+#include "memory.h"
 #include "modify.h"
 #include "update.h"
 
-#include <cmath>
+#include "contact_report.h"
+#include "hertz2d_law.h"
+#include "hertz2d_plugin_build.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 using namespace LAMMPS_NS;
@@ -29,10 +28,15 @@ FixHertz2dStore::FixHertz2dStore(LAMMPS *lmp, int narg, char **arg) :
     fitted_a_over_R(HERTZ2D_FIT_A_OVER_R_HIGH), beyond(0.0), largest(0.0), inertia_check(0)
 {
   if (narg != 5)
-    error->all(FLERR, "fix {}: internal fix of hertz2d, takes the capacity and pair or wall",
-               style);
+    error->all(FLERR, "fix {}: internal fix of hertz2d, takes the capacity and pair, wall or "
+               "region", style);
   slots = utils::inumeric(FLERR, arg[3], false, lmp);
-  walls = std::strcmp(arg[4], "wall") == 0;
+  const std::string owner = arg[4];
+  if (owner != "pair" && owner != "wall" && owner != "region")
+    error->all(FLERR, "fix {}: owner {} is not pair, wall or region", style, owner);
+  walls = owner != "pair";
+  owner_style = owner == "pair" ? "pair hertz2d"
+                                : owner == "wall" ? "fix wall/hertz2d" : "fix wall/hertz2d/region";
   if (slots < 1) error->all(FLERR, "fix {}: capacity {} must be >= 1", style, slots);
   restart_peratom = 1;
   create_attribute = 1;
@@ -104,7 +108,7 @@ void FixHertz2dStore::post_run()
   if (sums[0] > 0.0 && comm->me == 0)
     error->warning(FLERR, "{}: {} contact steps of this run had a/R beyond the {} the law was "
                    "fitted for (largest a/R {:.3g}): the law extrapolates there",
-                   walls ? "fix wall/hertz2d" : "pair hertz2d", std::lround(sums[0]),
+                   owner_style, std::lround(sums[0]),
                    fitted_a_over_R, sums[1]);
   beyond = largest = 0.0;
 }

@@ -28,14 +28,15 @@
  * sphere's 2/5 (LAMMPS keeps the keyword in no header the plugin can read).
  *
  * This is the internal fix style HERTZ2D/STORE; pair hertz2d and fix wall/hertz2d each create
- * one (arguments: capacity, the most contacts per atom, and `pair` or `wall`: whose contacts,
- * keyed by the partner's atom ID or by the wall's index).
+ * one, fix wall/hertz2d/region too (arguments: capacity, the most contacts per atom, and `pair`,
+ * `wall` or `region`: whose contacts, keyed by the partner's atom ID or by the wall's index).
  */
 #ifndef HERTZ2D_CONTACT_STORE_H
 #define HERTZ2D_CONTACT_STORE_H
 
 #include "fix.h"
 
+#include <string>
 #include <vector>
 
 namespace LAMMPS_NS {
@@ -109,6 +110,7 @@ class FixHertz2dStore : public Fix {
  private:
   int slots;              // contacts per atom at most
   bool walls;             // a wall fix's contacts (keys: wall indices), else a pair's
+  std::string owner_style;    // the style whose contacts these are, for its warnings
   double law_work, dashpot_work_, previous_power, power_offset;
   int *count;             // contacts of each atom
   tagint *keys;           // [atom * slots + slot]

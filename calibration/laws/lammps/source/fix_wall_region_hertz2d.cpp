@@ -57,7 +57,7 @@ void FixWallRegionHertz2d::post_constructor()
 {
   store_id = utils::strdup(std::string(id) + "_HERTZ2D_STORE");
   store = dynamic_cast<FixHertz2dStore *>(modify->add_fix(
-      fmt::format("{} {} HERTZ2D/STORE {} wall", store_id, group->names[igroup], CAPACITY)));
+      fmt::format("{} {} HERTZ2D/STORE {} region", store_id, group->names[igroup], CAPACITY)));
 }
 
 void FixWallRegionHertz2d::init()
