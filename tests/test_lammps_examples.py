@@ -1,8 +1,8 @@
-"""The LAMMPS example inputs of docs/lammps/examples/ (pour, shear cell, rotating drum, biaxial
-test), run as a user runs them (``lmp -var plugin DIR -in in.NAME``) with both laws' plugins, at
-fewer steps: each runs every one of its ``run`` commands without an ERROR or a WARNING line, and
-the pour's energy budget, as its header comment states it, closes; the hopper empties through
-its orifice with no disc inside a plate.
+"""The LAMMPS example inputs of docs/lammps/examples/ (pour, shear cell, rotating drum, hopper,
+biaxial test), run as a user runs them (``lmp -var plugin DIR -in in.NAME``, also on 2 MPI
+ranks) with both laws' plugins, at fewer steps: each runs every one of its ``run`` commands
+without an ERROR or a WARNING line; the pour's energy budget, as its header comment states it,
+closes; the hopper empties through its orifice with no disc inside a plate.
 
 Needs the ``lammps`` extra and a C++ compiler (skips with the reason otherwise).
 """
@@ -37,10 +37,11 @@ def test_there_are_the_five_scenes():
                                               "in.shear"]
 
 
-@pytest.mark.parametrize("law", ["plugin", "calibrated_plugin"])
+@pytest.mark.parametrize("law, ranks", [("plugin", 1), ("calibrated_plugin", 1),
+                                        ("calibrated_plugin", 2)])
 @pytest.mark.parametrize("path", INPUTS, ids=[path.name for path in INPUTS])
-def test_example_runs_cleanly(request, law, path, tmp_path):
-    output = run_example(path, request.getfixturevalue(law), tmp_path, 3000)
+def test_example_runs_cleanly(request, law, ranks, path, tmp_path):
+    output = run_example(path, request.getfixturevalue(law), tmp_path, 3000, ranks)
     runs = sum(line.split()[:1] == ["run"] for line in path.read_text().splitlines())
     assert output.count("Loop time of") == runs
     assert not [line for line in output.splitlines() if line.startswith(("ERROR", "WARNING"))]
