@@ -292,6 +292,12 @@ void FixHertz2dStore::unpack_restart(int nlocal, int nth)
   double **extra = atom->extra;
   int m = 0;
   for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
+  const int length = static_cast<int>(extra[nlocal][m]);
+  const int contacts = static_cast<int>(extra[nlocal][m + 1]);
+  if (length != 2 + contacts * (1 + HISTORY))
+    error->one(FLERR, "hertz2d: the restart file's contacts of atom {} are not this plugin's "
+               "({} values for {} contacts of {} doubles)", atom->tag[nlocal], length, contacts,
+               HISTORY);
   unpack(nlocal, &extra[nlocal][m + 1]);
 }
 

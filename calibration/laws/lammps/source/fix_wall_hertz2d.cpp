@@ -354,7 +354,7 @@ void FixWallHertz2d::write_restart(FILE *fp)
   if (comm->me != 0) return;
   double list[RESTART_VALUES];
   int m = 0;
-  list[m++] = SIDES;
+  list[m++] = SIDES * WALL_VALUES;    // the layout, so that another version's is refused
   for (const auto &wall : walls) {
     list[m++] = wall.active;
     list[m++] = wall.position;
@@ -378,7 +378,7 @@ void FixWallHertz2d::write_restart(FILE *fp)
 void FixWallHertz2d::restart(char *buf)
 {
   const auto *list = reinterpret_cast<const double *>(buf);
-  if (static_cast<int>(list[0]) != SIDES)
+  if (static_cast<int>(list[0]) != SIDES * WALL_VALUES)
     error->all(FLERR, "fix wall/hertz2d: the restart file's walls are not this version's");
   int m = 1;
   for (auto &wall : walls) {
