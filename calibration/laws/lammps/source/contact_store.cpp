@@ -2,22 +2,41 @@
 #include "contact_store.h"
 
 #include "atom.h"
+#include "comm.h"
 #include "error.h"
+#include "force.h"
 #include "memory.h"
+#include "modify.h"
+#include "update.h"
 
+#include "contact_report.h"
 #include "hertz2d_law.h"
+#include "hertz2d_plugin_build.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 using namespace LAMMPS_NS;
+using namespace FixConst;
 
-static constexpr int HISTORY = HERTZ2D_HISTORY_SIZE;
+static constexpr int HISTORY = HERTZ2D_BLOCK;    // doubles per contact: history and report
 
 FixHertz2dStore::FixHertz2dStore(LAMMPS *lmp, int narg, char **arg) :
-    Fix(lmp, narg, arg), count(nullptr), keys(nullptr), values(nullptr), marks(nullptr)
+    Fix(lmp, narg, arg), law_work(0.0), dashpot_work_(0.0), previous_power(0.0),
+    power_offset(0.0), count(nullptr), keys(nullptr), values(nullptr), marks(nullptr),
+    fitted_a_over_R(HERTZ2D_FIT_A_OVER_R_HIGH), beyond(0.0), largest(0.0), inertia_check(0)
 {
-  if (narg != 4) error->all(FLERR, "fix {}: internal fix of hertz2d, takes the capacity", style);
+  if (narg != 5)
+    error->all(FLERR, "fix {}: internal fix of hertz2d, takes the capacity and pair, wall or "
+               "region", style);
   slots = utils::inumeric(FLERR, arg[3], false, lmp);
+  const std::string owner = arg[4];
+  if (owner != "pair" && owner != "wall" && owner != "region")
+    error->all(FLERR, "fix {}: owner {} is not pair, wall or region", style, owner);
+  walls = owner != "pair";
+  owner_style = owner == "pair" ? "pair hertz2d"
+                                : owner == "wall" ? "fix wall/hertz2d" : "fix wall/hertz2d/region";
   if (slots < 1) error->all(FLERR, "fix {}: capacity {} must be >= 1", style, slots);
   restart_peratom = 1;
   create_attribute = 1;
@@ -36,6 +55,124 @@ FixHertz2dStore::~FixHertz2dStore()
   memory->destroy(keys);
   memory->destroy(values);
   memory->destroy(marks);
+}
+
+int FixHertz2dStore::setmask()
+{
+  return END_OF_STEP | POST_FORCE;
+}
+
+void FixHertz2dStore::init()
+{
+  inertia_check = !walls && !modify->get_fix_by_style("^nve/sphere").empty();
+  beyond = largest = 0.0;
+}
+
+void FixHertz2dStore::post_force(int /*vflag*/)
+{
+  if (!inertia_check) return;
+  half_spin.resize(atom->nlocal);
+  for (int i = 0; i < atom->nlocal; i++) half_spin[i] = atom->omega[i][2];
+}
+
+/* k = (dt/2) M/(m r^2 (omega(t + dt) - omega(t + dt/2))) of the disc whose spin changes most
+ * in the second half kick: 1/2 for nve/sphere disc; another k is warned about once. */
+void FixHertz2dStore::check_inertia()
+{
+  double **omega = atom->omega, **torque = atom->torque;
+  double best = 0.0, k = 0.0;
+  const int n = std::min<int>(atom->nlocal, half_spin.size());
+  for (int i = 0; i < n; i++) {
+    const double change = omega[i][2] - half_spin[i];
+    if (std::fabs(change) > best && std::fabs(change) > 1e-9 * std::fabs(omega[i][2])) {
+      best = std::fabs(change);
+      k = 0.5 * update->dt * force->ftm2v * torque[i][2]
+          / (atom->rmass[i] * atom->radius[i] * atom->radius[i] * change);
+    }
+  }
+  struct { double change; int rank; } mine = {best, comm->me}, most;
+  MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE_INT, MPI_MAXLOC, world);
+  if (most.change == 0.0) return;    // no disc turned yet
+  MPI_Bcast(&k, 1, MPI_DOUBLE, most.rank, world);
+  inertia_check = 0;
+  if (std::fabs(k - 0.5) > 1e-6 && comm->me == 0)
+    error->warning(FLERR, "pair hertz2d: the discs turn with a moment of inertia {:.4g} m r^2, "
+                   "not a disc's m r^2/2: use fix nve/sphere ... disc", k);
+}
+
+void FixHertz2dStore::post_run()
+{
+  double mine[2] = {beyond, largest}, sums[2];
+  MPI_Allreduce(&mine[0], &sums[0], 1, MPI_DOUBLE, MPI_SUM, world);
+  MPI_Allreduce(&mine[1], &sums[1], 1, MPI_DOUBLE, MPI_MAX, world);
+  if (sums[0] > 0.0 && comm->me == 0)
+    error->warning(FLERR, "{}: {} contact steps of this run had a/R beyond the {} the law was "
+                   "fitted for (largest a/R {:.3g}): the law extrapolates there",
+                   owner_style, std::lround(sums[0]),
+                   fitted_a_over_R, sums[1]);
+  beyond = largest = 0.0;
+}
+
+const double *FixHertz2dStore::find(int i, tagint key) const
+{
+  for (int s = i * slots; s < i * slots + count[i]; s++)
+    if (keys[s] == key) return &values[s * HISTORY];
+  return nullptr;
+}
+
+const double *FixHertz2dStore::block(int i, int s) const
+{
+  return &values[(i * slots + s) * HISTORY];
+}
+
+void FixHertz2dStore::start_evaluation()
+{
+  dashpots.assign(3 * atom->nlocal, 0.0);
+  power_offset = 0.0;
+}
+
+/* the dashpots' power on the owned atoms at their velocities now, less the walls' part */
+double FixHertz2dStore::power() const
+{
+  double **v = atom->v, **omega = atom->omega;
+  double total = power_offset;
+  const int n = std::min<int>(atom->nlocal, dashpots.size() / 3);
+  for (int i = 0; i < n; i++)
+    total += dashpots[3 * i] * v[i][0] + dashpots[3 * i + 1] * v[i][1]
+        + dashpots[3 * i + 2] * omega[i][2];
+  return total;
+}
+
+void FixHertz2dStore::setup(int /*vflag*/)
+{
+  previous_power = power();
+}
+
+void FixHertz2dStore::end_of_step()
+{
+  if (inertia_check) check_inertia();
+  const double now = power();
+  dashpot_work_ -= 0.5 * update->dt * (previous_power + now);
+  previous_power = now;
+  report();
+}
+
+double FixHertz2dStore::stored_energy() const
+{
+  double mine = 0.0, total = 0.0;
+  for (int i = 0; i < atom->nlocal; i++)
+    for (int s = 0; s < count[i]; s++) mine += block(i, s)[HERTZ2D_HISTORY_SIZE + REPORT_STORED];
+  MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, world);
+  return total;
+}
+
+void FixHertz2dStore::ledger(double &laws, double &dashpot_work) const
+{
+  const double mine[2] = {law_work, dashpot_work_};
+  double sums[2];
+  MPI_Allreduce(mine, sums, 2, MPI_DOUBLE, MPI_SUM, world);
+  laws = sums[0];
+  dashpot_work = sums[1];
 }
 
 double *FixHertz2dStore::touch(int i, tagint key)
@@ -62,7 +199,10 @@ void FixHertz2dStore::forget_untouched()
     const int first = i * slots;
     int kept = 0;
     for (int s = 0; s < count[i]; s++) {
-      if (!marks[first + s]) continue;
+      if (!marks[first + s]) {
+        law_work += 0.5 * values[(first + s) * HISTORY + HERTZ2D_HISTORY_SIZE + REPORT_TANGENTIAL];
+        continue;
+      }
       if (kept != s) {
         keys[first + kept] = keys[first + s];
         std::memcpy(&values[(first + kept) * HISTORY], &values[(first + s) * HISTORY],
@@ -72,6 +212,7 @@ void FixHertz2dStore::forget_untouched()
     }
     count[i] = kept;
   }
+  report();
 }
 
 void FixHertz2dStore::grow_arrays(int nmax)
@@ -151,6 +292,12 @@ void FixHertz2dStore::unpack_restart(int nlocal, int nth)
   double **extra = atom->extra;
   int m = 0;
   for (int k = 0; k < nth; k++) m += static_cast<int>(extra[nlocal][m]);
+  const int length = static_cast<int>(extra[nlocal][m]);
+  const int contacts = static_cast<int>(extra[nlocal][m + 1]);
+  if (length != 2 + contacts * (1 + HISTORY))
+    error->one(FLERR, "hertz2d: the restart file's contacts of atom {} are not this plugin's "
+               "({} values for {} contacts of {} doubles)", atom->tag[nlocal], length, contacts,
+               HISTORY);
   unpack(nlocal, &extra[nlocal][m + 1]);
 }
 

@@ -1,21 +1,43 @@
 /* contact_store.h: the per-contact history of the hertz2d law, kept with the atoms.
  *
  * Every owned atom carries a small table of its contacts: a key per contact (the partner's atom
- * ID for a disc, the wall's index for a wall) and HERTZ2D_HISTORY_SIZE doubles, the history the
- * law header's hertz2d_contact() updates in place. Because the table belongs to the atom, it
- * survives neighbour-list rebuilds and travels with the atom between MPI ranks (exchange), atom
- * sorting and restart files; LAMMPS calls the packing methods below for that.
+ * ID for a disc, the wall's index for a wall) and HERTZ2D_BLOCK doubles: the history the law
+ * header's hertz2d_contact() updates in place, then the last step's report (contact_report.h).
+ * Because the table belongs to the atom, it survives neighbour-list rebuilds and travels with the
+ * atom between MPI ranks (exchange), atom sorting and restart files; LAMMPS calls the packing
+ * methods below for that.
  *
  * A contact that was not touched during a force evaluation has opened: forget_untouched() drops
- * it, so its history starts afresh when the bodies touch again (the law's own rule).
+ * it, so its history starts afresh when the bodies touch again (the law's own rule), and the
+ * tangential energy it still held is dissipated.
+ *
+ * The store also keeps its owner's energy ledger on this rank: the work its contacts' laws
+ * dissipated (add_dissipated, and what opening contacts release: half of each block's tangential
+ * energy, since a disc pair's contact is kept twice, once with each atom, and a wall contact is
+ * the disc's half of its mirror pair), and the work of its contacts' dashpots, from the dashpot
+ * forces and moments of each evaluation on the owned atoms (dashpot(i)) and their power at the
+ * full-step velocities at the end of each step, integrated by the trapezoidal rule (velocity
+ * Verlet changes the kinetic energy by that integral to O(dt^2)). ledger() sums both over the
+ * ranks.
+ *
+ * And it says once per run what would otherwise go unnoticed (comm rank 0 warns): contacts
+ * wider than the law was fitted for (note_size: how many contact steps of the run, and the
+ * largest a/R), and, for the pair's store, a `fix nve/sphere` without `disc`: the integrator's
+ * moment of inertia is measured from a disc's change of spin in the second half kick
+ * (omega(t + dt) - omega(t + dt/2) = (dt/2) M/(k m r^2)): a disc's k is 1/2, LAMMPS's default
+ * sphere's 2/5 (LAMMPS keeps the keyword in no header the plugin can read).
  *
  * This is the internal fix style HERTZ2D/STORE; pair hertz2d and fix wall/hertz2d each create
- * one (arguments: capacity, the most contacts per atom).
+ * one, fix wall/hertz2d/region too (arguments: capacity, the most contacts per atom, and `pair`,
+ * `wall` or `region`: whose contacts, keyed by the partner's atom ID or by the wall's index).
  */
 #ifndef HERTZ2D_CONTACT_STORE_H
 #define HERTZ2D_CONTACT_STORE_H
 
 #include "fix.h"
+
+#include <string>
+#include <vector>
 
 namespace LAMMPS_NS {
 
@@ -23,16 +45,56 @@ class FixHertz2dStore : public Fix {
  public:
   FixHertz2dStore(class LAMMPS *, int, char **);
   ~FixHertz2dStore() override;
-  int setmask() override { return 0; }
+  int setmask() override;
+  void init() override;
+  void setup(int) override;
+  void post_force(int) override;
+  void end_of_step() override;
+  void post_run() override;
+  /* a contact of this evaluation with a/R = a_over_R, counted with `weight` (a disc pair's
+   * contact computed on two ranks: 1/2 on each) */
+  void note_size(double a_over_R, double weight)
+  {
+    if (a_over_R > fitted_a_over_R) {
+      beyond += weight;
+      largest = a_over_R > largest ? a_over_R : largest;
+    }
+  }
 
-  /* The history of owned atom i's contact with `key`, created (zeros) if it is new, and
+  /* The block of owned atom i's contact with `key`, created (zeros) if it is new, and
    * marked as touched in this evaluation; an error names the atom when its table is full. */
   double *touch(int i, tagint key);
-  /* Drop every untouched contact of the owned atoms, and clear the marks. */
+  /* The block of owned atom i's contact with `key`, or nullptr. */
+  const double *find(int i, tagint key) const;
+  /* Drop every untouched contact of the owned atoms (their tangential energy dissipated), and
+   * clear the marks. */
   void forget_untouched();
-  /* Contacts atom i holds now. */
+  /* Contacts atom i holds now, their keys and blocks. */
   int contacts(int i) const { return count[i]; }
+  tagint key(int i, int s) const { return keys[i * slots + s]; }
+  const double *block(int i, int s) const;
   int capacity() const { return slots; }
+  bool of_walls() const { return walls; }
+
+  /* The ledger: at the start of an evaluation, zero the dashpot forces (and `offset`, the
+   * dashpots' power at the walls' velocities, which is not dissipated); then add to them and to
+   * the work dissipated by the laws. */
+  void start_evaluation();
+  double *dashpot(int i) { return &dashpots[3 * i]; }
+  double &offset() { return power_offset; }
+  void add_dissipated(double work) { law_work += work; }
+  /* the contacts' stored energy (the reports' sum; a disc pair's contact counts twice),
+   * summed over the ranks (collective) */
+  double stored_energy() const;
+  /* summed over the ranks (collective): the laws' dissipated work, the dashpots' */
+  void ledger(double &laws, double &dashpot_work) const;
+  /* keep this rank's two values in `target` (pair hertz2d's extra values, which compute pair
+   * sums over the ranks itself), after each evaluation and each step's dashpot work */
+  void report_to(double *target)
+  {
+    reported = target;
+    report();
+  }
 
   void grow_arrays(int) override;
   void copy_arrays(int, int, int) override;
@@ -47,10 +109,27 @@ class FixHertz2dStore : public Fix {
 
  private:
   int slots;              // contacts per atom at most
+  bool walls;             // a wall fix's contacts (keys: wall indices), else a pair's
+  std::string owner_style;    // the style whose contacts these are, for its warnings
+  double law_work, dashpot_work_, previous_power, power_offset;
   int *count;             // contacts of each atom
   tagint *keys;           // [atom * slots + slot]
   double *values;         // [(atom * slots + slot) * HISTORY + k]
   unsigned char *marks;   // [atom * slots + slot]: touched in this evaluation
+  double fitted_a_over_R, beyond, largest;    // the law's fitted a/R; this run's contacts beyond
+  int inertia_check;                          // 1 while nve/sphere's inertia is unknown
+  std::vector<double> dashpots;    // per owned atom: fx, fy, tz of the dashpots
+  std::vector<double> half_spin;   // omega after the first half kick, per atom
+  double *reported = nullptr;
+  double power() const;
+  void check_inertia();
+  void report()
+  {
+    if (reported) {
+      reported[0] = law_work;
+      reported[1] = dashpot_work_;
+    }
+  }
   int packed_size(int i) const;
   int pack(int i, double *buf) const;
   int unpack(int i, const double *buf);

@@ -15,6 +15,8 @@
 
 #include "fix.h"
 
+#include <vector>
+
 namespace LAMMPS_NS {
 
 class FixDampingHertz2d : public Fix {
@@ -24,9 +26,14 @@ class FixDampingHertz2d : public Fix {
   void init() override;
   void setup(int) override;
   void post_force(int) override;
+  void end_of_step() override;
+  double compute_scalar() override;
 
  private:
   double alpha;
+  double dissipated, previous_power;    // this rank's
+  std::vector<double> forces;           // per owned disc: the damping's fx, fy, tz
+  double power() const;
 };
 
 }    // namespace LAMMPS_NS

@@ -6,32 +6,38 @@
  *     fix_modify ID position SIDE P                place the wall
  *     fix_modify ID velocity SIDE V                move it at V along its axis (stops a servo)
  *     fix_modify ID servo SIDE STRESS GAIN VMAX    drive it to the stress STRESS (Pa)
+ *     fix_modify ID shear SIDE V                   slide it in its own plane at V (m/s, along
+ *                                                  +x for ylo and yhi, +y for xlo and xhi)
+ *     fix_modify ID wiggle SIDE normal|tangent A P  move it A sin(2 pi t/P) from where it is,
+ *                                                  along its normal or in its plane
  *
- * As hertz2d's DEM (dem/forces.py, dem/walls.py): a disc touching a wall is the pair of the disc
- * and its mirror image (Section 3.2), so the law (hertz2d_wall_contact) sees twice the disc's
- * approach and tangential increment; the contact point is on the wall (lever arm r - delta);
- * the material of each disc type (E, nu) and the dashpot ratio are pair hertz2d's, the history
- * of each disc-wall contact is kept with the atom (HERTZ2D/STORE). Walls move in post_integrate
- * with their velocity; the servo (PFC's rule, as dem/walls.py) sets a servo wall's velocity after
- * each force evaluation, v = GAIN (STRESS - sigma) L / (k dt) clipped to VMAX, with sigma the
- * stress of the contacts' springs, L the distance between the two perpendicular walls of this
- * fix (both needed) and k the sum of the wall contacts' tangent normal stiffnesses (2 dN/d(delta)
- * each, the mirror rule); set-up evaluations (the start of each run) move no servo.
+ * Each contact as wall_contact.h: the mirror rule (Section 3.2) as hertz2d's DEM (dem/forces.py,
+ * dem/walls.py), pair hertz2d's materials and dashpots, the history kept with the atom. Walls
+ * move in post_integrate with their velocity (a wiggle sets it; a wall's velocity in its own
+ * plane enters the contacts' tangential increments); the servo (PFC's rule, as dem/walls.py)
+ * sets a servo wall's velocity after each force evaluation, v = GAIN (STRESS - sigma) L / (k dt)
+ * clipped to VMAX, with sigma the stress of the contacts' springs, L the distance between the two
+ * perpendicular walls of this fix (or, without them, the box's period along the wall: a periodic
+ * shear cell) and k the sum of the wall contacts' tangent normal stiffnesses (2 dN/d(delta)
+ * each, the mirror rule);
+ * set-up evaluations (the start of each run) move no servo.
  *
- * Global vector (24 values, per side in the order xlo, xhi, ylo, yhi): position, velocity along
+ * Global vector (27 values): per side in the order xlo, xhi, ylo, yhi, position, velocity along
  * the axis, the discs' force on the wall (x, y; N/m), its stress (force along the normal over L,
- * Pa; 0 without the perpendicular walls), and the number of discs touching it. The ranks' sums
- * are formed when the vector is asked for or a servo needs them, not every step.
+ * Pa; 0 without the perpendicular walls), and the number of discs touching it; then, cumulative
+ * from the fix's creation (J/m), the work the law dissipated in the wall contacts (slip, and the
+ * tangential energy of contacts that opened), the work of their dashpots, and the work the walls
+ * did on the discs (their forces at the walls' velocities, trapezoidal rule). Global scalar: the
+ * energy the wall contacts store (the disc's half of its mirror pair's normal and tangential
+ * potentials), part of `pe` with `fix_modify ID energy yes`. The ranks' sums are formed when
+ * the values are asked for or a servo needs them, not every step.
  */
 #ifndef HERTZ2D_FIX_WALL_HERTZ2D_H
 #define HERTZ2D_FIX_WALL_HERTZ2D_H
 
 #include "fix.h"
 
-#include "hertz2d_law.h"
-#include "log_cache.h"
-
-#include <vector>
+#include "wall_contact.h"
 
 namespace LAMMPS_NS {
 
@@ -45,31 +51,37 @@ class FixWallHertz2d : public Fix {
   void setup(int) override;
   void post_integrate() override;
   void post_force(int) override;
+  void end_of_step() override;
   int modify_param(int, char **) override;
+  double compute_scalar() override;
   double compute_vector(int) override;
   void write_restart(FILE *) override;
   void restart(char *) override;
 
   enum { XLO, XHI, YLO, YHI, SIDES };
+  /* a wiggle: displacement AMPLITUDE sin(2 pi (t - start)/period) from origin */
+  struct Wiggle {
+    double amplitude = 0.0, period = 1.0, start = 0.0, origin = 0.0;
+  };
 
  private:
   struct Wall {
-    int active;
-    double position, velocity;      // along the wall's axis
-    double target, gain, max_speed; // servo; target < 0 when the wall is not on a servo
+    int active = 0;
+    double position = 0.0, velocity = 0.0;    // along the wall's normal axis
+    double target = -1.0, gain = 0.0, max_speed = 0.0;    // servo (target < 0: none)
+    double moved_with = 0.0;                  // the velocity of the last move
+    double slide = 0.0;                       // velocity in the wall's plane (shear)
+    Wiggle normal_wiggle, tangent_wiggle;     // amplitude 0: none
   };
   Wall walls[SIDES];
   int order[SIDES], count;          // the walls in the order the fix command gave them
-  double friction;
-  double ratio;                     // pair hertz2d's dashpot ratio
-  double *modulus, *poisson;        // pair hertz2d's materials per type
-  std::vector<hertz2d_prepared> prepared;    // per type: the law's constants of its mirror pair
-  Hertz2dLogCache log_4r;                    // log(4 r) per atom
+  Hertz2dWallMaterials materials;   // the law's constants per disc type, the friction
   // per side, this rank's discs at the last evaluation (partial) and summed over the ranks
   // (sums, when asked: by the servo, or for the global vector): spring force on the discs (x, y),
   // dashpot force on the discs (x, y), stiffness, touching discs
   double partial[SIDES][6], sums[SIDES][6];
   int summed;                       // sums holds the last evaluation's
+  double wall_work, previous_power; // this rank's: the walls' work on the discs, its power
   class FixHertz2dStore *store;
   char *store_id;
 
@@ -78,6 +90,8 @@ class FixWallHertz2d : public Fix {
   void contacts();
   void sum();
   void servo();
+  double powers();
+  double now() const;
 };
 
 }    // namespace LAMMPS_NS

@@ -1,16 +1,19 @@
 /* hertz2d_plugin.cpp: registers the hertz2d styles with LAMMPS (`plugin load hertz2dplugin.so`).
  *
- * Styles: pair hertz2d, fix wall/hertz2d, fix damping/hertz2d and the internal fix HERTZ2D/STORE
- * (the per-contact history). The plugin refuses to load into another LAMMPS version than the
- * one it was built for (HERTZ2D_LAMMPS_VERSION of hertz2d_plugin_build.h): the classes above
- * derive from LAMMPS's, whose layout changes between versions.
+ * Styles: pair hertz2d, fix wall/hertz2d, fix wall/hertz2d/region, fix damping/hertz2d, compute
+ * hertz2d/contact and the internal fix HERTZ2D/STORE (the per-contact history). The plugin
+ * refuses to load into another LAMMPS version than the one it was built for
+ * (HERTZ2D_LAMMPS_VERSION of hertz2d_plugin_build.h): the classes above derive from LAMMPS's,
+ * whose layout changes between versions.
  *
  * LAMMPS's plugin header (lammpsplugin.h) is not installed with the library, so the record
  * LAMMPS reads is declared here with the layout its manual documents (plugin page).
  */
+#include "compute_contact_hertz2d.h"
 #include "contact_store.h"
 #include "fix_damping_hertz2d.h"
 #include "fix_wall_hertz2d.h"
+#include "fix_wall_region_hertz2d.h"
 #include "pair_hertz2d.h"
 
 #include "library.h"
@@ -25,6 +28,7 @@ using namespace LAMMPS_NS;
 extern "C" {
 typedef void *(hertz2d_pair_factory)(void *);
 typedef void *(hertz2d_fix_factory)(void *, int, char **);
+typedef void *(hertz2d_compute_factory)(void *, int, char **);
 
 /* LAMMPS's lammpsplugin_t */
 typedef struct {
@@ -36,6 +40,7 @@ typedef struct {
   union {
     hertz2d_pair_factory *pair;
     hertz2d_fix_factory *fix;
+    hertz2d_compute_factory *compute;
   } creator;
   void *handle;
 } hertz2d_plugin_record;
@@ -52,13 +57,15 @@ static void *new_pair(void *lmp)
   return new PairHertz2d(static_cast<LAMMPS *>(lmp));
 }
 
-template <class F> static void *new_fix(void *lmp, int narg, char **arg)
+template <class F> static void *new_style(void *lmp, int narg, char **arg)
 {
   return new F(static_cast<LAMMPS *>(lmp), narg, arg);
 }
 
 static const std::string INFO = std::string("hertz2d law ") + HERTZ2D_LAW_NAME + " ("
-    + HERTZ2D_LAW_LABEL + "), pair style hertz2d, fix wall/hertz2d, fix damping/hertz2d";
+    + HERTZ2D_LAW_LABEL + "), pair style hertz2d, fix wall/hertz2d, fix wall/hertz2d/region, "
+    "fix damping/hertz2d, "
+    "compute hertz2d/contact";
 
 void lammpsplugin_init(void *lmp, void *handle, void *register_style)
 {
@@ -84,12 +91,20 @@ void lammpsplugin_init(void *lmp, void *handle, void *register_style)
 
   record.style = "fix";
   record.name = "wall/hertz2d";
-  record.creator.fix = new_fix<FixWallHertz2d>;
+  record.creator.fix = new_style<FixWallHertz2d>;
+  add(&record, lmp);
+  record.name = "wall/hertz2d/region";
+  record.creator.fix = new_style<FixWallRegionHertz2d>;
   add(&record, lmp);
   record.name = "damping/hertz2d";
-  record.creator.fix = new_fix<FixDampingHertz2d>;
+  record.creator.fix = new_style<FixDampingHertz2d>;
   add(&record, lmp);
   record.name = "HERTZ2D/STORE";
-  record.creator.fix = new_fix<FixHertz2dStore>;
+  record.creator.fix = new_style<FixHertz2dStore>;
+  add(&record, lmp);
+
+  record.style = "compute";
+  record.name = "hertz2d/contact";
+  record.creator.compute = new_style<ComputeContactHertz2d>;
   add(&record, lmp);
 }

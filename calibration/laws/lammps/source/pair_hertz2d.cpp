@@ -3,6 +3,7 @@
 
 #include "atom.h"
 #include "comm.h"
+#include "contact_report.h"
 #include "contact_store.h"
 #include "dashpot.h"
 #include "domain.h"
@@ -27,9 +28,13 @@
 
 using namespace LAMMPS_NS;
 
-static constexpr int HISTORY = HERTZ2D_HISTORY_SIZE;
 static const char STORE_ID[] = "HERTZ2D_PAIR_STORE";
 static constexpr int DEFAULT_CAPACITY = 12;
+/* single()'s extra values (compute pair/local p1 ... p10) */
+enum { SINGLE_FX, SINGLE_FY, SINGLE_N, SINGLE_T, SINGLE_OVERLAP, SINGLE_A, SINGLE_KT,
+       SINGLE_SLIPPING, SINGLE_STICK, SINGLE_DISSIPATED, SINGLE_EXTRA };
+/* compute pair hertz2d's extra values: the work the laws and the dashpots dissipated */
+enum { EXTRA_LAWS, EXTRA_DASHPOTS, PAIR_EXTRA };
 
 void LAMMPS_NS::hertz2d_require_setup(LAMMPS *lmp, const std::string &what)
 {
@@ -39,6 +44,20 @@ void LAMMPS_NS::hertz2d_require_setup(LAMMPS *lmp, const std::string &what)
   if (std::strcmp(lmp->update->unit_style, "si") != 0)
     lmp->error->all(FLERR, "{}: the hertz2d law takes SI values (Pa, m, N/m): use units si, not "
                     "units {}", what, lmp->update->unit_style);
+}
+
+void LAMMPS_NS::hertz2d_warn_materials(LAMMPS *lmp, const std::string &what, double nu,
+                                       double mu)
+{
+  if (lmp->comm->me != 0) return;
+  if (nu >= 0.0 && !(nu >= HERTZ2D_FIT_NU_LOW && nu <= HERTZ2D_FIT_NU_HIGH))
+    lmp->error->warning(FLERR, "{}: Poisson ratio {} is outside the [{}, {}] the law was fitted "
+                        "for: the law extrapolates", what, nu, HERTZ2D_FIT_NU_LOW,
+                        HERTZ2D_FIT_NU_HIGH);
+  if (mu > 0.0 && !(mu >= HERTZ2D_FIT_MU_LOW && mu <= HERTZ2D_FIT_MU_HIGH))
+    lmp->error->warning(FLERR, "{}: friction {} is outside the [{}, {}] the law was fitted for: "
+                        "the law extrapolates", what, mu, HERTZ2D_FIT_MU_LOW,
+                        HERTZ2D_FIT_MU_HIGH);
 }
 
 /* FNV-1a (64 bits) of a file's bytes: the law file's fingerprint (not a security digest). */
@@ -58,7 +77,11 @@ PairHertz2d::PairHertz2d(LAMMPS *lmp) :
     Pair(lmp), ratio(0.0), capacity(DEFAULT_CAPACITY), modulus(nullptr), poisson(nullptr),
     friction(nullptr), has_material(nullptr), largest_radius(nullptr), store(nullptr)
 {
-  single_enable = 0;
+  single_enable = 1;
+  single_extra = SINGLE_EXTRA;
+  svector = new double[SINGLE_EXTRA];
+  nextra = PAIR_EXTRA;
+  pvector = new double[PAIR_EXTRA];
   restartinfo = 0;    // a restart file keeps the histories (the store), not the pair's settings
   no_virial_fdotr_compute = 1;
   finitecutflag = 1;
@@ -67,6 +90,8 @@ PairHertz2d::PairHertz2d(LAMMPS *lmp) :
 PairHertz2d::~PairHertz2d()
 {
   if (copymode) return;
+  delete[] svector;
+  delete[] pvector;
   if (modify->get_fix_by_id(STORE_ID)) modify->delete_fix(STORE_ID);
   if (allocated) {
     memory->destroy(setflag);
@@ -194,7 +219,9 @@ void PairHertz2d::init_style()
                "already stored", capacity, existing->capacity());
   store = existing ? existing
                    : dynamic_cast<FixHertz2dStore *>(modify->add_fix(
-                         fmt::format("{} all HERTZ2D/STORE {}", STORE_ID, capacity)));
+                         fmt::format("{} all HERTZ2D/STORE {} pair", STORE_ID, capacity)));
+  static_assert(EXTRA_LAWS == 0 && EXTRA_DASHPOTS == 1, "the store reports these two");
+  store->report_to(pvector);
 
   const int n = atom->ntypes;
   double *mine = new double[n + 1];
@@ -213,6 +240,7 @@ double PairHertz2d::init_one(int i, int j)
                  t, t, t);
   if (!setflag[i][j]) friction[i][j] = std::sqrt(friction[i][i] * friction[j][j]);
   friction[j][i] = friction[i][j];
+  hertz2d_warn_materials(lmp, "pair_coeff hertz2d", i == j ? poisson[i] : -1.0, friction[i][j]);
   const int stride = atom->ntypes + 1;
   prepared.resize(stride * stride);
   for (auto [a, b] : {std::make_pair(i, j), std::make_pair(j, i)}) {
@@ -236,6 +264,7 @@ void PairHertz2d::compute(int eflag, int vflag)
   const tagint *tag = atom->tag;
   const int nlocal = atom->nlocal, stride = atom->ntypes + 1;
   log_4r.reserve(atom->nlocal + atom->nghost);
+  store->start_evaluation();
 
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
@@ -264,38 +293,79 @@ void PairHertz2d::compute(int eflag, int vflag)
                                  poisson[tj], friction[ti][tj]};
       hertz2d_prepared constants = materials[tj];
       hertz2d_prepare_sizes(&pair, log_4r(i, ri), log_4r(j, radius[j]), &constants);
-      double *history = store->touch(i, tag[j]);
+      double *block = store->touch(i, tag[j]);
       hertz2d_state law;
-      const int status = hertz2d_contact_prepared(&pair, &constants, delta,
-                                                  advance ? v_t * dt : 0.0, history, &law);
+      const double increment = advance ? v_t * dt : 0.0;
+      const int status = hertz2d_contact_prepared(&pair, &constants, delta, increment, block,
+                                                  &law);
       if (status != HERTZ2D_OK)
         error->one(FLERR, "pair hertz2d: the contact of atoms {} and {} left the law's domain "
                    "(status {}: approach {} beyond its largest, or a bad parameter)", tag[i],
                    tag[j], status, delta);
-      if (j < nlocal) std::memcpy(store->touch(j, tag[i]), history, HISTORY * sizeof(double));
-
-      double N = law.N, T = law.T;
-      if (ratio > 0.0) {
-        const double reduced_mass = rmass[i] * rmass[j] / (rmass[i] + rmass[j]);
-        const Hertz2dDashpot damped = hertz2d_dashpot(ratio, reduced_mass, 1.0, v_n, v_t, law);
-        N += damped.normal;
-        T += damped.tangential;
-      }
+      const double reduced_mass = rmass[i] * rmass[j] / (rmass[i] + rmass[j]);
+      const Hertz2dDashpot damped = hertz2d_dashpot(ratio, reduced_mass, 1.0, v_n, v_t, law);
+      // a contact with a ghost is computed on both ranks (half each in the ledger and energy)
+      const double work = hertz2d_record(block, constants, pair, delta, increment, 1.0, 1.0,
+                                         law, damped.normal, damped.tangential);
+      store->add_dissipated(j < nlocal ? work : 0.5 * work);
+      store->note_size(law.a / std::min(ri, radius[j]), j < nlocal ? 1.0 : 0.5);
+      if (j < nlocal) std::memcpy(store->touch(j, tag[i]), block, HERTZ2D_BLOCK * sizeof(double));
+      const double N = law.N + damped.normal, T = law.T + damped.tangential;
 
       // i receives -N n + T t and the moment lever_i T; j the opposite force and lever_j T
       const double fx = -N * nx - T * ny, fy = -N * ny + T * nx;
       f[i][0] += fx;
       f[i][1] += fy;
       torque[i][2] += lever_i * T;
+      const double dx_ = -damped.normal * nx - damped.tangential * ny;
+      const double dy_ = -damped.normal * ny + damped.tangential * nx;
+      double *on_i = store->dashpot(i);
+      on_i[0] += dx_;
+      on_i[1] += dy_;
+      on_i[2] += lever_i * damped.tangential;
       if (j < nlocal) {
         f[j][0] -= fx;
         f[j][1] -= fy;
         torque[j][2] += lever_j * T;
+        double *on_j = store->dashpot(j);
+        on_j[0] -= dx_;
+        on_j[1] -= dy_;
+        on_j[2] += lever_j * damped.tangential;
       }
-      if (evflag) ev_tally_xyz(i, j, nlocal, 0, 0.0, 0.0, fx, fy, 0.0, -dx, -dy, 0.0);
+      if (evflag)
+        ev_tally_xyz(i, j, nlocal, 0, block[HERTZ2D_HISTORY_SIZE + REPORT_STORED], 0.0, fx, fy,
+                     0.0, -dx, -dy, 0.0);
     }
   }
   store->forget_untouched();
+}
+
+/* compute pair/local: the contact's last evaluation (the store's report); fforce the normal
+ * force over the distance, the energy its stored energy, svector the SINGLE_ values. */
+double PairHertz2d::single(int i, int j, int /*itype*/, int /*jtype*/, double rsq,
+                           double /*factor_coul*/, double /*factor_lj*/, double &fforce)
+{
+  std::fill(svector, svector + SINGLE_EXTRA, 0.0);
+  fforce = 0.0;
+  const double distance = std::sqrt(rsq);
+  const double *block = i < atom->nlocal ? store->find(i, atom->tag[j]) : nullptr;
+  if (!block || distance >= atom->radius[i] + atom->radius[j]) return 0.0;
+  const double *r = block + HERTZ2D_HISTORY_SIZE;
+  double **x = atom->x;
+  const double nx = (x[j][0] - x[i][0]) / distance, ny = (x[j][1] - x[i][1]) / distance;
+  const double N = r[REPORT_N] + r[REPORT_N_DASHPOT], T = r[REPORT_T] + r[REPORT_T_DASHPOT];
+  fforce = N / distance;
+  svector[SINGLE_FX] = -N * nx - T * ny;
+  svector[SINGLE_FY] = -N * ny + T * nx;
+  svector[SINGLE_N] = N;
+  svector[SINGLE_T] = T;
+  svector[SINGLE_OVERLAP] = r[REPORT_OVERLAP];
+  svector[SINGLE_A] = r[REPORT_A];
+  svector[SINGLE_KT] = r[REPORT_KT];
+  svector[SINGLE_SLIPPING] = r[REPORT_SLIPPING];
+  svector[SINGLE_STICK] = r[REPORT_STICK];
+  svector[SINGLE_DISSIPATED] = r[REPORT_DISSIPATED];
+  return r[REPORT_STORED];
 }
 
 void *PairHertz2d::extract(const char *name, int &dim)

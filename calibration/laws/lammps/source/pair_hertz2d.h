@@ -18,6 +18,12 @@
  * atom and keeping the history in its own atom's table, so no history has to travel but with
  * the atoms themselves.
  *
+ * Outputs (contact_report.h): each contact's last step is kept after its history in the store;
+ * single() reads it for compute pair/local (the force, the stored energy and SINGLE_EXTRA values),
+ * compute hertz2d/contact for dump local. The pair's energy is the contacts' stored energy (the
+ * header's hertz2d_stored_energy: pe reports it) and its two extra values (compute pair) the work
+ * the laws and the dashpots dissipated, cumulative, summed over the ranks.
+ *
  * What does not change from step to step is computed once: the law's material constants per
  * type pair at init (hertz2d_prepare_materials), log(4 r) per atom (Hertz2dLogCache); each
  * contact's step then fills in its radii (hertz2d_prepare_sizes) and calls
@@ -46,6 +52,7 @@ class PairHertz2d : public Pair {
   void init_style() override;
   double init_one(int, int) override;
   void *extract(const char *, int &) override;
+  double single(int, int, int, int, double, double, double, double &) override;
 
  private:
   double ratio;                  // dashpot damping ratio
@@ -63,6 +70,9 @@ class PairHertz2d : public Pair {
 
 /* The checks every hertz2d style makes of the simulation (an ERROR naming `what` otherwise). */
 void hertz2d_require_setup(class LAMMPS *, const std::string &what);
+/* A warning (rank 0) for a Poisson ratio (nu < 0: none to check) or a friction outside the
+ * ranges the law was fitted for (not mu = 0: without friction the tangential law does nothing). */
+void hertz2d_warn_materials(class LAMMPS *, const std::string &what, double nu, double mu);
 
 }    // namespace LAMMPS_NS
 
