@@ -196,26 +196,52 @@ def test_contact_outputs_replay_the_python_law(request, law, wall):
     assert max(v["dissipated"] for v in ours.values()) > 0.0
 
 
+def header_step_stiffness(pair: ContactPair, delta_n: float, delta_previous: float,
+                          kt_previous: float, kt: float) -> float:
+    """The simplified law's step stiffness as the C99 header (and hertz2d's DEM) take it, second
+    order from first touch: a new contact the mean of kt over its first step (Gauss-Laguerre in
+    the approach fraction), Simpson's rule with kt at the middle approach while the approach
+    changes by more than 1 % in the step, else the trapezoid; from the vectorised law's kt."""
+    from calibration.laws import scalar
+    from calibration.laws.hertz2d import normal_force, tangential_stiffness
+    from calibration.laws.penalty_factor import EQ33
+
+    def kt_at(approach):
+        return float(tangential_stiffness(pair, normal_force(pair, approach)[1], EQ33))
+
+    if not kt_previous > 0.0:
+        return sum(weight * kt_at(fraction * delta_n) for fraction, weight in
+                   zip(scalar.ENTRY_FRACTIONS, scalar.LAGUERRE_WEIGHTS))
+    middle = 0.5 * (delta_n + delta_previous)
+    if abs(delta_n - middle) <= 0.005 * middle:
+        return 0.5 * (kt_previous + kt)
+    return (kt_previous + 4.0 * kt_at(middle) + kt) / 6.0
+
+
 def replay_simplified(pair: ContactPair, rows: dict[int, np.ndarray], steps: int):
     """:func:`replay` for the simplified law (Table 1, Eq. 33's penalty factor): the Python law
-    on the plugin's inputs, its tangential energy the spring's T^2/(2 kt)."""
-    from calibration.laws import simplified_update
+    on the plugin's inputs (N, a, kt of Eqs. 4, 22, 31; Eq. 32's increment with the header's step
+    stiffness, :func:`header_step_stiffness`), its tangential energy the spring's T^2/(2 kt)."""
+    from calibration.laws.hertz2d import normal_force, tangential_stiffness
     from calibration.laws.penalty_factor import EQ33
+    from calibration.laws.scalar import capped_update
     share, scale = (0.5, 2.0) if pair.wall else (1.0, 1.0)
     weights = [float(w) for w in pair.bracket_weights]
-    T = a = 0.0
+    T = kt = delta = 0.0
     previous, out = None, {}
     for step in range(1, steps + 1):
         if step not in rows or len(rows[step]) == 0:
-            T = a = 0.0
+            T = kt = delta = 0.0
             previous = None
             continue
         row = dict(zip(COLUMNS, rows[step][0]))
-        overlap, increment = row["overlap"], row["increment"]
-        state = simplified_update(pair, overlap, increment, T, EQ33, a)
-        N, T, a, kt = (float(np.asarray(v).ravel()[0]) for v in (state.N, state.T, state.a,
-                                                              state.kt))
-        slipping = bool(np.asarray(state.slipping).ravel()[0])
+        delta_previous, delta = delta, float(pair.pair_displacement(row["overlap"]))
+        increment = row["increment"]
+        N, a = (float(np.asarray(v).ravel()[0]) for v in normal_force(pair, delta))
+        kt_previous, kt = kt, float(tangential_stiffness(pair, a, EQ33))
+        T, slipping = capped_update(T, header_step_stiffness(pair, delta, delta_previous,
+                                                             kt_previous, kt),
+                                    scale * increment, N, float(pair.mu))
         tangential = 0.5 * T * T / kt
         stored = share * (hertz2d_normal_energy(a, float(pair.R1), float(pair.R2),
                                                 float(pair.modulus), *weights) + tangential)
