@@ -17,7 +17,6 @@ load.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import tempfile
 import time
@@ -28,6 +27,7 @@ os.environ.setdefault("HERTZ2D_CACHE", tempfile.mkdtemp(prefix="hertz2d-stick-")
 import pandas as pd  # noqa: E402  (after the mesh cache is chosen)
 
 from calibration.laws import energy_per_cycle  # noqa: E402
+from calibration.runs.json_file import dumps  # noqa: E402
 from calibration.validation.map.runs import run_group  # noqa: E402
 from calibration.validation.map.spec import (DEFAULT_VARIANT, MapCase, MapRun,  # noqa: E402
                                              read)
@@ -92,8 +92,8 @@ def main() -> None:
     print(worst.round(2).to_string())
     print(f"load average at the start: {load}")
     if args.save:
-        Path(args.save).write_text(json.dumps({"load average": load,
-                                               "rows": table.to_dict("records")}, indent=1))
+        Path(args.save).write_text(dumps({"load average": load,
+                                          "rows": table.to_dict("records")}, indent=1))
 
 
 if __name__ == "__main__":
