@@ -7,9 +7,9 @@ The simplified law (Table 1) in the law library's form with the penalty factor o
 :func:`calibration.fitted.calibrated_coefficients` (the results root's
 ``calibrated/coefficients.json`` when present, else the copy shipped with hertz2d); or an
 existing ``law.json`` of either law again (:func:`export_again`). The formats are the law
-library's: ``law.json`` (:mod:`calibration.laws.law_file`, :mod:`calibration.laws.
-calibrated_law_file`), the header (:mod:`calibration.laws.c_header`), single updates for the
-simplified law (:mod:`calibration.laws.reference_vectors`) and histories of contacts for the
+library's: ``law.json`` (:mod:`calibration.laws.law_file`,
+:mod:`calibration.laws.calibrated_law_file`), the header (:mod:`calibration.laws.c_header`),
+single updates for the simplified law (:mod:`calibration.laws.reference_vectors`) and histories of contacts for the
 calibrated law, which has memory (:mod:`calibration.laws.history_vectors`).
 """
 from __future__ import annotations

@@ -5,19 +5,19 @@ stage, e.g. :class:`calibration.penalty.outputs.PenaltyFit`), which takes its fo
 and any other part of hertz2d that reads them goes through that type, never through a file name
 of its own. Paths are relative to the root; :func:`under` joins one to a root.
 
-=========================  ========================================  ===========================
-folder or file             what                                      written by
-=========================  ========================================  ===========================
-``penalty/``               the sweep's tables, the Eq. 33 refit      ``hertz2d sweep``, ``fit``
-``validation/``            the two-disc validation, the law's domain ``hertz2d validate``
-``calibrated/``            the calibrated law's coefficients, its    ``hertz2d calibrate``
+=========================  ==========================================  ===========================
+folder or file             what                                        written by
+=========================  ==========================================  ===========================
+``penalty/``               the sweep's tables, the Eq. 33 refit        ``hertz2d sweep``, ``fit``
+``validation/``            the two-disc validation, the law's domain   ``hertz2d validate``
+``calibrated/``            the calibrated law's coefficients, its      ``hertz2d calibrate``
                            held-out judgement (``heldout/``: a map)
-``map/``                   the validity map                          ``hertz2d map``
-``dem/biaxial/``           the biaxial test with every law           ``hertz2d dem biaxial``
-``law/``                   law.json, the C99 header, test vectors    ``hertz2d export-law``
-``run.json``               what the last ``hertz2d all`` was          ``hertz2d all``
-``report.html``, ``.md``   the report                                ``hertz2d report``
-=========================  ========================================  ===========================
+``map/``                   the validity map                            ``hertz2d map``
+``dem/biaxial/``           the biaxial test with every law             ``hertz2d dem biaxial``
+``law/``                   law.json, the C99 header, test vectors      ``hertz2d export-law``
+``run.json``               what the last ``hertz2d all`` was           ``hertz2d all``
+``report.html``, ``.md``   the report                                  ``hertz2d report``
+=========================  ==========================================  ===========================
 """
 from __future__ import annotations
 

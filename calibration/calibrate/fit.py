@@ -37,7 +37,7 @@ ALL_GROUPS = tuple(CalibratedCoefficients.groups())
 BASE_GROUPS = ("penalty",)
 #: the soft-L1 loss's scale (a relative error)
 LOSS_SCALE = 0.03
-#: the range of the coupling width b1 (in |beta|/mu): its admissible range
+#: the range of the coupling width b1 (in ``|beta|/mu``): its admissible range
 WIDTH_BOUNDS = CalibratedCoefficients.admissible()["coupling_width"][0]
 #: function evaluations each stage may take
 MAX_EVALUATIONS = 400

@@ -15,9 +15,9 @@ law's template says ``${normal_law}``, so the two headers share one source.
   ``HERTZ2D_W_C5``, its label, base support and fitted range go into the opening comment.
 - The calibrated law (``c99/calibrated_law.h.in``, :func:`calibrated_header`): the per-body
   form, the fitted coefficients (``law["coefficients"]["values"]``, group ``penalty`` entry 0 as
-  ``HERTZ2D_PENALTY_0`` and so on), the curve of :func:`calibration.laws.calibrated.
-  curve_constants`, the pair's kappa (:func:`calibration.laws.calibrated.kappa_ceiling`), the
-  slip-front kernel of :mod:`calibration.laws.calibrated_kernel` (its far fronts through the
+  ``HERTZ2D_PENALTY_0`` and so on), the curve of
+  :func:`calibration.laws.calibrated.curve_constants`, the pair's kappa
+  (:func:`calibration.laws.calibrated.kappa_ceiling`), the slip-front kernel of :mod:`calibration.laws.calibrated_kernel` (its far fronts through the
   shared W_{-1}), the stored energy and the normal coupling term, with the kernel's constants
   (``law["constants"]``).
 """

@@ -297,8 +297,8 @@ class Curve:
 
 
 def curve_constants(pair: ContactPair, a, coefficients: CalibratedCoefficients) -> Curve:
-    """(C1)'s constants at half-width ``a`` (a > 0; :func:`~calibration.laws.calibrated_kernel.
-    curves` on the pair's :func:`curve_data`)."""
+    """(C1)'s constants at half-width ``a`` (a > 0;
+    :func:`~calibration.laws.calibrated_kernel.curves` on the pair's :func:`curve_data`)."""
     a = np.asarray(a, float)
     data = curve_data(pair, coefficients)
     B, slope = kernel.curves(a, np.log(a), pair.R1, pair.R2, np.log(4.0 * pair.R1),

@@ -91,6 +91,7 @@ class ConstantPenalty:
         return np.full(np.broadcast(a_over_R, nu).shape, float(self.value))
 
 
+#: Eq. 33's penalty factor with the paper's coefficients
 EQ33 = PolynomialPenalty()
 
 

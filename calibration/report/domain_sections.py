@@ -1,7 +1,8 @@
 """The report's section on the law's domain (``<results>/validation/domain_*.csv``).
 
-The numbers are the validation stage's findings (:func:`calibration.validation.domain_findings.
-domain_findings`, computed from those tables and tested there), the prose is the template
+The numbers are the validation stage's findings
+(:func:`calibration.validation.domain_findings.domain_findings`, computed from those tables and
+tested there), the prose is the template
 ``templates/domain.md.j2``: this module only lays out the paragraphs, tables and figures.
 """
 from __future__ import annotations

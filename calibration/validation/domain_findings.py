@@ -3,8 +3,9 @@
 The domain stage (:mod:`calibration.validation.domain_stage`) writes its tables; the findings are
 computed here from those tables alone (:func:`domain_findings`), so a results root of any age
 gives its own, and the report renders them (its template ``domain.md.j2``) without computing
-or typing a number. The configurations are described from :data:`~calibration.validation.
-domain_checks.PAIRS`, the bodies the stage runs (:func:`pair_description`).
+or typing a number. The configurations are described from
+:data:`~calibration.validation.domain_checks.PAIRS`, the bodies the stage runs
+(:func:`pair_description`).
 """
 from __future__ import annotations
 
@@ -176,8 +177,9 @@ class DomainFindings:
 
 
 def domain_findings(tables: dict[str, pd.DataFrame], level: int) -> DomainFindings:
-    """The findings of the domain tables (by name, as :class:`~calibration.validation.outputs.
-    DomainOutputs` reads them) at the stage's mesh ``level``."""
+    """The findings of the domain tables (by name, as
+    :class:`~calibration.validation.outputs.DomainOutputs` reads them) at the stage's mesh
+    ``level``."""
     normal, stick = tables["normal"], tables["stick"]
     finest = int(normal.level.max())
     equal = stick[stick.pair == "equal discs"]

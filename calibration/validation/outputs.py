@@ -38,11 +38,12 @@ OPTIONAL = ("secant_drop", "unit_free")
 #: the stage's figures, by name (``<name>.png``)
 FIGURES = ("fig11_tractions", "fig12_horizontal_force", "fig13_secant_stiffness",
            "fig14_simplified", "fig15_case2", "laws_case1")
-#: the law's domain: its tables (``domain_<name>.csv``), those added later (shown when
-#: present), and its figures
+#: the law's domain: its tables (``domain_<name>.csv``)
 DOMAIN_TABLES = ("normal", "stick", "beta", "beta_trend", "masing", "energy", "energy_laws",
                  "energy_sensitivity", "wall_slide", "unload_normal", "case2_mu", "timing")
+#: the domain's tables added later (shown when present)
 DOMAIN_OPTIONAL = ("forms", "loops")
+#: the domain's figures, by the table they show
 DOMAIN_FIGURES = {"masing": "domain_masing_loops", "energy": "domain_energy",
                   "normal": "domain_normal", "beta": "domain_beta_shear",
                   "case2_mu": "domain_case2_mu", "unload_normal": "domain_unload_normal"}
@@ -227,6 +228,6 @@ class ValidationOutputs:
         return float(t[(t.source == source) & (t.support == support)]["secant drop"].iloc[0])
 
     def stick_zone_errors(self) -> pd.Series:
-        """Largest |c / Eq. 7 - 1| (partial slip at delta_t = 0.01 m) per mesh level, over both
+        """Largest ``|c / Eq. 7 - 1|`` (partial slip at delta_t = 0.01 m) per mesh level, over both
         supports."""
         return self.verification.groupby("level")["c / Eq. 7"].apply(lambda c: (c - 1).abs().max())

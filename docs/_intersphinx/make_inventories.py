@@ -23,6 +23,7 @@ HERE = Path(__file__).resolve().parent
 PROJECTS: dict[str, dict[str, tuple[str, str]]] = {
     "python": {
         "pathlib.Path": ("py:class", "library/pathlib.html#pathlib.Path"),
+        "pathlib.PurePosixPath": ("py:class", "library/pathlib.html#pathlib.PurePosixPath"),
         "argparse.ArgumentParser": ("py:class", "library/argparse.html#argparse.ArgumentParser"),
         "argparse.Namespace": ("py:class", "library/argparse.html#argparse.Namespace"),
         "abc.ABC": ("py:class", "library/abc.html#abc.ABC"),
