@@ -1,0 +1,119 @@
+"""The calibrated law around many random closed loops: does any yield energy? (run:
+``python benchmarks/calibrated_loops.py --loops 10000 --jobs 2``)
+
+The map's admissibility table runs a few dozen loops per law; this runs the shipped calibrated
+law (``calibration/data/calibrated/coefficients.json``) around as many as asked, drawn by
+:func:`calibration.laws.admissibility.random_loops` with a seed of its own (equal, dissimilar and
+wall contacts, |beta| to 0.5, a/R 0.02-0.2, mu 0.05-1, N swinging 0-40 % in and out of phase or
+along random smooth closed curves, amplitudes 0.05-1.5 x the slip onset). Per loop the net work W
+of the last of 3 repeats over ``mu N_max A`` at the map's steps; the loops below ``-THRESHOLD``
+are rerun at 4 and 16 times the steps and their W extrapolated to a vanishing step
+(:class:`~calibration.laws.admissibility.LoopWork`). Each finished chunk is appended to
+``benchmarks/results/calibrated_loops.csv``, so a killed run resumes where it stopped (a file
+that does not parse is set aside and the run starts over); the summary, printed and written to
+``calibrated_loops.json``, counts the loops by band of |beta|.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from calibration.laws.admissibility import (QUADRATURE_BOUND, THRESHOLD,  # noqa: E402
+                                            extrapolated, random_loops)
+from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients  # noqa
+from calibration.runs.json_file import dumps  # noqa: E402
+from calibration.validation.map.errors import LawChoice  # noqa: E402
+from calibration.validation.map.loops import STEPS, loop_works, refined_works  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results"
+TABLE, SUMMARY = RESULTS / "calibrated_loops.csv", RESULTS / "calibrated_loops.json"
+#: the loops' seed: not the map's (22) nor the tests'
+SEED = 2210
+CHUNK = 25
+BANDS = (0.0, 1e-9, 0.1, 0.2, 0.3, 0.5 + 1e-9)
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
+    return value
+
+
+def done_so_far() -> pd.DataFrame:
+    """The loops of an earlier run of the same seed and steps (none if the file is unusable)."""
+    if not TABLE.exists():
+        return pd.DataFrame(columns=["loop", "W"])
+    try:
+        table = pd.read_csv(TABLE)
+        if list(table.columns[:2]) != ["loop", "W"] or not np.isfinite(table.W).all():
+            raise ValueError("unexpected columns or values")
+        return table
+    except (ValueError, pd.errors.ParserError) as error:
+        TABLE.rename(TABLE.with_suffix(".csv.bad"))
+        print(f"calibrated_loops: {TABLE.name} set aside ({error}); starting over", file=sys.stderr)
+        return pd.DataFrame(columns=["loop", "W"])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--loops", type=positive_int, default=1000)
+    parser.add_argument("--jobs", type=positive_int, default=2)
+    args = parser.parse_args()
+    law = LawChoice("calibrated", coefficients=CalibratedCoefficients.from_file(
+        SHIPPED_COEFFICIENTS))
+    loops = random_loops(args.loops, SEED)
+    RESULTS.mkdir(exist_ok=True)
+    found = done_so_far()
+    todo = [i for i in range(args.loops) if i not in set(found.loop.astype(int))]
+    if not TABLE.exists():
+        TABLE.write_text("loop,W\n")
+    with ProcessPoolExecutor(args.jobs) as pool, tqdm(total=len(todo), unit="loop") as bar:
+        chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+        futures = [pool.submit(loop_works, law, [(i, loops[i]) for i in chunk], STEPS)
+                   for chunk in chunks]
+        for future in as_completed(futures):
+            works = future.result()
+            with TABLE.open("a") as out:
+                out.writelines(f"{i},{w!r}\n" for i, w in works.items())
+            bar.update(len(works))
+        table = pd.read_csv(TABLE)
+        table = table[table.loop < args.loops].drop_duplicates("loop")
+        violations = table[table.W < -THRESHOLD]
+        refined = {i: w for i, w in pool.map(refined_works, [law] * len(violations),
+                                             violations.loop.astype(int),
+                                             [loops[i] for i in violations.loop.astype(int)],
+                                             [STEPS] * len(violations))}
+    beta = np.array([loops[int(i)].beta for i in table.loop])
+    table = table.assign(beta=beta, kind=[loops[int(i)].kind for i in table.loop])
+    rows = []
+    for low, high in zip(BANDS[:-1], BANDS[1:]):
+        band = table[(table.beta >= low) & (table.beta < high)]
+        rows.append({"|beta| from": low, "to": min(high, 0.5), "loops": len(band),
+                     "W < 0": int((band.W < 0).sum()),
+                     "smallest W": float(band.W.min()) if len(band) else float("nan")})
+    by_band = pd.DataFrame(rows)
+    persisting = [i for i, works in refined.items() if extrapolated(works) < -QUADRATURE_BOUND]
+    summary = {"loops": len(table), "seed": SEED, "steps": STEPS, "threshold": THRESHOLD,
+               "quadrature_bound": QUADRATURE_BOUND, "W < 0": int((table.W < 0).sum()),
+               "W < -threshold": len(violations), "smallest W": float(table.W.min()),
+               "persisting": persisting, "by_band": rows}
+    print(by_band.to_string(index=False))
+    print(f"{len(table)} loops, W < 0 on {summary['W < 0']}, below -{THRESHOLD:g} on "
+          f"{len(violations)}, persisting under refinement {len(persisting)}; smallest W "
+          f"{summary['smallest W']:.3e} mu N_max A")
+    SUMMARY.write_text(dumps(summary, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
