@@ -87,7 +87,8 @@ def test_a_map_whose_errors_table_cannot_be_written_leaves_no_table(tmp_path, ca
     monkeypatch.setattr(pd.DataFrame, "to_csv", errors_table_fails)
     results = tmp_path / "results"
     _one_line_exit_1(capsys, ["map", "--spec", str(spec), "--results", str(results),
-                              "--jobs", "1"], str(results / "map" / "errors.csv"))
+                              "--jobs", "1", "--loops", "0"],  # the closed loops: not at issue
+                     str(results / "map" / "errors.csv"))
     assert _files(results) == []  # cases.csv was written first: not left alone either
 
 
