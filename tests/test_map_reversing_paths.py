@@ -7,25 +7,15 @@ import pytest
 
 from calibration.validation.map.spec import expand, read, steps_of
 from checks import InputError
+from tests.test_map import BASE
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:
     import tomli as tomllib
 
-SPEC = """
-[base]
-counterpart = "disc"
-R1 = 0.5
-E1 = 10e9
-nu1 = 0.25
-R2_over_R1 = 1.0
-E2_over_E1 = 1.0
-nu2 = 0.25
-mu = 0.3
-a_over_R = 0.05
-support = "symmetric"
-level = 1
+#: test_map's base contact (at mesh level 1), then the reversing kinds' paths and two samples
+SPEC = BASE.split("[paths]")[0].replace("level = 0", "level = 1") + """
 [paths]
 normal_steps = 3
 steps = 10
