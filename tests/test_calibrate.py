@@ -7,8 +7,10 @@ import pandas as pd
 import pytest
 
 from calibration.calibrate.fit import BASE_GROUPS, fit
+from calibration.calibrate.judgement import cycle_energies
 from calibration.cli import main
-from calibration.laws.calibrated import CalibratedCoefficients, CalibratedModel
+from calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, CalibratedCoefficients,
+                                         CalibratedModel)
 from calibration.validation.map.spec import expand
 from calibration.runs.spec_file import tomllib
 
@@ -64,6 +66,21 @@ def test_the_fit_recovers_the_coefficients_of_paths_the_law_made():
     found = fit(paths, BASE_GROUPS)
     assert found.rms < 1e-8
     np.testing.assert_allclose(found.coefficients.penalty, truth.penalty, atol=2e-4)
+
+
+def test_the_laws_normal_swing_on_paths_it_made_is_the_swing_those_paths_carry():
+    """On tables made by the law's Python model (its N carrying the tangential state), the cycle
+    table's law column, computed with the fit's compiled batch kernel on the same paths, equals
+    the swing the tables themselves show: two implementations of the coupling term agree, and a
+    held delta_n does move the law's N."""
+    truth = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
+    spec = expand(tomllib.loads(SPEC))
+    paths = [(run, CalibratedModel(run.case.pair(), truth).run(run.fem_path().path()))
+             for run in spec.default_runs]
+    cycles = cycle_energies(paths, truth)
+    assert len(cycles) >= 2 and set(cycles.counterpart) == {"disc", "wall"}
+    np.testing.assert_allclose(cycles["law N swing / N"], cycles["N swing / N"], rtol=1e-6)
+    assert (cycles["N swing / N"] > 1e-6).all()
 
 
 def test_calibrate_runs_end_to_end_and_the_model_uses_what_it_wrote(tmp_path, capsys):

@@ -16,9 +16,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from calibration.calibrate.objective import run_batch
 from calibration.calibrate.targets import ENERGY_LIMIT, ENERGY_SHARE, law_targets
+from calibration.calibrate.training import batches
 from calibration.laws import ContactPair
-from calibration.laws.calibrated import coupling_beta
+from calibration.laws.calibrated import CalibratedCoefficients, coupling_beta
 from calibration.laws.energy import loop_work
 from calibration.validation.map.errors import ENERGY
 from calibration.validation.map.regions import force_errors
@@ -107,25 +109,56 @@ def energy_verdicts(errors: pd.DataFrame, law: str,
     return pd.DataFrame(rows)
 
 
-def cycle_energies(paths: list) -> pd.DataFrame:
+def _unloading_starts(table: pd.DataFrame) -> np.ndarray:
+    """The steps at which a path's unloading branches begin (one per cycle)."""
+    stage = table.stage.to_numpy()
+    before = np.concatenate([[""], stage[:-1]])
+    return np.flatnonzero((stage == "unloading") & (before != "unloading"))
+
+
+def _swing(Fz: np.ndarray) -> float:
+    """How far a normal force swings, relative to its mean magnitude."""
+    return float(np.ptp(Fz) / np.abs(Fz).mean())
+
+
+def law_normal_swings(paths: list, coefficients: CalibratedCoefficients) -> dict:
+    """Per path ``(run, FEM table)`` with two or more cycles (keyed by run) the swing of the
+    calibrated law's normal force over the cycles on the FEM's own path: the law's N carries the
+    tangential state through the coupling term of its stored energy
+    (:func:`calibration.laws.calibrated_kernel.normal_coupling`), so on a ``cycle`` path, whose
+    delta_n is held, it moves as T does."""
+    cycling = {run: table for run, table in paths if len(_unloading_starts(table)) >= 2}
+    swings = {}
+    for batch in batches(list(cycling.items())):
+        _, Fz = run_batch(batch, coefficients)
+        for row, run in enumerate(batch.runs):
+            table = cycling[run]
+            swings[run] = _swing(Fz[row, _unloading_starts(table)[0] - 1:len(table)])
+    return swings
+
+
+def cycle_energies(paths: list, coefficients: CalibratedCoefficients | None = None
+                   ) -> pd.DataFrame:
     """Per cycle path ``(run, FEM table)`` with two or more cycles: the FEM's energy in the first
     and in the last cycle (loop areas of Fx on delta_t and Fz on delta_n), how far the normal
     force swings over the cycles relative to its mean (on a ``cycle`` path delta_n is held, so a
-    law whose N depends on the overlap alone keeps N constant there), and the contact's ``|beta|``
-    and ``|beta|/mu``."""
+    law whose N depends on the overlap alone keeps N constant there), with ``coefficients`` the
+    calibrated law's swing on the same path beside it (:func:`law_normal_swings`), and the
+    contact's ``|beta|`` and ``|beta|/mu``."""
+    law_swings = law_normal_swings(paths, coefficients) if coefficients is not None else {}
     rows = []
     for run, table in paths:
-        stage = table.stage.to_numpy()
-        before = np.concatenate([[""], stage[:-1]])
-        starts = np.flatnonzero((stage == "unloading") & (before != "unloading"))
+        starts = _unloading_starts(table)
         if len(starts) < 2:
             continue
         works = []
-        for start, end in zip(starts, [*starts[1:], len(stage)]):
+        for start, end in zip(starts, [*starts[1:], len(table)]):
             cycle = table.iloc[start - 1:end]
             works.append(loop_work(cycle.delta_t, cycle.Fx) + loop_work(cycle.delta_n, cycle.Fz))
-        cycles = table.iloc[starts[0] - 1:]
-        rows.append({**run.case.row(), "first cycle (J/m)": works[0],
-                     "last cycle (J/m)": works[-1], "last / first": works[-1] / works[0],
-                     "N swing / N": float(np.ptp(cycles.Fz) / np.abs(cycles.Fz).mean())})
+        row = {**run.case.row(), "first cycle (J/m)": works[0], "last cycle (J/m)": works[-1],
+               "last / first": works[-1] / works[0],
+               "N swing / N": _swing(table.Fz.to_numpy()[starts[0] - 1:])}
+        if run in law_swings:
+            row["law N swing / N"] = law_swings[run]
+        rows.append(row)
     return coupling_of(pd.DataFrame(rows)) if rows else pd.DataFrame()

@@ -92,7 +92,7 @@ def calibrate(spec_path: str | Path | None = None, heldout_path: str | Path | No
                      out=layout.HELDOUT)
     errors = MapOutputs.errors_of(results, layout.HELDOUT)
     targets = law_targets(errors) if len(errors) else pd.DataFrame()
-    tables = {"cycles": cycle_energies(paths), "targets": targets}
+    tables = {"cycles": cycle_energies(paths, result.coefficients), "targets": targets}
     label = result.coefficients.label
     if len(errors):
         tables.update(by_coupling=by_coupling(errors, label), domain=by_domain(errors, label),
