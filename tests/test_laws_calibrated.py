@@ -390,3 +390,20 @@ def test_a_front_moving_in_from_a_nearby_edge_is_the_root_to_rounding(ratio):
                                     (mpmath.mpf(0), mpmath.mpf(80)), solver="bisect",
                                     tol=mpmath.mpf(10) ** -36, maxsteps=400)
             assert h == pytest.approx(float(exact), rel=5e-14, abs=1e-300)
+
+
+def test_contacts_run_together_are_independent_of_each_other():
+    """run_contacts moves several contacts a step at a time: each contact's table is the one it
+    gets alone (bit for bit), whatever the others do; paths of two lengths are refused."""
+    from calibration.laws.admissibility import random_loops
+    from calibration.laws.calibrated import run_contacts
+    coefficients = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
+    loops = [loop for loop in random_loops(9, seed=5) if not loop.pair.wall][:4]
+    paths = [loop.path(40, 2) for loop in loops]
+    together = run_contacts([loop.pair for loop in loops], paths, coefficients)
+    for loop, path, table in zip(loops, paths, together):
+        alone = run_contacts([loop.pair], [path], coefficients)[0]
+        pd.testing.assert_frame_equal(table, alone, check_exact=True)
+    with pytest.raises(ValueError):
+        run_contacts([loops[0].pair, loops[1].pair], [paths[0], loops[1].path(41, 2)],
+                     coefficients)

@@ -208,10 +208,16 @@ def loop_work(law: ContactLaw, loop: Loop, steps: int = STEPS,
               repeats: int = REPEATS) -> LoopWork:
     """``law`` driven through ``loop`` ``repeats`` times; the last repeat's net work over
     ``mu N_max A`` (module docstring)."""
-    table = law.run(loop.path(steps, repeats))
+    return LoopWork(law, loop, steps, normalised_work(loop, law.run(loop.path(steps, repeats)),
+                                                      steps))
+
+
+def normalised_work(loop: Loop, table, steps: int) -> float:
+    """The net work over the last repeat of a law's ``table`` on ``loop``'s path (``steps`` a
+    repeat) over ``mu N_max A`` (0 for a loop that never closed the contact)."""
     work, N_max = loop.work(table, steps)
     scale = float(loop.pair.mu) * N_max * loop.A
-    return LoopWork(law, loop, steps, work / scale if scale > 0 else 0.0)
+    return work / scale if scale > 0 else 0.0
 
 
 def seated(pair: ContactPair, a_over_R: float) -> tuple[float, float]:

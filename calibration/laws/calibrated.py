@@ -461,23 +461,55 @@ class CalibratedModel(ContactLaw):
         return self.coefficients.label
 
     def _run(self, path: LoadPath) -> pd.DataFrame:
-        pair = self.pair
-        frame = contact_frame(path.delta_n, path.delta_t, float(pair.R1), float(pair.R2),
-                              pair.wall)
-        steps = len(path)
-        columns = {name: np.zeros(steps) for name in ("N", "T", "a", "kt", "c")}
-        slip = np.empty(steps, dtype=object)
-        state = CalibratedState.unloaded()
-        for k in range(steps):
-            state = calibrated_update(pair, frame.overlap[k], frame.increment[k], state,
-                                      self.coefficients)
-            for name, value in (("N", state.N), ("T", state.T), ("a", state.a),
-                                ("kt", state.kt), ("c", state.front)):
-                columns[name][k] = value[0]
-            slip[k] = ("open" if state.N[0] <= 0 else "full" if state.slipping[0] else
-                       "partial" if state.front[0] < state.a[0] else "stick")
-        warn_outside(self.coefficients, "the path's contact", range_excess(
-            self.coefficients, pair, columns["a"] / float(min(pair.R1, pair.R2))))
-        Fx, Fz = frame.driving_forces(columns["N"], columns["T"])
-        return law_table(path, **columns, kn=normal_stiffness(pair, columns["a"]),
-                         slip=slip.astype(str), Fx=Fx, Fz=Fz)
+        return run_contacts([self.pair], [path], self.coefficients)[0]
+
+
+def run_contacts(pairs: list[ContactPair], paths: list[LoadPath],
+                 coefficients: CalibratedCoefficients) -> list[pd.DataFrame]:
+    """The calibrated law along several contacts' paths at once, as :class:`CalibratedModel`
+    runs each: one step of :func:`calibrated_update` moves every contact, so the normal force and
+    the curve constants are evaluated once a step for all of them.
+
+    Parameters
+    ----------
+    pairs : list of ContactPair
+        One pair per contact, scalar parameters, all disc pairs or all on walls.
+    paths : list of LoadPath
+        One path per contact, all of one length.
+    coefficients : CalibratedCoefficients
+        The law's coefficients.
+
+    Returns
+    -------
+    list of pandas.DataFrame
+        Per contact the law's per-step table (:func:`~calibration.laws.base.law_table`).
+    """
+    if len({len(path) for path in paths}) != 1 or len({p.wall for p in pairs}) != 1:
+        raise ValueError("run_contacts takes paths of one length and one kind of counterpart")
+    frames = [contact_frame(path.delta_n, path.delta_t, float(p.R1), float(p.R2), p.wall)
+              for p, path in zip(pairs, paths)]
+    pair = ContactPair(*(np.array([float(getattr(p, name)) for p in pairs]) for name in (
+        "R1", "R2", "E1", "E2", "nu1", "nu2", "mu")), wall=pairs[0].wall)
+    overlap = np.stack([frame.overlap for frame in frames], axis=1)
+    increment = np.stack([frame.increment for frame in frames], axis=1)
+    steps, contacts = overlap.shape
+    columns = {name: np.zeros((steps, contacts)) for name in ("N", "T", "a", "kt", "c")}
+    slipping = np.zeros((steps, contacts), dtype=bool)
+    state = CalibratedState.unloaded(contacts)
+    for k in range(steps):
+        state = calibrated_update(pair, overlap[k], increment[k], state, coefficients)
+        for name, value in (("N", state.N), ("T", state.T), ("a", state.a),
+                            ("kt", state.kt), ("c", state.front)):
+            columns[name][k] = value
+        slipping[k] = state.slipping
+    slip = np.where(columns["N"] <= 0, "open", np.where(
+        slipping, "full", np.where(columns["c"] < columns["a"], "partial", "stick")))
+    tables = []
+    for j, (p, path, frame) in enumerate(zip(pairs, paths, frames)):
+        mine = {name: values[:, j] for name, values in columns.items()}
+        warn_outside(coefficients, "the path's contact", range_excess(
+            coefficients, p, mine["a"] / float(min(p.R1, p.R2))))
+        Fx, Fz = frame.driving_forces(mine["N"], mine["T"])
+        tables.append(law_table(path, **mine, kn=normal_stiffness(p, mine["a"]),
+                                slip=slip[:, j], Fx=Fx, Fz=Fz))
+    return tables
