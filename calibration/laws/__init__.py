@@ -6,7 +6,7 @@ Masing's rule and memory; :mod:`calibration.laws.hysteretic`: Table 1's normal l
 accurate model's branches, incremental, for DEM) and the laws they are compared with
 (:mod:`calibration.laws.linear`, :mod:`calibration.laws.sphere`), all behind one interface
 (:mod:`calibration.laws.base`): build a law from a :class:`ContactPair`, run a
-:class:`fem.loadpath.LoadPath`, get the per-step table the FEM also produces. :data:`LAWS` lists
+:class:`checks.loadpath.LoadPath`, get the per-step table the FEM also produces. :data:`LAWS` lists
 every law by name (with the paths each runs), :func:`make_law` builds any of them,
 :func:`energy_per_cycle` measures a cycle's hysteresis loop in any table.
 
