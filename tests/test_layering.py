@@ -100,8 +100,9 @@ def test_importing_the_law_library_or_the_dem_loads_no_fem(package):
 
 def test_the_law_library_imports_no_stage():
     def stage(name):
-        return name.startswith(("calibration.export", "calibration.penalty", "calibration.validation",
-                                "calibration.biaxial", "calibration.report", "calibration.fitted",
+        return name.startswith(("calibration.export", "calibration.penalty",
+                                "calibration.validation", "calibration.biaxial",
+                                "calibration.report", "calibration.fitted",
                                 "calibration.commands", "calibration.cli"))
     assert _offenders("calibration.laws", stage) == {}
 
