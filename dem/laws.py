@@ -181,8 +181,12 @@ class Law:
     name: str
     #: the calibrated law's coefficients, with the ranges they were fitted on (None otherwise)
     coefficients: CalibratedCoefficients | None = field(default=None, compare=False)
-    #: a registered law's compiled kernel (:func:`law_kernel`); :func:`no_kernel` for the others
-    kernel: object = field(default=no_kernel, compare=False)
+
+    @property
+    def kernel(self):
+        """A registered law's compiled kernel (:func:`law_kernel`), :func:`no_kernel` for the
+        others: read from the registry, so that a law pickles to worker processes by name."""
+        return registry.entry(self.name).dem_kernel or no_kernel
 
     @property
     def friction(self) -> float:
@@ -218,9 +222,8 @@ class Law:
         parameters[PENALTY:PARAMETERS] = penalty
         parameters.setflags(write=False)
         entry = registry.entry(name)
-        if entry.dem_kernel is not None:
-            return cls(KERNEL, parameters, label, name, kernel=entry.dem_kernel)
-        return cls(entry.dem_code, parameters, label, name)
+        return cls(KERNEL if entry.dem_kernel is not None else entry.dem_code, parameters, label,
+                   name)
 
     @classmethod
     def simplified(cls, E: float, nu: float, mu: float, penalty=EQ33) -> "Law":

@@ -141,13 +141,13 @@ def test_the_export_refuses_a_law_that_declares_no_export_in_one_line(toy, capsy
     flags = tuple(str(tmp_path / f) if f == "plugin" else f for f in flags)
     code, _, err = run_cli(capsys, "export-law", "--law", NAME, "--out", str(tmp_path / "x"),
                            *flags)
-    assert code == 2 and f"law={NAME!r} declares no law.json" in err
+    assert code == 2 and f"law={NAME!r} declares no law-file" in err
     assert len(err.strip().splitlines()) == 1 and not (tmp_path / "x").exists()
 
 
 def test_the_registry_lists_the_toy_where_it_declares_and_nowhere_else(toy):
     assert NAME in registry.names(engine="model") and NAME not in registry.names(engine="map")
-    assert NAME in registry.names(option="kn") and NAME not in registry.names(export="law.json")
+    assert NAME in registry.names(option="kn") and NAME not in registry.names(export="law-file")
 
 
 def test_an_entry_that_contradicts_itself_is_refused():

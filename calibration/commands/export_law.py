@@ -34,7 +34,7 @@ from checks import InputError, one_of
 
 #: what every export writes (law.json, the C99 header, the test vectors); ``--lammps`` adds
 #: ``lammps``, the plugin (:data:`calibration.laws.registry.EXPORTS`)
-WRITTEN = ("law.json", "c99", "vectors")
+WRITTEN = ("law-file", "c99", "vectors")
 #: the simplified law's defaults
 DEFAULT_LAW, DEFAULT_PENALTY, DEFAULT_FORM = "simplified", "eq33", "per-body"
 

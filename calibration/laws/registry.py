@@ -25,8 +25,9 @@ from checks import InputError, one_of
 #: the engines that run a law: ``hertz2d model`` (the law library along a load path), the
 #: validity map, the DEM
 ENGINES = ("model", "map", "dem")
-#: what an export can hold: law.json, the C99 header, the test vectors, the LAMMPS plugin
-EXPORTS = ("law.json", "c99", "vectors", "lammps")
+#: what an export can hold: the law file (law.json), the C99 header, the test vectors, the
+#: LAMMPS plugin
+EXPORTS = ("law-file", "c99", "vectors", "lammps")
 #: the options :func:`calibration.laws.make_law` passes on to a law that takes them
 OPTIONS = ("penalty", "kn", "kt", "coefficients")
 #: the per-contact history columns every DEM law keeps (N, T, kt, a)
