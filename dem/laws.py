@@ -153,7 +153,7 @@ def law_kernel(function):
 
     Parameters
     ----------
-    function : callable
+    function : collections.abc.Callable
         ``function(p, state, delta_n, d_delta_t, R1, R2)``; it reads ``numba.carray(p, n,
         dtype=numpy.float64)`` and writes ``numba.carray(state, KERNEL_STATE, ...)``.
 
@@ -184,7 +184,7 @@ class Law:
 
     @property
     def kernel(self):
-        """A registered law's compiled kernel (:func:`law_kernel`), :func:`no_kernel` for the
+        """A registered law's compiled kernel (:func:`law_kernel`), ``no_kernel`` for the
         others: read from the registry, so that a law pickles to worker processes by name."""
         return registry.entry(self.name).dem_kernel or no_kernel
 

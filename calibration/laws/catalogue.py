@@ -88,9 +88,12 @@ class _Models(Mapping):
     def __len__(self) -> int:
         return len(registry.names())
 
+    def __repr__(self) -> str:
+        return "the registry's law classes by name"
+
 
 #: name -> law class; ``LAWS[name].paths`` the load-path kinds it is defined for
-LAWS: Mapping[str, type[ContactLaw]] = _Models()
+LAWS = _Models()
 
 
 def make_law(name: str, pair: ContactPair, penalty=EQ33, kn: float = PAPER_KN,
