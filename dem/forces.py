@@ -31,7 +31,7 @@ import numpy as np
 from dem.contacts import NORMAL, STIFFNESS, TANGENTIAL
 from dem.damping import dashpot, local_damping
 from dem.energy import SLIP, STIFFNESS_CHANGE
-from dem.jit import njit
+from dem.jit import address, njit
 from dem.laws import (CALIBRATED, FRICTION, KERNEL, KN, KT, LINEAR, NORMAL_DASHPOT, PAIR_CURVES,
                       REDUCED_MASS, ENERGY, COUPLING, TANGENTIAL_DASHPOT, WALL_CURVES, calibrated_step,
                       constants_row, history_row, kernel_step, law_step, linear_step,
@@ -101,11 +101,13 @@ def entry_fraction(delta, v_n, dt):
 
 
 @njit
-def contact(code, kernel, law, p, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale,
+def contact(code, kernel, law, vector, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale,
             accumulate):
     """One touching contact, from its constants ``pair`` and history ``state`` (tuples,
     :mod:`dem.laws`); ``scale`` is 1 for two discs, 2 for a disc and its mirror (a wall); a
-    registered law's ``kernel`` (:func:`dem.laws.kernel_step`) reads the vector ``p``.
+    registered law's ``kernel`` (:func:`dem.laws.kernel_step`) reads the parameter vector at
+    the address ``vector`` (an address, not the array: an array passed to this call per contact
+    would be reference-counted).
 
     Returns ``(state, N_dashpot, T_dashpot, k_normal, slip, kt_change)``: the contact's new
     history (:func:`dem.laws.law_step`), the dashpot forces, the tangent normal stiffness and the
@@ -127,8 +129,8 @@ def contact(code, kernel, law, p, ratio, dt, delta, v_n, v_t, pair, state, R1, R
         new, k_normal, slipping, k_step = linear_step(law[KN], law[KT], law[FRICTION], state,
                                                       scale * delta, d_delta_t)
     elif code == KERNEL:
-        new, k_normal, slipping, k_step = kernel_step(kernel, p, state, scale * delta, d_delta_t,
-                                                      R1, R2)
+        new, k_normal, slipping, k_step = kernel_step(kernel, vector, state, scale * delta,
+                                                      d_delta_t, R1, R2)
     else:
         new, k_normal, slipping, k_step = law_step(code, law, pair, state, scale * delta,
                                                    d_delta_t, R1, R2,
@@ -209,6 +211,7 @@ def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt
     position, velocity, radius = discs.position, discs.velocity, discs.radius
     elastic, damped = forces.elastic, forces.dashpot
     pairs, history, constants = contacts.pairs, contacts.pair_history, contacts.pair_constants
+    vector = address(p.ctypes.data)
     for k in range(pairs.shape[0]):
         i, j = pairs[k, 0], pairs[k, 1]
         dx = position[j, 0] - position[i, 0]
@@ -236,7 +239,7 @@ def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt
                 radius[i], radius[j], 1.0, PAIR_CURVES, accumulate)
         else:
             state, N_d, T_d, _, slip, change = contact(
-                code, kernel, law, p, ratio, dt, delta, v_n, v_t, constants_row(constants, k),
+                code, kernel, law, vector, ratio, dt, delta, v_n, v_t, constants_row(constants, k),
                 history_row(history, k), radius[i], radius[j], 1.0, accumulate)
         N, T = state[NORMAL], state[TANGENTIAL]
         if math.isnan(N):
@@ -263,6 +266,7 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ra
     history = contacts.wall_history.reshape((walls.point.shape[0] * n,
                                              contacts.wall_history.shape[2]))
     wall_pairs, wall_constants = contacts.wall_pairs, contacts.wall_constants
+    vector = address(p.ctypes.data)
     for m in range(wall_pairs.shape[0]):
         w, i = wall_pairs[m, 0], wall_pairs[m, 1]
         wnx, wny = walls.normal[w, 0], walls.normal[w, 1]
@@ -288,7 +292,8 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ra
                 row, radius[i], radius[i], 2.0, WALL_CURVES, accumulate)
         else:
             state, N_d, T_d, k_normal, slip, change = contact(
-                code, kernel, law, p, ratio, dt, delta, v_n, v_t, constants_row(wall_constants, i),
+                code, kernel, law, vector, ratio, dt, delta, v_n, v_t,
+                constants_row(wall_constants, i),
                 history_row(history, row), radius[i], radius[i], 2.0, accumulate)
         N, T = state[NORMAL], state[TANGENTIAL]
         if math.isnan(N):

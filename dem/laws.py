@@ -402,12 +402,13 @@ def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2, delta_middle):
 
 
 @njit
-def kernel_step(kernel, p, state, delta_n, d_delta_t, R1, R2):
+def kernel_step(kernel, vector, state, delta_n, d_delta_t, R1, R2):
     """:func:`law_step`'s returns for a registered law: its ``kernel`` (:data:`KERNEL_SIGNATURE`)
-    on the parameter vector ``p`` and the contact's ``state`` (the :data:`HISTORY` tuple)."""
+    on the parameter vector at the address ``vector`` (``dem.jit.address``) and the contact's
+    ``state`` (the :data:`HISTORY` tuple)."""
     out = np.empty(KERNEL_STATE)
     out[NORMAL], out[TANGENTIAL], out[STIFFNESS], out[HALF_WIDTH] = state
-    kernel(address(p.ctypes.data), address(out.ctypes.data), delta_n, d_delta_t, R1, R2)
+    kernel(vector, address(out.ctypes.data), delta_n, d_delta_t, R1, R2)
     if out[NORMAL] <= 0.0:
         return OPEN, 0.0, False, 0.0
     return ((out[NORMAL], out[TANGENTIAL], out[STIFFNESS], out[HALF_WIDTH]), out[K_NORMAL],
@@ -503,7 +504,8 @@ def loaded_state(code, kernel, p, delta_n, R1, R2):
         state, k_normal, _ = calibrated_step(law, p, pair, np.zeros(CALIBRATED_HISTORY - ENERGY),
                                              delta_n, 0.0, R1, R2, PAIR_CURVES)
     elif code == KERNEL:
-        state, k_normal, _, _ = kernel_step(kernel, p, OPEN, delta_n, 0.0, R1, R2)
+        state, k_normal, _, _ = kernel_step(kernel, address(p.ctypes.data), OPEN, delta_n, 0.0,
+                                            R1, R2)
     else:
         state, k_normal, _, _ = law_step(code, law, pair, OPEN, delta_n, 0.0, R1, R2, delta_n)
     return state[NORMAL], state[HALF_WIDTH], k_normal, state[STIFFNESS]
