@@ -73,7 +73,7 @@ def time_hertz2d(name: str, centres, radii, width: float) -> tuple[float, float]
     run.advance(STEPS)
     seconds = time.process_time() - start
     pairs, walls, _, _ = contact_statistics(run.discs, run.walls, run.contacts, law.code,
-                                            law.parameters)
+                                            law.kernel, law.parameters)
     return seconds / STEPS, (pairs + walls) / len(radii)
 
 

@@ -292,7 +292,7 @@ def run_hertz2d(law, damping, centres, radii) -> dict:
             start = time.process_time()
             run.advance(SAMPLE)
             pairs, walls, _, _ = contact_statistics(run.discs, run.walls, run.contacts,
-                                                    law.code, law.parameters)
+                                                    law.code, law.kernel, law.parameters)
             cpu += time.process_time() - start
             samples[run.step] = pairs + walls
         phases.append({"cpu": cpu, **hertz2d_state(run)})
@@ -480,7 +480,8 @@ def warm_up() -> None:
     for law, damping in hertz2d_laws().values():
         run = hertz2d_simulation(law, damping, *packing(0))
         run.advance(SAMPLE)
-        contact_statistics(run.discs, run.walls, run.contacts, law.code, law.parameters)
+        contact_statistics(run.discs, run.walls, run.contacts, law.code, law.kernel,
+                           law.parameters)
 
 
 def schedule(python: str | None, reps: int, folder: Path) -> dict:

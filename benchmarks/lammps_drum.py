@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the project before this folder, whose dem.py shadows dem
 
 from calibration.cli import main as hertz2d  # noqa: E402
-from calibration.laws.lammps.runtime import lmp_command, mpiexec  # noqa: E402
+from calibration.export.lammps.runtime import lmp_command, mpiexec  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "lammps_drum.json"
 DT, SPIN, DRUM = 5e-6, 2.0, 0.2

@@ -124,8 +124,8 @@ def weight(radii) -> float:
 def settled_bed(plugin: Path, folder: Path, settle: int):
     """The 200-disc packing after ``settle`` steps with the plugin: (centres, velocities
     (vx, vy, omega), radii)."""
-    from calibration.laws.lammps.bed import run_box
-    from calibration.laws.lammps.inputs import DiscSystem
+    from calibration.export.lammps.bed import run_box
+    from calibration.export.lammps.inputs import DiscSystem
     from dem.packing import random_packing
     centres, radii = random_packing(200, 0.06, 0.08, WIDTH, HEIGHT, seed=1)
     system = DiscSystem(E=E, nu=NU, mu=MU, density=DENSITY, dt=DT, skin=SKIN, ratio=RATIO,
@@ -226,7 +226,7 @@ def timer_sections(log: Path) -> dict[str, float]:
 def worker(spec: dict) -> dict:
     """Run one style on the bed (table 1) in this process: its CPU time per step, the timer's
     breakdown, the bed at the end and the floor's force."""
-    from calibration.laws.lammps import open_lammps
+    from calibration.export.lammps import open_lammps
     style, plugin = spec["style"], spec["plugin"]
     log = Path(spec["log"])
     lmp = open_lammps(plugin if style in PLUGINS else None, ["-log", str(log)])
@@ -281,7 +281,7 @@ def run_worker(spec: dict, folder: Path) -> dict:
 
 def cost_table(plugins: dict, folder: Path, bed, hertz: dict, steps: int, relax: int,
                reps: int) -> dict:
-    from calibration.laws.lammps.inputs import write_data
+    from calibration.export.lammps.inputs import write_data
     centres, velocities, radii = bed
     data = write_data(folder / "bed.data", centres, radii, DENSITY,
                       (-0.1, WIDTH + 0.1, -0.1, HEIGHT + 0.1), velocities)
@@ -466,8 +466,8 @@ def tiled(centres, velocities, radii):
 
 
 def scaling_table(plugins: dict, folder: Path, bed, steps: int, reps: int) -> dict:
-    from calibration.laws.lammps.bed import run_box
-    from calibration.laws.lammps.inputs import DiscSystem
+    from calibration.export.lammps.bed import run_box
+    from calibration.export.lammps.inputs import DiscSystem
     centres, velocities, radii = tiled(*bed)
     system = DiscSystem(E=E, nu=NU, mu=MU, density=DENSITY, dt=DT, skin=SKIN, ratio=RATIO,
                         gravity=GRAVITY)

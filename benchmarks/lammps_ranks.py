@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the project before this folder, whose dem.py shadows dem
 
 from calibration.cli import main as hertz2d  # noqa: E402
-from calibration.laws.lammps.bed import run_box  # noqa: E402
-from calibration.laws.lammps.inputs import DiscSystem  # noqa: E402
+from calibration.export.lammps.bed import run_box  # noqa: E402
+from calibration.export.lammps.inputs import DiscSystem  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "lammps_ranks.json"
 E, NU, MU, DENSITY, DT, GRAVITY = 10e9, 0.25, 0.3, 2700.0, 1e-5, 9.81

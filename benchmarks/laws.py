@@ -18,7 +18,7 @@ from threadpoolctl import threadpool_limits
 from calibration.laws import (EQ33, LAWS, ContactPair, HystereticState, hysteretic_update,
                               make_law, normal_force, simplified_update)
 from calibration.laws.incremental import capped_update
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 
 
 def batch(n: int, seed: int = 0):

@@ -2,7 +2,7 @@
 the held-out energy verdicts on stick cycles are taken.
 
 ``python benchmarks/stick_cycle_energy.py [--levels 1 2 3 4] [--save F.json]`` runs a few
-``stick-cycle`` paths (:mod:`fem.loadpath`; the held-out spec's ``[paths]`` settings: steps per
+``stick-cycle`` paths (:mod:`checks.loadpath`; the held-out spec's ``[paths]`` settings: steps per
 amplitude, cycles, the approach's swing) on contacts from the centre to the corners of the
 space (equal discs at a/R 0.05 and 0.2, a disc on a ten times stiffer disc, a disc on a rigid
 wall at nu = 0, Dundurs' |beta| = 0.5), each at every ``--levels`` mesh level, in the map's own

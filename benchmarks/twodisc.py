@@ -37,7 +37,7 @@ from calibration.validation.domain_checks import DomainSettings, domain_checks
 from calibration.validation.fem_runs import ValidationSettings, fem_runs
 from fem.supports import SUPPORTS
 from calibration.validation.verification import verification_table
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 from fem.twodisc import TwoBody
 
 

@@ -67,7 +67,7 @@ def add_powers(walls, forces, wall_velocity_before, ledger, dt, elastic, damped,
 
 
 @njit
-def elastic_energy(discs, walls, contacts, code, p):
+def elastic_energy(discs, walls, contacts, code, kernel, p):
     """Energy stored in every contact now: normal potentials and tangential springs, J/m."""
     position, radius = discs.position, discs.radius
     total = 0.0
@@ -78,7 +78,7 @@ def elastic_energy(discs, walls, contacts, code, p):
         i, j = pairs[k, 0], pairs[k, 1]
         delta = radius[i] + radius[j] - np.hypot(position[j, 0] - position[i, 0],
                                                  position[j, 1] - position[i, 1])
-        total += pair_energy(code, p, delta, history[k, HALF_WIDTH], radius[i], radius[j])
+        total += pair_energy(code, kernel, p, delta, history[k, HALF_WIDTH], radius[i], radius[j])
         total += stored_tangential(code, history, k)
     for w in range(walls.point.shape[0]):
         for i in range(radius.shape[0]):
@@ -87,7 +87,7 @@ def elastic_energy(discs, walls, contacts, code, p):
                 continue
             delta = radius[i] - ((position[i, 0] - walls.point[w, 0]) * walls.normal[w, 0]
                                  + (position[i, 1] - walls.point[w, 1]) * walls.normal[w, 1])
-            total += 0.5 * (pair_energy(code, p, 2.0 * delta, row[HALF_WIDTH], radius[i],
+            total += 0.5 * (pair_energy(code, kernel, p, 2.0 * delta, row[HALF_WIDTH], radius[i],
                                         radius[i])
                             + stored_tangential(code, contacts.wall_history[w], i))
     return total

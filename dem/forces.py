@@ -31,10 +31,10 @@ import numpy as np
 from dem.contacts import NORMAL, STIFFNESS, TANGENTIAL
 from dem.damping import dashpot, local_damping
 from dem.energy import SLIP, STIFFNESS_CHANGE
-from dem.jit import njit
-from dem.laws import (CALIBRATED, FRICTION, KN, KT, LINEAR, NORMAL_DASHPOT, PAIR_CURVES,
+from dem.jit import address, njit
+from dem.laws import (CALIBRATED, FRICTION, KERNEL, KN, KT, LINEAR, NORMAL_DASHPOT, PAIR_CURVES,
                       REDUCED_MASS, ENERGY, COUPLING, TANGENTIAL_DASHPOT, WALL_CURVES, calibrated_step,
-                      constants_row, history_row, law_step, linear_step,
+                      constants_row, history_row, kernel_step, law_step, linear_step,
                       parameters_tuple, stored_tangential, store_row)
 
 #: the ``status`` of a force evaluation
@@ -101,9 +101,13 @@ def entry_fraction(delta, v_n, dt):
 
 
 @njit
-def contact(code, law, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale, accumulate):
+def contact(code, kernel, law, vector, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale,
+            accumulate):
     """One touching contact, from its constants ``pair`` and history ``state`` (tuples,
-    :mod:`dem.laws`); ``scale`` is 1 for two discs, 2 for a disc and its mirror (a wall).
+    :mod:`dem.laws`); ``scale`` is 1 for two discs, 2 for a disc and its mirror (a wall); a
+    registered law's ``kernel`` (:func:`dem.laws.kernel_step`) reads the parameter vector at
+    the address ``vector`` (an address, not the array: an array passed to this call per contact
+    would be reference-counted).
 
     Returns ``(state, N_dashpot, T_dashpot, k_normal, slip, kt_change)``: the contact's new
     history (:func:`dem.laws.law_step`), the dashpot forces, the tangent normal stiffness and the
@@ -124,6 +128,9 @@ def contact(code, law, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale, a
     if code == LINEAR:  # the commonest law without the parameter tuple's copy (measured)
         new, k_normal, slipping, k_step = linear_step(law[KN], law[KT], law[FRICTION], state,
                                                       scale * delta, d_delta_t)
+    elif code == KERNEL:
+        new, k_normal, slipping, k_step = kernel_step(kernel, vector, state, scale * delta,
+                                                      d_delta_t, R1, R2)
     else:
         new, k_normal, slipping, k_step = law_step(code, law, pair, state, scale * delta,
                                                    d_delta_t, R1, R2,
@@ -199,11 +206,12 @@ def add_wall_force(target, wall_target, i, w, N, T, nx, ny, lever):
 
 
 @njit
-def pair_forces(discs, contacts, forces, ledger, code, law, p, ratio, dt, accumulate):
+def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt, accumulate):
     """The disc-disc contacts' forces, added to the discs (:data:`OK` or :data:`LAW_FAILED`)."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
     elastic, damped = forces.elastic, forces.dashpot
     pairs, history, constants = contacts.pairs, contacts.pair_history, contacts.pair_constants
+    vector = address(p.ctypes.data)
     for k in range(pairs.shape[0]):
         i, j = pairs[k, 0], pairs[k, 1]
         dx = position[j, 0] - position[i, 0]
@@ -231,7 +239,7 @@ def pair_forces(discs, contacts, forces, ledger, code, law, p, ratio, dt, accumu
                 radius[i], radius[j], 1.0, PAIR_CURVES, accumulate)
         else:
             state, N_d, T_d, _, slip, change = contact(
-                code, law, ratio, dt, delta, v_n, v_t, constants_row(constants, k),
+                code, kernel, law, vector, ratio, dt, delta, v_n, v_t, constants_row(constants, k),
                 history_row(history, k), radius[i], radius[j], 1.0, accumulate)
         N, T = state[NORMAL], state[TANGENTIAL]
         if math.isnan(N):
@@ -248,7 +256,8 @@ def pair_forces(discs, contacts, forces, ledger, code, law, p, ratio, dt, accumu
 
 
 @njit
-def wall_forces(discs, walls, contacts, forces, ledger, code, law, p, ratio, dt, accumulate):
+def wall_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ratio, dt,
+                accumulate):
     """The disc-wall contacts' forces, added to the discs and summed per wall, and each wall's
     tangent stiffness for its servo (:data:`OK` or :data:`LAW_FAILED`)."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
@@ -257,6 +266,7 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, law, p, ratio, dt,
     history = contacts.wall_history.reshape((walls.point.shape[0] * n,
                                              contacts.wall_history.shape[2]))
     wall_pairs, wall_constants = contacts.wall_pairs, contacts.wall_constants
+    vector = address(p.ctypes.data)
     for m in range(wall_pairs.shape[0]):
         w, i = wall_pairs[m, 0], wall_pairs[m, 1]
         wnx, wny = walls.normal[w, 0], walls.normal[w, 1]
@@ -282,7 +292,8 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, law, p, ratio, dt,
                 row, radius[i], radius[i], 2.0, WALL_CURVES, accumulate)
         else:
             state, N_d, T_d, k_normal, slip, change = contact(
-                code, law, ratio, dt, delta, v_n, v_t, constants_row(wall_constants, i),
+                code, kernel, law, vector, ratio, dt, delta, v_n, v_t,
+                constants_row(wall_constants, i),
                 history_row(history, row), radius[i], radius[i], 2.0, accumulate)
         N, T = state[NORMAL], state[TANGENTIAL]
         if math.isnan(N):
@@ -303,10 +314,12 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, law, p, ratio, dt,
 
 
 @njit
-def contact_forces(discs, walls, contacts, forces, ledger, code, law, p, ratio, dt, accumulate):
+def contact_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ratio, dt,
+                   accumulate):
     """Every contact's forces at the current positions (velocities: the latest half step) with
-    the law ``code`` of parameters ``law`` (:func:`dem.laws.parameters_tuple` of the vector
-    ``p``, which the calibrated law reads its (C1) numbers from), into
+    the law ``code`` (its ``kernel`` for :data:`dem.laws.KERNEL`) of parameters ``law``
+    (:func:`dem.laws.parameters_tuple` of the vector ``p``, which the calibrated law reads its
+    (C1) numbers from and a registered kernel its parameters), into
     ``forces.elastic``, ``forces.dashpot`` and the walls' arrays. With ``accumulate`` False (the
     first evaluation of a run) no tangential increment is applied and the ledger is untouched.
     Returns :data:`OK` or :data:`LAW_FAILED`."""
@@ -315,10 +328,11 @@ def contact_forces(discs, walls, contacts, forces, ledger, code, law, p, ratio, 
     forces.wall_elastic[:] = 0.0
     forces.wall_dashpot[:] = 0.0
     walls.stiffness[:] = 0.0
-    status = pair_forces(discs, contacts, forces, ledger, code, law, p, ratio, dt, accumulate)
+    status = pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt,
+                         accumulate)
     if status != OK:
         return status
-    return wall_forces(discs, walls, contacts, forces, ledger, code, law, p, ratio, dt,
+    return wall_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ratio, dt,
                        accumulate)
 
 
@@ -336,12 +350,12 @@ def total_force(forces, velocity, inertia, gravity, alpha, i):
 
 
 @njit
-def compute_forces(discs, walls, contacts, forces, ledger, code, p, ratio, alpha, gravity, dt,
-                   accumulate):
+def compute_forces(discs, walls, contacts, forces, ledger, code, kernel, p, ratio, alpha, gravity,
+                   dt, accumulate):
     """Every force at the current positions (:func:`contact_forces`, then each disc's
     :func:`total_force`). Returns :data:`OK` or :data:`LAW_FAILED`."""
-    status = contact_forces(discs, walls, contacts, forces, ledger, code, parameters_tuple(p), p,
-                            ratio, dt, accumulate)
+    status = contact_forces(discs, walls, contacts, forces, ledger, code, kernel,
+                            parameters_tuple(p), p, ratio, dt, accumulate)
     for i in range(discs.radius.shape[0]):
         total_force(forces, discs.velocity, discs.inertia, gravity, alpha, i)
     return status

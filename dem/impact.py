@@ -67,14 +67,14 @@ class ImpactResult:
 
 def _pair(law: Law, radius: float):
     """The law's pair arguments for two discs of ``radius`` (the wall's pair too)."""
-    return law.code, law.parameters, radius, radius
+    return law.code, law.kernel, law.parameters, radius, radius
 
 
 def pair_potential(law: Law, delta: float, radius: float) -> float:
     """U of the pair of two discs of ``radius`` at approach ``delta`` (J/m)."""
-    code, p, R1, R2 = _pair(law, radius)
-    a = loaded_state(code, p, delta, R1, R2)[1]
-    return float(pair_energy(code, p, delta, a, R1, R2))
+    code, kernel, p, R1, R2 = _pair(law, radius)
+    a = loaded_state(code, kernel, p, delta, R1, R2)[1]
+    return float(pair_energy(code, kernel, p, delta, a, R1, R2))
 
 
 def largest_approach(law: Law, reduced_mass: float, speed: float, radius: float) -> float:
@@ -104,8 +104,8 @@ def elastic_contact_time(law: Law, reduced_mass: float, speed: float, radius: fl
 
     def integrand(s):
         if s == 0.0:
-            code, p, R1, R2 = _pair(law, radius)
-            force = loaded_state(code, p, d_max, R1, R2)[0]
+            code, kernel, p, R1, R2 = _pair(law, radius)
+            force = loaded_state(code, kernel, p, d_max, R1, R2)[0]
             return 2.0 * d_max / math.sqrt(2.0 * force * d_max / reduced_mass)
         drop = top - pair_potential(law, d_max * (1.0 - s * s), radius)
         return 2.0 * d_max * s / math.sqrt(2.0 * drop / reduced_mass)
@@ -155,8 +155,8 @@ def stability_limit(law: Law, speed: float, radius: float, density: float, wall:
     mass = density * math.pi * radius**2
     pair_speed = 2.0 * speed if wall else speed
     d_max = largest_approach(law, 0.5 * mass, pair_speed, radius)
-    code, p, R1, R2 = _pair(law, radius)
-    _, _, k_normal, kt = loaded_state(code, p, d_max, R1, R2)
+    code, kernel, p, R1, R2 = _pair(law, radius)
+    _, _, k_normal, kt = loaded_state(code, kernel, p, d_max, R1, R2)
     # a wall contact's stiffness on the disc is 2 k (mirror rule), on the reduced mass m/2 of two
     # equal discs the pair's k: the same frequency sqrt(2 k / m) either way
     stiffest = max(k_normal, 3.0 * kt)

@@ -41,8 +41,8 @@ def kick_and_drift(position, velocity, total, inertia, half, dt, i):
 
 
 @njit
-def advance(discs, walls, contacts, forces, ledger, code, p, ratio, alpha, gravity, dt, skin,
-            steps):
+def advance(discs, walls, contacts, forces, ledger, code, kernel, p, ratio, alpha, gravity, dt,
+            skin, steps):
     """``steps`` steps; returns ``(contacts, status, steps done)`` (status 0 when all ran)."""
     position, velocity, inertia = discs.position, discs.velocity, discs.inertia
     total = forces.total
@@ -58,8 +58,8 @@ def advance(discs, walls, contacts, forces, ledger, code, p, ratio, alpha, gravi
             walls.point[w, 1] += dt * walls.velocity[w, 1]
         if needs_rebuild(contacts, position, walls.point, skin):
             contacts = rebuilt(contacts, discs, walls, skin, code, law, ratio)
-        status = contact_forces(discs, walls, contacts, forces, ledger, code, law, p, ratio,
-                                dt, True)
+        status = contact_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p,
+                                ratio, dt, True)
         if status != OK:
             return contacts, status, step
         wall_velocity_before[:] = walls.velocity

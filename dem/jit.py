@@ -29,7 +29,8 @@ from pathlib import Path
 
 try:
     import numba
-    from numba.core import caching
+    import numba.extending
+    from numba.core import caching, cgutils
 except ImportError as error:  # the DEM is an optional extra
     raise ImportError("hertz2d's DEM engine needs numba: pip install 'hertz2d[dem]' "
                       "(or pip install numba)") from error
@@ -111,6 +112,15 @@ class EngineCacheLocator(_LOCATOR if CACHE else object):
 
 if CACHE and EngineCacheLocator not in _IMPL._locator_classes:
     _IMPL._locator_classes.insert(0, EngineCacheLocator)
+
+
+@numba.extending.intrinsic
+def address(typing_context, integer):
+    """The address ``integer`` (an array's ``ctypes.data``) as a C ``void *``: what a registered
+    law's kernel (:func:`dem.laws.law_kernel`) takes its arrays as."""
+    def codegen(context, builder, signature, arguments):
+        return builder.inttoptr(arguments[0], cgutils.voidptr_t)
+    return numba.types.voidptr(integer), codegen
 
 
 def njit(function=None, *, inline: bool = False):

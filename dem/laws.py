@@ -13,7 +13,13 @@ by :mod:`dem.jit`); this module only chooses among them per contact:
   constants at the step's half-width (:func:`calibration.laws.calibrated_kernel.curves`), the
   tangential step with memory of (C2) (:func:`calibration.laws.calibrated_kernel.tangential_step`)
   on the contact's own columns of history and the normal force's coupling term
-  (:func:`calibrated_step`).
+  (:func:`calibrated_step`);
+- a law registered with a compiled kernel of its own (:func:`law_kernel`,
+  :meth:`Law.registered`): one branch (code :data:`KERNEL`, :func:`kernel_step`) runs every such
+  kernel through one C signature, so adding a law needs no edit here.
+
+Which laws exist, their codes and history widths are the registry's
+(:mod:`calibration.laws.registry`).
 
 Eq. 32's step takes the mean of the step's two stiffnesses (the trapezoidal rule,
 :func:`calibration.laws.scalar.step_stiffness`; for the linear spring the same kt), a new
@@ -52,11 +58,11 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from calibration.laws import ConstantPenalty, ContactPair, PolynomialPenalty
-from calibration.laws import calibrated_kernel, scalar
+from calibration.laws import calibrated_kernel, registry, scalar
 from calibration.laws.calibrated import CalibratedCoefficients, curve_data, sliding_ratio
 from calibration.laws.penalty_factor import EQ33
 from dem.damping import dashpot
-from dem.jit import compile_functions, njit
+from dem.jit import CACHE, address, compile_functions, njit, numba
 from checks import InputError, non_negative, poisson, positive
 
 kernels = compile_functions(scalar)
@@ -80,13 +86,15 @@ _tangential_step = calibrated_kernels.tangential_step
 _stored_energy = calibrated_kernels.stored_energy
 _normal_coupling = calibrated_kernels.normal_coupling
 
-#: law codes
-SIMPLIFIED, LINEAR, HERTZ_MINDLIN, CALIBRATED = 0, 1, 2, 3
+#: law codes: the registry's (:mod:`calibration.laws.registry`) of the laws with a branch here
+SIMPLIFIED, LINEAR, HERTZ_MINDLIN, CALIBRATED = (registry.entry(name).dem_code for name in (
+    "simplified", "linear", "hertz-mindlin", "calibrated"))
+#: the code of a registered law with a compiled kernel of its own (:func:`kernel_step`)
+KERNEL = -1
 #: the parameter vector: E*, G*, nu, mu, kn, kt, then the six penalty coefficients
 MODULUS, SHEAR_MODULUS, POISSON, FRICTION, KN, KT, PENALTY = 0, 1, 2, 3, 4, 5, 6
 #: the length of the parameter vector every law shares
 PARAMETERS = PENALTY + 6
-NAMES = ("simplified", "linear", "hertz-mindlin", "calibrated")
 #: the calibrated law's (C1) numbers of a disc pair and of a disc on a wall, after PARAMETERS
 CURVE_DATA = calibrated_kernel.CURVE_DATA
 #: where the calibrated law's (C1) numbers of a disc pair, and of a disc on a wall, start
@@ -96,7 +104,7 @@ PAIR_CURVES, WALL_CURVES = PARAMETERS, PARAMETERS + CURVE_DATA
 #: (:func:`store_row`); a law with a longer memory keeps its own columns after them
 NORMAL, TANGENTIAL, STIFFNESS, HALF_WIDTH = 0, 1, 2, 3
 #: the history columns every law keeps (N, T, kt, a)
-HISTORY = 4
+HISTORY = registry.SHARED_HISTORY
 #: the history of an open contact
 OPEN = (0.0,) * HISTORY
 #: the calibrated law's own columns: the energy its tangential traction stores, the normal force's
@@ -124,19 +132,61 @@ def penalty_coefficients(penalty) -> tuple[float, ...]:
     raise InputError(f"penalty={penalty!r} is neither Eq. 33's polynomial form nor a constant")
 
 
+#: a registered law's kernel: ``kernel(p, state, delta_n, d_delta_t, R1, R2)``, ``p`` the
+#: address of the law's parameter vector (:attr:`Law.parameters`: its own values from
+#: :data:`PARAMETERS` on), ``state`` of :data:`KERNEL_STATE` doubles: in, the contact's N, T, kt,
+#: a of the last step (0 for a new contact); out, the new ones, then the tangent normal stiffness
+#: dN/d(delta_n), the step's tangential stiffness, 1.0 if the Coulomb cap acted (else 0.0) and
+#: the normal potential U(delta_n); N <= 0 opens the contact, N NaN fails the law. One C
+#: signature for every kernel, so the engine compiles (and caches) once for all of them.
+KERNEL_SIGNATURE = numba.types.void(numba.types.voidptr, numba.types.voidptr,
+                                    *(numba.types.float64,) * 4)
+#: the kernel's outputs after the new N, T, kt, a
+K_NORMAL, K_STEP, K_SLIPPING, K_POTENTIAL = HISTORY, HISTORY + 1, HISTORY + 2, HISTORY + 3
+#: the doubles a kernel reads and writes
+KERNEL_STATE = K_POTENTIAL + 1
+
+
+def law_kernel(function):
+    """Compile ``function`` as a registered law's DEM kernel (:data:`KERNEL_SIGNATURE`), for
+    :class:`calibration.laws.registry.LawEntry`'s ``dem_kernel``.
+
+    Parameters
+    ----------
+    function : collections.abc.Callable
+        ``function(p, state, delta_n, d_delta_t, R1, R2)``; it reads ``numba.carray(p, n,
+        dtype=numpy.float64)`` and writes ``numba.carray(state, KERNEL_STATE, ...)``.
+
+    Returns
+    -------
+    numba.core.ccallback.CFunc
+        The compiled kernel (cached on disk beside ``function``'s module).
+    """
+    return numba.cfunc(KERNEL_SIGNATURE, cache=CACHE)(function)
+
+
+@law_kernel
+def no_kernel(p, state, delta_n, d_delta_t, R1, R2):
+    """What a law with a branch in the engine passes as its kernel: never called."""
+
+
 @dataclass(frozen=True)
 class Law:
-    """A contact law for the engine: ``code`` (:data:`SIMPLIFIED`, ...) and its ``parameters``."""
+    """A contact law for the engine: ``code`` (:data:`SIMPLIFIED`, ..., :data:`KERNEL`), its
+    ``parameters`` and its registry ``name``."""
 
     code: int
     parameters: np.ndarray
     label: str
+    name: str
     #: the calibrated law's coefficients, with the ranges they were fitted on (None otherwise)
     coefficients: CalibratedCoefficients | None = field(default=None, compare=False)
 
     @property
-    def name(self) -> str:
-        return NAMES[self.code]
+    def kernel(self):
+        """A registered law's compiled kernel (:func:`law_kernel`), ``no_kernel`` for the
+        others: read from the registry, so that a law pickles to worker processes by name."""
+        return registry.entry(self.name).dem_kernel or no_kernel
 
     @property
     def friction(self) -> float:
@@ -156,12 +206,12 @@ class Law:
 
     @property
     def history_width(self) -> int:
-        """Columns of per-contact history: :data:`HISTORY`, :data:`CALIBRATED_HISTORY` for the
-        calibrated law."""
-        return CALIBRATED_HISTORY if self.code == CALIBRATED else HISTORY
+        """Columns of per-contact history, the registry's: :data:`HISTORY`,
+        :data:`CALIBRATED_HISTORY` for the calibrated law."""
+        return registry.entry(self.name).history
 
     @classmethod
-    def _build(cls, code, label, E=1.0, nu=0.0, mu=0.0, kn=0.0, kt=0.0,
+    def _build(cls, name, label, E=1.0, nu=0.0, mu=0.0, kn=0.0, kt=0.0,
                penalty=(0.0,) * 6, extra=()) -> "Law":
         parameters = np.zeros(PARAMETERS + len(extra))
         parameters[PARAMETERS:] = extra
@@ -171,27 +221,29 @@ class Law:
         parameters[KN], parameters[KT] = kn, kt
         parameters[PENALTY:PARAMETERS] = penalty
         parameters.setflags(write=False)
-        return cls(code, parameters, label)
+        entry = registry.entry(name)
+        return cls(KERNEL if entry.dem_kernel is not None else entry.dem_code, parameters, label,
+                   name)
 
     @classmethod
     def simplified(cls, E: float, nu: float, mu: float, penalty=EQ33) -> "Law":
         """The paper's simplified model (Table 1) with ``penalty`` (Eq. 33, a refit, a constant)."""
         positive("E", E), poisson("nu", nu), non_negative("mu", mu)
         label = f"simplified, {penalty.label}"
-        return cls._build(SIMPLIFIED, label, E, nu, mu, penalty=penalty_coefficients(penalty))
+        return cls._build("simplified", label, E, nu, mu, penalty=penalty_coefficients(penalty))
 
     @classmethod
     def linear(cls, kn: float, kt: float, mu: float) -> "Law":
         """The linear spring: normal and tangential stiffness of a disc pair, N/m per m."""
         positive("kn", kn), positive("kt", kt), non_negative("mu", mu)
-        return cls._build(LINEAR, f"linear spring (kn {kn:.3g}, kt {kt:.3g})", mu=mu, kn=kn,
+        return cls._build("linear", f"linear spring (kn {kn:.3g}, kt {kt:.3g})", mu=mu, kn=kn,
                           kt=kt)
 
     @classmethod
     def hertz_mindlin(cls, E: float, nu: float, mu: float) -> "Law":
         """Hertz-Mindlin of spheres applied to discs (forces read as N/m)."""
         positive("E", E), poisson("nu", nu), non_negative("mu", mu)
-        return cls._build(HERTZ_MINDLIN, "3D Hertz-Mindlin on discs", E, nu, mu)
+        return cls._build("hertz-mindlin", "3D Hertz-Mindlin on discs", E, nu, mu)
 
     @classmethod
     def calibrated(cls, E: float, nu: float, mu: float,
@@ -207,10 +259,37 @@ class Law:
             raise InputError(f"the calibrated law's coefficients ({coefficients.label}) give "
                              f"non-finite curve constants for E={E!r}, nu={nu!r}, mu={mu!r}")
         label = coefficients.label
-        law = cls._build(CALIBRATED, label if label.startswith("calibrated") else
+        law = cls._build("calibrated", label if label.startswith("calibrated") else
                          f"calibrated ({label})", E, nu, mu,
                          penalty=coefficients.penalty, extra=extra)
         return replace(law, coefficients=coefficients)
+
+    @classmethod
+    def registered(cls, name: str, E: float, nu: float, mu: float,
+                   own: tuple[float, ...] = ()) -> "Law":
+        """A law the registry gives a kernel of its own (:func:`law_kernel`), for one material.
+
+        Parameters
+        ----------
+        name : str
+            The law's registry name (:mod:`calibration.laws.registry`).
+        E, nu, mu : float
+            Young's modulus (Pa), Poisson's ratio and the friction coefficient.
+        own : tuple of float
+            The law's own parameters, after :data:`PARAMETERS` in the vector its kernel reads.
+
+        Returns
+        -------
+        Law
+            The engine's law.
+        """
+        positive("E", E), poisson("nu", nu), non_negative("mu", mu)
+        if "dem" not in registry.entry(name).engines:
+            raise InputError(f"law={name!r} does not declare the DEM among its engines")
+        if registry.entry(name).dem_kernel is None:
+            raise InputError(f"law={name!r} has a branch in the engine: build it with its own "
+                             "constructor (Law.simplified, ...)")
+        return cls._build(name, name, E, nu, mu, extra=tuple(float(v) for v in own))
 
 
 @njit(inline=True)
@@ -322,6 +401,29 @@ def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2, delta_middle):
     return (N, T, kt, a), _hertz_normal_tangent(a, law[MODULUS]), slipping, k_step
 
 
+@njit
+def kernel_step(kernel, vector, state, delta_n, d_delta_t, R1, R2):
+    """:func:`law_step`'s returns for a registered law: its ``kernel`` (:data:`KERNEL_SIGNATURE`)
+    on the parameter vector at the address ``vector`` (``dem.jit.address``) and the contact's
+    ``state`` (the :data:`HISTORY` tuple)."""
+    out = np.empty(KERNEL_STATE)
+    out[NORMAL], out[TANGENTIAL], out[STIFFNESS], out[HALF_WIDTH] = state
+    kernel(vector, address(out.ctypes.data), delta_n, d_delta_t, R1, R2)
+    if out[NORMAL] <= 0.0:
+        return OPEN, 0.0, False, 0.0
+    return ((out[NORMAL], out[TANGENTIAL], out[STIFFNESS], out[HALF_WIDTH]), out[K_NORMAL],
+            out[K_SLIPPING] != 0.0, out[K_STEP])
+
+
+@njit
+def kernel_potential(kernel, p, delta_n, R1, R2):
+    """A registered law's normal potential U(delta_n) (:data:`K_POTENTIAL`) and its normal force:
+    its kernel on a new contact without a tangential increment."""
+    out = np.zeros(KERNEL_STATE)
+    kernel(address(p.ctypes.data), address(out.ctypes.data), delta_n, 0.0, R1, R2)
+    return out[K_POTENTIAL], out[NORMAL]
+
+
 @njit(inline=True)
 def curve_row(p, start):
     """The calibrated law's :data:`CURVE_DATA` numbers from ``p[start]`` on, as a tuple."""
@@ -391,7 +493,7 @@ def constants_row(constants, row):
 
 
 @njit
-def loaded_state(code, p, delta_n, R1, R2):
+def loaded_state(code, kernel, p, delta_n, R1, R2):
     """``(N, a, k_normal, kt)`` of the pair's law at the approach ``delta_n``: its step for a new
     contact without a tangential increment."""
     law = parameters_tuple(p)
@@ -401,16 +503,21 @@ def loaded_state(code, p, delta_n, R1, R2):
     if code == CALIBRATED:
         state, k_normal, _ = calibrated_step(law, p, pair, np.zeros(CALIBRATED_HISTORY - ENERGY),
                                              delta_n, 0.0, R1, R2, PAIR_CURVES)
+    elif code == KERNEL:
+        state, k_normal, _, _ = kernel_step(kernel, address(p.ctypes.data), OPEN, delta_n, 0.0,
+                                            R1, R2)
     else:
         state, k_normal, _, _ = law_step(code, law, pair, OPEN, delta_n, 0.0, R1, R2, delta_n)
     return state[NORMAL], state[HALF_WIDTH], k_normal, state[STIFFNESS]
 
 
 @njit
-def pair_energy(code, p, delta_n, a, R1, R2):
+def pair_energy(code, kernel, p, delta_n, a, R1, R2):
     """The pair's normal potential ``U(delta_n) = int N d(delta_n)`` (J/m)."""
     if delta_n <= 0.0:
         return 0.0
+    if code == KERNEL:
+        return kernel_potential(kernel, p, delta_n, R1, R2)[0]
     if code == SIMPLIFIED or code == CALIBRATED:
         return _hertz2d_normal_energy(a, R1, R2, p[MODULUS])
     if code == LINEAR:
@@ -419,11 +526,13 @@ def pair_energy(code, p, delta_n, a, R1, R2):
 
 
 @njit
-def pair_secant_stiffness(code, p, delta_n, a, R1, R2):
+def pair_secant_stiffness(code, kernel, p, delta_n, a, R1, R2):
     """``N / delta_n``: Eq. 29 for the paper's law and the calibrated law (the same normal law),
-    kn for the linear spring (0 when open)."""
+    kn for the linear spring, a registered kernel's N over delta_n (0 when open)."""
     if delta_n <= 0.0:
         return 0.0
+    if code == KERNEL:
+        return kernel_potential(kernel, p, delta_n, R1, R2)[1] / delta_n
     if code == SIMPLIFIED or code == CALIBRATED:
         return _hertz2d_normal_stiffness(a, R1, R2, p[MODULUS])
     if code == LINEAR:

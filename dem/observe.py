@@ -15,7 +15,7 @@ from dem.laws import pair_secant_stiffness
 
 
 @njit
-def contact_statistics(discs, walls, contacts, code, p):
+def contact_statistics(discs, walls, contacts, code, kernel, p):
     """``(disc-disc contacts, disc-wall contacts, mean kn, mean kt)`` (the means NaN without
     contacts)."""
     position, radius = discs.position, discs.radius
@@ -28,7 +28,8 @@ def contact_statistics(discs, walls, contacts, code, p):
         i, j = pairs[k, 0], pairs[k, 1]
         delta = radius[i] + radius[j] - np.hypot(position[j, 0] - position[i, 0],
                                                  position[j, 1] - position[i, 1])
-        kn += pair_secant_stiffness(code, p, delta, history[k, HALF_WIDTH], radius[i], radius[j])
+        kn += pair_secant_stiffness(code, kernel, p, delta, history[k, HALF_WIDTH], radius[i],
+                                    radius[j])
         kt += history[k, STIFFNESS]
         count += 1
     for w in range(walls.point.shape[0]):
@@ -38,7 +39,7 @@ def contact_statistics(discs, walls, contacts, code, p):
                 continue
             delta = radius[i] - ((position[i, 0] - walls.point[w, 0]) * walls.normal[w, 0]
                                  + (position[i, 1] - walls.point[w, 1]) * walls.normal[w, 1])
-            kn += pair_secant_stiffness(code, p, 2.0 * delta, row[HALF_WIDTH], radius[i],
+            kn += pair_secant_stiffness(code, kernel, p, 2.0 * delta, row[HALF_WIDTH], radius[i],
                                         radius[i])
             kt += row[STIFFNESS]
             wall_count += 1

@@ -56,7 +56,8 @@ def resting_overlap(law: Law, weight: float, radius: float) -> float:
     """The disc-to-wall overlap whose normal force carries ``weight`` (mirror rule: the pair's
     force at twice the overlap)."""
     def excess(overlap):
-        return loaded_state(law.code, law.parameters, 2.0 * overlap, radius, radius)[0] - weight
+        return loaded_state(law.code, law.kernel, law.parameters, 2.0 * overlap, radius,
+                            radius)[0] - weight
     high = 1e-12 * radius
     while excess(high) < 0.0:
         high *= 2.0
@@ -87,6 +88,7 @@ def roll(law: Law, *, angle: float, duration: float = 0.05, radius: float = RADI
     times = np.asarray(times)
     acceleration = 2.0 * np.polyfit(times, along, 2)[0]
     angular_acceleration = np.polyfit(times, spin, 1)[0]
-    touching = loaded_state(law.code, law.parameters, 2.0 * overlap, radius, radius)[1]
+    touching = loaded_state(law.code, law.kernel, law.parameters, 2.0 * overlap, radius,
+                            radius)[1]
     a, alpha, sliding = expected(angle, law.sliding_friction(touching, radius, True), radius)
     return RollingResult(float(acceleration), float(angular_acceleration), a, alpha, sliding)

@@ -84,7 +84,8 @@ class Simulation:
         self.forces = Forces.zeros(discs, self.walls)
         self.ledger = new_ledger()
         status = compute_forces(discs, self.walls, self.contacts, self.forces, self.ledger,
-                                law.code, law.parameters, damping.ratio, damping.local,
+                                law.code, law.kernel, law.parameters, damping.ratio,
+                                damping.local,
                                 self.gravity, self.dt, False)
         if status != OK:
             raise InputError("an initial overlap is beyond the largest approach of the law")
@@ -102,15 +103,15 @@ class Simulation:
 
     def elastic_energy(self) -> float:
         return float(elastic_energy(self.discs, self.walls, self.contacts, self.law.code,
-                                    self.law.parameters))
+                                    self.law.kernel, self.law.parameters))
 
     def advance(self, steps: int) -> None:
         """``steps`` steps in one compiled call, recording nothing."""
         law, damping = self.law, self.damping
         self.contacts, status, done = advance(
             self.discs, self.walls, self.contacts, self.forces, self.ledger, law.code,
-            law.parameters, damping.ratio, damping.local, self.gravity, self.dt, self.skin,
-            steps)
+            law.kernel, law.parameters, damping.ratio, damping.local, self.gravity, self.dt,
+            self.skin, steps)
         self.step += done
         self._watch_contact_sizes()
         if status != OK:
@@ -202,7 +203,8 @@ class Simulation:
         """One row: time, energies and ledger, contacts, mean stiffnesses, walls."""
         law = self.law
         pairs, walls_touching, kn, kt = contact_statistics(self.discs, self.walls, self.contacts,
-                                                           law.code, law.parameters)
+                                                           law.code, law.kernel,
+                                                           law.parameters)
         row = {"step": self.step, "time": self.time, "kinetic": self.discs.kinetic_energy(),
                "elastic": self.elastic_energy(), **self.balance(), "contacts": pairs,
                "wall_contacts": walls_touching, "mean_kn": kn, "mean_kt": kt}

@@ -44,6 +44,7 @@ nitpicky = True
 nitpick_ignore = [("py:class", "meshio._mesh.Mesh"), ("py:class", "meshio.Mesh"),
                   ("py:class", "markupsafe.Markup"), ("py:class", "lammps.lammps"),
                   ("py:class", "numba.core.caching._CacheLocator"),
+                  ("py:class", "numba.core.ccallback.CFunc"),
                   ("py:class", "distributed.client.Client"),
                   ("py:class", "distributed.security.Security")]
 

@@ -3,7 +3,7 @@
 The upper body is a half disc (:class:`Disc`: radius, E, nu), the lower body a second half disc of
 any radius and material or a rigid flat wall (:class:`RigidFlat`); plane strain, small strain, P1
 triangles (:mod:`meshes.twodisc`). The lower disc is held on its flat, the upper one's flat is
-translated rigidly by ``(delta_t, -delta_n)`` per load step of a :class:`fem.loadpath.LoadPath`
+translated rigidly by ``(delta_t, -delta_n)`` per load step of a :class:`checks.loadpath.LoadPath`
 (any path: delta_t may reverse and turn negative, delta_n may fall). Contact is node-to-segment
 Signorini-Coulomb with finite sliding (:mod:`fem.contact.frictional`), the upper body the slave;
 each disc is condensed on its contact window (:mod:`fem.contact.body`), a wall is a rigid master
@@ -33,7 +33,7 @@ while both displacements rise (Mindlin and Deresiewicz's proportional loading), 
 first increment that the later steps only dilute (still 0.7 % after 20 steps). With 32
 increments the first step is within 0.2 % of 128 (tests/test_twodisc.py).
 
-Per step, the step columns shared with the laws (:data:`fem.loadpath.STEP_COLUMNS`): ``Fx``, ``Fz`` the force that drives the upper
+Per step, the step columns shared with the laws (:data:`checks.loadpath.STEP_COLUMNS`): ``Fx``, ``Fz`` the force that drives the upper
 flat (along +delta_t, and downward), minus the contact force on the upper body (the only load
 on a linear bulk, so the support balances it exactly; for ``symmetric`` through the inertia
 relief, the pin carrying nothing, tests/test_contact_parts.py);
@@ -62,7 +62,7 @@ from fem.contact.frictional import (ContactNotConverged, ContactOutsideWindow, C
                                     Increment, NodeToSegmentContact)
 from fem.contact.measure import arc_coordinate, measure, tractions
 from fem.elasticity import lame
-from fem.loadpath import STEP_COLUMNS, LoadPath
+from checks.loadpath import STEP_COLUMNS, LoadPath
 from fem.supports import SUPPORTS
 from checks import count, non_negative, one_of, positive
 from meshes.twodisc import DEFAULT_LEVEL, LEVEL_LIMIT, MAX_LEVEL, two_body_meshes, window_element

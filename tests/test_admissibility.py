@@ -20,7 +20,7 @@ from calibration.laws.admissibility import (QUADRATURE_BOUND, SHAPES, STEPS, THR
                                             loop_work, make_loop, random_loops, stick_return)
 from calibration.laws.base import ContactLaw, law_table
 from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 
 COEFFICIENTS = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
 #: the laws that run closed paths, by what they declare

@@ -127,8 +127,8 @@ def _root_with(root: Path, name: str, relative: str, text: str) -> Path:
 def _read_back_files(root: Path) -> dict:
     """Files hertz2d reads back, each spoilt in one way (the second fault review's inputs)."""
     from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
-    from calibration.laws.calibrated_law_file import calibrated_law_description
-    from calibration.laws.law_file import law_description
+    from calibration.export.calibrated_law_file import calibrated_law_description
+    from calibration.export.law_file import law_description
     from calibration.laws.penalty_factor import EQ33
 
     made = {}

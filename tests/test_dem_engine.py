@@ -103,7 +103,7 @@ def test_forces_turn_with_the_contact_stored_tangential_force_included():
         run.contacts.pair_history[0, TANGENTIAL] = 3e4  # a loaded tangential spring
         forces = Forces.zeros(discs, run.walls)
         compute_forces(discs, run.walls, run.contacts, forces, run.ledger, law.code,
-                       law.parameters, 0.0, 0.0, run.gravity, 1e-6, True)
+                       law.kernel, law.parameters, 0.0, 0.0, run.gravity, 1e-6, True)
         T, N = run.contacts.pair_history[0, TANGENTIAL], run.contacts.pair_history[0, NORMAL]
         assert 0 < abs(T) < 0.3 * N
         results.append((turn, forces.total.copy()))

@@ -137,7 +137,7 @@ def test_oblique_impact_sliding_regime_matches_the_coulomb_impulse(name, wall, a
         # depends on the contact's width: the rebound lies between the closed forms at mu and
         # at the lowest ratio over the widths the impact passes
         largest = largest_approach(law, 0.5 * MASS, 2.0, RADIUS)
-        a = loaded_state(law.code, law.parameters, largest, RADIUS, RADIUS)[1] or RADIUS
+        a = loaded_state(law.code, law.kernel, law.parameters, largest, RADIUS, RADIUS)[1] or RADIUS
         lowest = min(law.sliding_friction(width, RADIUS, wall)
                      for width in np.geomspace(1e-6 * a, a, 200))
         rebound_low, _ = sliding_impact(1.0, angle, lowest, result.restitution, RADIUS, wall)

@@ -49,7 +49,7 @@ def test_contact_law_sticks_elastically_then_slides_at_the_coulomb_bound():
 def test_contact_law_energy_per_cycle_is_masings_loop_of_the_virgin_curve():
     from calibration.laws import (AccurateModel, full_slip_displacement, normal_force)
     from calibration.validation.reference_forms import masing_loop_energy
-    from fem.loadpath import LoadPath
+    from checks.loadpath import LoadPath
     namespace = example("contact_law.py")
     memory, table1 = namespace["cycle_energy"]()
     pair = namespace["PAIR"]

@@ -23,9 +23,9 @@ from calibration.laws import ContactPair
 from calibration.laws import calibrated_kernel as kernel
 from calibration.laws.calibrated import (CalibratedCoefficients, CalibratedState,
                                          SHIPPED_COEFFICIENTS, calibrated_update)
-from calibration.laws.calibrated_law_file import (CONSTANTS, HISTORY_SIZE, LAW_ID,
+from calibration.export.calibrated_law_file import (CONSTANTS, HISTORY_SIZE, LAW_ID,
                                                   calibrated_law_description, read_calibrated_law)
-from calibration.laws.history_vectors import COLUMNS, PATHS, history_vectors
+from calibration.export.history_vectors import COLUMNS, PATHS, history_vectors
 from checks import InputError
 
 TOLERANCE = 1e-12

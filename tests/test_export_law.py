@@ -17,9 +17,9 @@ import pytest
 from calibration.cli import main
 from calibration.laws import ContactPair, simplified_update
 from calibration.laws.hertz2d import max_normal_approach
-from calibration.laws.law_file import FORMAT_VERSION, PENALTY_TERMS, law_description, read_law
+from calibration.export.law_file import FORMAT_VERSION, PENALTY_TERMS, law_description, read_law
 from calibration.laws.penalty_factor import EQ33, ConstantPenalty, PolynomialPenalty
-from calibration.laws.reference_vectors import COLUMNS
+from calibration.export.reference_vectors import COLUMNS
 
 TOLERANCE = 1e-12
 

@@ -24,9 +24,9 @@ import pytest
 
 from calibration.laws import ContactPair
 from calibration.laws.calibrated import CalibratedState, calibrated_update
-from calibration.laws.calibrated_law_file import read_calibrated_law
-from calibration.laws.lammps import runtime
-from calibration.laws.lammps.inputs import DiscSystem, disc_lines, number, write_data
+from calibration.export.calibrated_law_file import read_calibrated_law
+from calibration.export.lammps import runtime
+from calibration.export.lammps.inputs import DiscSystem, disc_lines, number, write_data
 from calibration.laws.scalar import hertz2d_normal_energy
 
 REASON = runtime.supported()

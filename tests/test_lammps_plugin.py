@@ -20,9 +20,9 @@ import pytest
 
 from calibration.cli import main
 from calibration.laws import ContactPair, simplified_update
-from calibration.laws.lammps import build, runtime
-from calibration.laws.lammps.impact import lammps_impact
-from calibration.laws.lammps.inputs import DiscSystem, disc_lines, write_data
+from calibration.export.lammps import build, runtime
+from calibration.export.lammps.impact import lammps_impact
+from calibration.export.lammps.inputs import DiscSystem, disc_lines, write_data
 from calibration.laws.penalty_factor import EQ33
 from checks import InputError
 

@@ -21,9 +21,9 @@ import numpy as np
 import pytest
 
 from calibration.cli import main
-from calibration.laws.lammps import runtime
-from calibration.laws.lammps.bed import run_box
-from calibration.laws.lammps.inputs import DiscSystem
+from calibration.export.lammps import runtime
+from calibration.export.lammps.bed import run_box
+from calibration.export.lammps.inputs import DiscSystem
 from calibration.laws.penalty_factor import EQ33
 
 REASON = runtime.supported()

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from calibration.laws.lammps import runtime
-from calibration.laws.lammps.inputs import number, write_data
+from calibration.export.lammps import runtime
+from calibration.export.lammps.inputs import number, write_data
 
 REASON = runtime.supported()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"LAMMPS plugin: {REASON}")

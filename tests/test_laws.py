@@ -11,7 +11,7 @@ from calibration.laws import (AccurateModel, AppendixC, ConstantPenalty, Contact
                               pressure, shear_traction, simplified_update, stick_half_width,
                               tangential_stiffness)
 from calibration.laws.hertz2d import ACCURATE_MAX_A_OVER_R, max_normal_approach
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 from checks import InputError
 
 radii = st.floats(1e-3, 10.0)

@@ -24,7 +24,7 @@ from calibration.laws.calibrated import (FORMAT, FORMAT_VERSION, SHIPPED_COEFFIC
 from calibration.laws.hertz2d import normal_force
 from calibration.laws.rigid_kinematics import contact_frame
 from checks import InputError
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 
 #: a set of coefficients with every term switched on (not a fit: the tests are about the law)
 COEFFICIENTS = CalibratedCoefficients(

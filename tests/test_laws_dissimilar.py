@@ -9,7 +9,7 @@ from calibration.laws import (AccurateModel, ContactPair, SimplifiedModel, full_
 from calibration.laws.closed_forms import (normal_displacement_eq17, penalty_factor_eq33,
                                            tangential_displacement_eq20)
 from calibration.laws.hertz2d import max_normal_approach
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 
 radii = st.floats(1e-3, 10.0)
 moduli = st.floats(1e6, 1e12)

@@ -12,7 +12,7 @@ from calibration.laws import (AccurateMemoryModel, AccurateModel, ContactPair, H
                               normal_force, stick_half_width)
 from calibration.laws.hertz2d import ACCURATE_MAX_A_OVER_R, max_normal_approach
 from calibration.laws.hysteretic import branch_displacement, branch_fraction
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 from checks import InputError
 
 PAPER = ContactPair.discs(R=0.5, E=10e9, nu=0.25, mu=0.3)  # Section 4.2

@@ -2,12 +2,14 @@
 
 - no stage imports the command line (``calibration.commands``, ``calibration.cli``);
 - the law library (``calibration/laws``) and the DEM (``dem``), which a DEM code may use on their
-  own, import nothing of ``meshes`` and of ``fem`` but the load paths (``fem.loadpath``), and the
-  law library no stage;
+  own, import nothing of ``meshes`` and of ``fem`` (the load paths are :mod:`checks.loadpath`),
+  and the law library no stage;
 - no two modules import each other, directly or through others (deferred imports included).
 """
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -55,7 +57,7 @@ def _imports(module: str) -> set[str]:
 
 def test_the_sources_are_found():
     assert {"checks", "calibration.laws.scalar", "dem.forces", "calibration.commands.model",
-            "fem.loadpath"} <= set(MODULES)
+            "checks.loadpath"} <= set(MODULES)
     assert "calibration.laws.penalty_factor" in _imports("calibration.fitted")
 
 
@@ -75,7 +77,7 @@ def _offenders(package: str, forbidden) -> dict[str, list[str]]:
 
 
 def _mesh_or_fem(name: str) -> bool:
-    return name.split(".")[0] in ("meshes", "fem") and name != "fem.loadpath"
+    return name.split(".")[0] in ("meshes", "fem")
 
 
 @pytest.mark.parametrize("package", ["calibration.laws", "dem"])
@@ -83,10 +85,24 @@ def test_the_law_library_and_the_dem_do_not_depend_on_meshes_or_the_fem(package)
     assert _offenders(package, _mesh_or_fem) == {}
 
 
+@pytest.mark.parametrize("package", ["calibration.laws", "dem"])
+def test_importing_the_law_library_or_the_dem_loads_no_fem(package):
+    """What a running program loads, not only what the sources name: a fresh interpreter that
+    imports ``package`` has none of the FEM's packages (nor gmsh, scikit-fem) in sys.modules."""
+    if package == "dem":
+        pytest.importorskip("numba")
+    probe = (f"import sys, {package}; print(sorted({{name.split('.')[0] for name in sys.modules}}"
+             " & {'fem', 'meshes', 'skfem', 'gmsh'}))")
+    run = subprocess.run([sys.executable, "-c", probe], cwd=PROJECT, capture_output=True,
+                         text=True, check=True)
+    assert run.stdout.strip() == "[]"
+
+
 def test_the_law_library_imports_no_stage():
     def stage(name):
-        return name.startswith(("calibration.penalty", "calibration.validation",
-                                "calibration.biaxial", "calibration.report", "calibration.fitted",
+        return name.startswith(("calibration.export", "calibration.penalty",
+                                "calibration.validation", "calibration.biaxial",
+                                "calibration.report", "calibration.fitted",
                                 "calibration.commands", "calibration.cli"))
     assert _offenders("calibration.laws", stage) == {}
 
@@ -120,7 +136,7 @@ STAGE_FILE = re.compile(r"(^|/)(fit|coefficients|summary|law|run)\.json$|(^|/)(g
 OWNERS = {"calibration.results_layout", "calibration.penalty.outputs",
           "calibration.validation.outputs", "calibration.validation.map.outputs",
           "calibration.calibrate.outputs", "calibration.biaxial.outputs",
-          "calibration.laws.law_file", "calibration.laws.calibrated"}
+          "calibration.export.law_file", "calibration.laws.calibrated"}
 
 
 def test_only_a_stages_outputs_type_names_its_files():

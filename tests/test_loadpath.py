@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fem.loadpath import MAX_STEPS, LoadPath
+from checks.loadpath import MAX_STEPS, LoadPath
 from checks import InputError
 
 

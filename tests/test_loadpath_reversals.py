@@ -5,7 +5,7 @@ import pytest
 
 from calibration.laws import energy_per_cycle
 from checks import InputError
-from fem.loadpath import MINOR_BACK, SWINGING, LoadPath, walk_turning_points
+from checks.loadpath import MINOR_BACK, SWINGING, LoadPath, walk_turning_points
 
 DN, A = 0.02, 0.004
 

@@ -11,7 +11,7 @@ import fem.twodisc as twodisc
 from calibration.laws.closed_forms import penalty_factor_from_displacement
 from calibration.validation.verification import onset_of_full_slip
 from fem.halfround import HalfRoundBody
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 from fem.twodisc import Disc, TwoBody, solve_two_disc
 from checks import InputError
 from test_twodisc_reference import (full_slip_displacement, half_width, normal_force, pressure,

@@ -20,7 +20,7 @@ from calibration.validation.reference_forms import (dundurs_beta, masing_loop_en
                                                     normal_loading_stick_ratio)
 from calibration.validation.verification import onset_of_full_slip
 from calibration.runs.store import CaseStore
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 from fem.twodisc import Disc, RigidFlat, TwoBody, solve_two_disc
 from test_twodisc_reference import half_width_any, normal_force, normal_force_eq22
 

@@ -9,7 +9,7 @@ wall/hertz2d`` (the mirror rule and PFC's servo, as ``dem/walls.py``) changed be
 the pair style's (hertz2d's damping). Every ``output_every`` s ``fix print`` writes the walls'
 positions and stresses, from which :func:`lammps_biaxial` returns the rows :func:`headline`
 needs (stage, time, deviator, width, height, volume), as ``dem.biaxial.measure`` defines them.
-One rank, in this process (:func:`calibration.laws.lammps.open_lammps`).
+One rank, in this process (:func:`calibration.export.lammps.open_lammps`).
 """
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from calibration.laws.lammps import open_lammps
-from calibration.laws.lammps.inputs import DiscSystem, disc_lines, write_data
+from calibration.export.lammps import open_lammps
+from calibration.export.lammps.inputs import DiscSystem, disc_lines, write_data
 from dem.biaxial import RESIDUAL_FRACTION, STAGES, BiaxialSettings, shear_strains
 from dem.damping import Damping
 from dem.packing import random_packing

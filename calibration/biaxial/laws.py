@@ -20,7 +20,7 @@ key                      law
 =======================  ========================================================================
 
 The exported law is the one the DEM runs: when ``<results>/law/law.json`` (``hertz2d
-export-law``) exists, it is read (:func:`calibration.laws.law_file.read_law`) and its penalty
+export-law``) exists, it is read (:func:`calibration.export.law_file.read_law`) and its penalty
 factor replaces the entry with the same six coefficients, whose source then names the file; a
 law.json matching none of them is run as ``simplified-exported``. The *reference* law (the first
 of the list, the one the damping study runs) is the law.json law, else the refit, else Eq. 33.
@@ -34,9 +34,9 @@ from pathlib import Path
 from calibration import results_layout as layout
 from calibration.fitted import (FittedFile, PenaltyChoice, calibrated_coefficients, found,
                                 penalty_fit)
-from calibration.laws import ConstantPenalty
-from calibration.laws.law_file import FILE as LAW_FILE
-from calibration.laws.law_file import read_law
+from calibration.laws import ConstantPenalty, registry
+from calibration.export.law_file import FILE as LAW_FILE
+from calibration.export.law_file import read_law
 from calibration.laws.linear import PAPER_KN, PAPER_KT
 from calibration.laws.penalty_factor import EQ33
 from calibration.validation.outputs import SUMMARY as VALIDATION_SUMMARY
@@ -44,8 +44,16 @@ from calibration.validation.outputs import ValidationRecord
 from dem.laws import PARAMETERS, PENALTY, Law
 from checks import InputError, one_of
 
-#: ``--law`` values: every law (the comparison), or one
-CHOICES = ("all", "simplified", "calibrated", "linear", "linear-fem", "hertz-mindlin")
+#: ``--law`` values beside the registry's: every law (the comparison), the FEM-regressed spring
+VARIANTS = ("all", "linear-fem")
+
+
+def choices() -> tuple[str, ...]:
+    """``--law`` values: ``all``, the laws with a branch in the DEM
+    (:mod:`calibration.laws.registry`) and ``linear-fem``."""
+    built_in = tuple(name for name in registry.names(engine="dem")
+                     if registry.entry(name).dem_code is not None)
+    return (VARIANTS[0], *built_in, *VARIANTS[1:])
 
 
 @dataclass(frozen=True)
@@ -175,7 +183,7 @@ def selection(results, E: float, nu: float, mu: float, law: str | None = None,
     constant w). ``calibrated`` is the calibrated law (``calibrated/coefficients.json``),
     ``linear`` the paper's spring, ``linear-fem`` hertz2d's regressed one."""
     choice = law or ("simplified" if penalty is not None else "all")
-    one_of("law", choice, CHOICES)
+    one_of("law", choice, choices())
     if penalty is not None and choice != "simplified":
         raise InputError(f"penalty={penalty.flag!r} applies to --law simplified only "
                          f"(law={choice!r}; the comparison runs every penalty choice)")

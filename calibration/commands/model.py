@@ -21,8 +21,9 @@ DEFAULT_LAW, DEFAULT_FORM = "simplified", "per-body"
 
 
 def _law_help() -> str:
-    from calibration.laws import LAWS
-    return ("; ".join(f"{name} ({', '.join(law.paths)} paths)" for name, law in LAWS.items())
+    from calibration.laws import registry
+    return ("; ".join(f"{name} ({', '.join(registry.entry(name).model.paths)} paths)"
+                      for name in registry.names(engine="model"))
             + f" ({DEFAULT_LAW})")
 
 
@@ -59,15 +60,15 @@ def register(subparsers, parents):
 def build_law(args):
     """The law the flags ask for, and the fitted file its penalty factor came from (or None)."""
     from calibration.fitted import PenaltyChoice, calibrated_coefficients
-    from calibration.laws import FORMS, LAWS, ContactPair, make_law
-    from calibration.laws.catalogue import PENALISED
+    from calibration.laws import FORMS, ContactPair, make_law, registry
     from calibration.laws.linear import PAPER_KN, PAPER_KT
 
     check_disc_arguments(args)
-    one_of("law", args.law, tuple(LAWS))
-    refuse_flags_of_other_laws(args, {"penalty": PENALISED, "kn": ("linear",),
-                                      "kt": ("linear",)})
-    refuse_form(args.form, args.law, PENALISED)
+    one_of("law", args.law, registry.names(engine="model"))
+    penalised = registry.names(option="penalty")
+    refuse_flags_of_other_laws(args, {option: registry.names(option=option)
+                                      for option in ("penalty", "kn", "kt")})
+    refuse_form(args.form, args.law, penalised)
     form = one_of("form", args.form or DEFAULT_FORM, FORMS)
     if args.counterpart == "wall":  # Section 3.2: the disc and its mirror image
         pair = ContactPair.disc_on_wall(args.R, args.E, args.nu, args.mu)
@@ -75,8 +76,8 @@ def build_law(args):
         pair = ContactPair(args.R, args.R2, args.E, args.E2, args.nu, args.nu2, args.mu,
                            form=form)
     penalty = PenaltyChoice.parse(args.penalty or "eq33", args.results)
-    fit, coefficients = penalty.fit if args.law in PENALISED else None, None
-    if args.law == "calibrated":  # the fitted file it reports is the coefficients'
+    fit, coefficients = penalty.fit if args.law in penalised else None, None
+    if "coefficients" in registry.entry(args.law).options:  # the fitted file: the coefficients'
         coefficients, fit = calibrated_coefficients(args.results)
     law = make_law(args.law, pair, penalty.factor,
                    kn=PAPER_KN if args.kn is None else args.kn,

@@ -6,9 +6,11 @@ Masing's rule and memory; :mod:`calibration.laws.hysteretic`: Table 1's normal l
 accurate model's branches, incremental, for DEM) and the laws they are compared with
 (:mod:`calibration.laws.linear`, :mod:`calibration.laws.sphere`), all behind one interface
 (:mod:`calibration.laws.base`): build a law from a :class:`ContactPair`, run a
-:class:`fem.loadpath.LoadPath`, get the per-step table the FEM also produces. :data:`LAWS` lists
-every law by name (with the paths each runs), :func:`make_law` builds any of them,
-:func:`energy_per_cycle` measures a cycle's hysteresis loop in any table.
+:class:`checks.loadpath.LoadPath`, get the per-step table the FEM also produces. The registry
+(:mod:`calibration.laws.registry`) declares each law once (its parts, the engines and exports
+that support it); :data:`LAWS` lists every law by name (with the paths each runs),
+:func:`make_law` builds any of them, :func:`energy_per_cycle` measures a cycle's hysteresis loop
+in any table.
 
     >>> from calibration.laws import ContactPair, SimplifiedModel, simplified_update
     >>> pair = ContactPair.discs(R=0.5, E=10e9, nu=0.25, mu=0.3)

@@ -51,7 +51,7 @@ from calibration.laws.base import ContactLaw
 from calibration.laws.calibrated import coupling_beta
 from calibration.laws.hertz2d import full_slip_displacement, normal_approach
 from calibration.laws.pair import ContactPair
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 
 #: repeats of a loop; W is measured over the last
 REPEATS = 3

@@ -38,7 +38,7 @@ from calibration.laws.hertz2d import (AccurateModel, full_slip_displacement, nor
                                       normal_stiffness)
 from calibration.laws.pair import ContactPair
 from calibration.laws.penalty_factor import EQ33
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 
 #: bisection steps for the contact-normal rotation (alpha to 2^-60 of its bracket)
 BISECTIONS = 60

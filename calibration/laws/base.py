@@ -1,7 +1,7 @@
 """The common interface of a 2D contact law: run a load path, return the per-step table.
 
 A law is built from a :class:`~calibration.laws.pair.ContactPair` (and its own parameters) and
-``run(path)`` returns one row per step of a :class:`fem.loadpath.LoadPath`, with the columns of
+``run(path)`` returns one row per step of a :class:`checks.loadpath.LoadPath`, with the columns of
 the FEM's ``twodisc`` table first, so the two line up row by row:
 
 ``step, delta_n, delta_t, Fx, Fz, N, T, a, c`` then ``stage, kn, kt, slip``.
@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 import numpy as np
 import pandas as pd
 
-from fem.loadpath import PATHS, STEP_COLUMNS, LoadPath
+from checks.loadpath import PATHS, STEP_COLUMNS, LoadPath
 from checks import InputError
 
 #: a law table's columns: the FEM's per-step columns, then the law's own

@@ -93,7 +93,7 @@ from calibration.laws.pair import ContactPair
 from calibration.laws.rigid_kinematics import contact_frame
 from calibration.runs.json_file import json_object, read_json
 from checks import InputError
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 
 log = logging.getLogger("hertz2d")
 

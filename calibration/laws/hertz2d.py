@@ -53,7 +53,7 @@ from calibration.laws.normal_table import normal_root_array
 from calibration.laws.pair import ContactPair
 from calibration.laws.penalty_factor import EQ33, bounded
 from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 from checks import InputError
 
 #: bisection steps of the accurate model's inverse (c/a to 2^-60)

@@ -60,7 +60,7 @@ from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
 from calibration.laws.hertz2d import _check_accurate_domain, normal_force, normal_stiffness
 from calibration.laws.pair import ContactPair
 from calibration.laws.penalty_factor import EQ33, bounded
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 
 #: safeguarded Newton iterations for the inverse of d(t) (it needs about 6)
 NEWTON_ITERATIONS = 60

@@ -11,7 +11,7 @@ import pandas as pd
 
 from calibration.laws.base import ContactLaw, law_table
 from calibration.laws.incremental import capped_history
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 from checks import InputError, non_negative, positive
 
 #: the paper's linear spring (Section 4.3): kn and kt of a disc pair, N/m per m

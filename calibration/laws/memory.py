@@ -71,7 +71,7 @@ from calibration.laws.hertz2d import (_check_accurate_domain, normal_force, norm
                                       tangential_bracket)
 from calibration.laws.pair import ContactPair
 from calibration.laws.penalty_factor import EQ33
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 from checks import InputError
 
 #: relative step of the central difference for D'(c) in the tangent stiffness

@@ -40,7 +40,7 @@ from calibration.laws.base import ContactLaw, law_table
 from calibration.laws.incremental import capped_history
 from calibration.laws.masing import MasingHistory
 from calibration.laws.pair import ContactPair
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 from checks import InputError
 
 

@@ -73,7 +73,7 @@ from calibration.validation.reference_forms import (approach, dundurs_beta, half
                                                     masing_branch, masing_loop_energy,
                                                     normal_force, normal_loading_stick_ratio)
 from calibration.validation.verification import onset_of_full_slip
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 from fem.supports import DEFAULT_SUPPORT, SUPPORTS
 from fem.twodisc import Disc, RigidFlat, TwoBody
 from meshes.digest import code_digest

@@ -51,7 +51,7 @@ from calibration.validation.domain_checks import (PAIRS, DomainSettings, PathCas
 from calibration.validation.outputs import DOMAIN_FIGURES, figure_path, write_domain_tables
 from calibration.validation.reference_forms import masing_branch, masing_loop_energy
 from calibration.validation.verification import onset_of_full_slip
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 from fem.supports import DEFAULT_SUPPORT
 
 #: laws with memory (they dissipate below full slip), and those without, by label

@@ -19,7 +19,7 @@ from calibration.runs.cached import cached_results
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import versions
 from calibration.runs.store import CaseStore
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 from fem.supports import SUPPORTS
 from fem.twodisc import Disc, solve_two_disc
 from meshes.digest import code_digest

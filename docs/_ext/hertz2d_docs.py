@@ -233,15 +233,14 @@ class JsonTable(_MarkdownDirective):
 
 class LawsTable(_MarkdownDirective):
     """``{laws-table}``: every law of the catalogue, its class, the paths it runs, whether it
-    declares itself admissible (``ContactLaw.admissible``) and where else it runs (the DEM
-    engine's laws, the exported ones), read from the code; ``:law: NAME`` shows one law's row."""
+    declares itself admissible (``ContactLaw.admissible``) and where else it runs (the DEM, the
+    exports: the registry's declarations), read from the code; ``:law: NAME`` shows one law's
+    row."""
 
     option_spec = {"law": directives.unchanged}
 
     def markdown(self) -> list[str]:
-        from calibration.commands.export_law import LAWS as EXPORTED
-        from calibration.laws import LAWS
-        from dem.laws import NAMES as DEM_LAWS
+        from calibration.laws import LAWS, registry
 
         def mark(flag: bool) -> str:
             return "yes" if flag else "-"
@@ -252,16 +251,17 @@ class LawsTable(_MarkdownDirective):
                  "admissible (no energy from closed paths)": {
                      True: "yes" if law.varying_approach else "yes (constant N only)",
                      False: "no", None: "- (monotonic loads)"}[law.admissible],
-                 "DEM (`hertz2d dem`)": mark(name in DEM_LAWS),
-                 "C99, LAMMPS (`export-law`)": mark(name in EXPORTED)}
+                 "DEM (`hertz2d dem`)": mark("dem" in registry.entry(name).engines),
+                 "exports (`export-law`)": ", ".join(registry.entry(name).exports) or "-"}
                 for name, law in LAWS.items() if self.options.get("law", name) == name]
         if not rows:
             raise self.error(f"laws-table: no law {self.options['law']!r} in calibration.laws.LAWS")
         return _table(pd.DataFrame(rows), "The laws of `calibration.laws.LAWS`, where each runs: "
-                                          "read from the law catalogue (with what each law "
+                                          "read from the law registry "
+                                          "(`calibration.laws.registry`: the engines and exports "
+                                          "each law declares) and the law classes (what each "
                                           "declares of its admissibility, which "
-                                          "`tests/test_admissibility.py` holds it to), the DEM "
-                                          "engine's laws (`dem.laws.NAMES`) and `export-law`'s.")
+                                          "`tests/test_admissibility.py` holds it to).")
 
 
 class Example(SphinxDirective):

@@ -16,7 +16,7 @@ import numpy as np
 
 from calibration.laws import (ContactPair, energy_per_cycle, full_slip_displacement, make_law,
                               normal_force, simplified_update)
-from fem.loadpath import LoadPath
+from checks.loadpath import LoadPath
 
 PAIR = ContactPair.discs(R=0.5, E=10e9, nu=0.25, mu=0.3)
 

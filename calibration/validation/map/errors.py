@@ -53,7 +53,8 @@ from tqdm import tqdm
 from calibration.laws import EQ33, LAWS, ConstantPenalty, ContactPair, energy_per_cycle
 from calibration.laws.base import ContactLaw
 from calibration.laws.calibrated import CalibratedCoefficients
-from calibration.laws.catalogue import PENALISED, make_law
+from calibration.laws import registry
+from calibration.laws.catalogue import make_law
 from calibration.penalty.outputs import PenaltyFit
 from calibration.runs.executors import Executor, Inline, completed
 from calibration.validation.comparison import (error_measures, regimes, relative_errors,
@@ -101,7 +102,7 @@ class LawChoice:
 
     @property
     def penalty_label(self) -> str:
-        return self.penalty.label if self.name in PENALISED else ""
+        return self.penalty.label if "penalty" in registry.entry(self.name).options else ""
 
 
 def map_laws(fit: PenaltyFit,
@@ -120,12 +121,13 @@ def map_laws(fit: PenaltyFit,
             refits.append(refit)
     confined = [r for r in refits if "confined" in r.label]
     laws = []
-    for name in LAWS:
+    for name in registry.names(engine="map"):
+        options = registry.entry(name).options
         if name == "simplified":
             laws += [LawChoice(name, w) for w in (EQ33, *refits, ConstantPenalty(0.5))]
-        elif name in PENALISED:
+        elif "penalty" in options:
             laws += [LawChoice(name, w) for w in (EQ33, *confined)]
-        elif name == "calibrated":
+        elif "coefficients" in options:
             laws += [LawChoice(name, coefficients=calibrated)] if calibrated else []
         else:
             laws.append(LawChoice(name))

@@ -29,7 +29,7 @@ from calibration.runs.cached import cached_results
 from calibration.runs.executors import Executor, Inline
 from calibration.runs.provenance import versions
 from calibration.runs.store import CaseStore
-from fem.loadpath import REVERSALS, LoadPath
+from checks.loadpath import REVERSALS, LoadPath
 from fem.threads import one_blas_thread
 from fem.twodisc import MAX_STEPS, STEPS_LIMIT, Disc, RigidFlat, TwoBody, check_touching
 from checks import InputError, count
@@ -40,7 +40,7 @@ from meshes.twodisc import contact_windows
 @dataclass(frozen=True)
 class FemPath:
     """One FEM run: the upper disc, the lower disc or a wall, friction, support, mesh level, and
-    the load path (:meth:`fem.loadpath.LoadPath.build`'s arguments)."""
+    the load path (:meth:`checks.loadpath.LoadPath.build`'s arguments)."""
 
     upper: Disc
     lower: Disc | RigidFlat
@@ -57,7 +57,7 @@ class FemPath:
     window: tuple[float, float]
     cycles: int = 1
     #: the approach's relative swing (``coupled-cycle`` and the kinds of
-    #: :data:`fem.loadpath.SWINGING`); 0 for the other kinds
+    #: :data:`checks.loadpath.SWINGING`); 0 for the other kinds
     normal_swing: float = 0.0
     #: the largest approach the bodies are meshed for (the path's own, and its siblings'); None:
     #: ``delta_n``

@@ -13,7 +13,7 @@ every value is checked by type and range before any FEM runs):
     ``support`` of the discs' flats (``clamped`` or ``symmetric``, :mod:`fem.supports`); ``level``,
     the FEM mesh level.
 ``[paths]`` (every key required)
-    the load paths every case runs (:mod:`fem.loadpath`): ``normal_steps``, ``steps``
+    the load paths every case runs (:mod:`checks.loadpath`): ``normal_steps``, ``steps``
     (tangential steps of ``hold-normal`` and of ``proportional``), ``cycle_steps`` (a cycle's
     steps per amplitude of travel: one cycle is 4 of them after the first loading), ``cycles``
     (full cycles, or a random walk's periods, of a reversing path; its energy is judged on the
@@ -73,7 +73,7 @@ from calibration.laws import (EQ33, ContactPair, full_slip_displacement, normal_
 from calibration.runs import spec_file
 from calibration.validation.map.runs import FemPath
 from checks import InputError, count, poisson
-from fem.loadpath import MINOR_BACK, REVERSALS, SWINGING
+from checks.loadpath import MINOR_BACK, REVERSALS, SWINGING
 from fem.supports import SUPPORTS
 from fem.twodisc import Disc, RigidFlat
 from meshes.twodisc import LEVEL_LIMIT, MAX_LEVEL
@@ -96,7 +96,7 @@ PATH_KINDS = tuple(LOAD_MEANING)
 ONSET_SCALED = ("hold-normal", "cycle", "coupled-cycle", *SWINGING)
 #: the kinds that reverse between +A and -A (steps per amplitude of travel, ``cycles``)
 CYCLIC = ("cycle", "coupled-cycle", *SWINGING)
-#: the approach swing of the kinds of :data:`fem.loadpath.SWINGING` unless ``[paths.swings]``
+#: the approach swing of the kinds of :data:`checks.loadpath.SWINGING` unless ``[paths.swings]``
 #: gives it: mild for a stick cycle, the review's 30-35 % for the others
 SWINGS = {"stick-cycle": 0.05, "sliding-reversal": 0.35, "random-walk": 0.3}
 #: the axes a study may vary (``nu`` sets both bodies' Poisson ratio)
@@ -583,7 +583,7 @@ def _reach(cases: list[MapCase]) -> dict[MapCase, tuple[tuple[str, float], ...]]
 
 
 def steps_of(kind: str, settings: PathSettings) -> int:
-    """The load steps of a path of ``kind`` (:meth:`MapRun.fem_path`, :mod:`fem.loadpath`); of a
+    """The load steps of a path of ``kind`` (:meth:`MapRun.fem_path`, :mod:`checks.loadpath`); of a
     random walk, at most: a half period travels at most ``2 A (1 + 2 MINOR_BACK[1])`` (each
     minor reversal steps back at most that share of the descent before it, travelled twice) and
     each of its ``2 reversals + 1`` legs rounds up by at most one step."""

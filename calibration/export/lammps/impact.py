@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from calibration.laws.lammps.inputs import DiscSystem, disc_lines, write_data
-from calibration.laws.lammps.runtime import open_lammps
+from calibration.export.lammps.inputs import DiscSystem, disc_lines, write_data
+from calibration.export.lammps.runtime import open_lammps
 
 #: the record's columns: step, then per disc x, y, vx, vy, omega
 COLUMNS = ("x", "y", "vx", "vy", "omega")
