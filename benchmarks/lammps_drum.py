@@ -11,8 +11,9 @@ radius 0.2 m (a region's circle, fix wall/hertz2d/region) turning at 2 rad/s, dt
 ``--duration`` s. The angle of repose is the bed's free surface's slope: the bed is a circular
 segment, whose centre of mass lies on the perpendicular to its chord through the drum's centre,
 so the angle of the centre of mass from the vertical is the surface's angle; it is averaged over
-the second half of the run (the drum has turned ``duration`` radians by its end and the bed
-flows steadily), and over that half's two quarters apart, to show how settled it is.
+the second half of the run (the drum turns 2 ``duration`` radians in the run), and over that
+half's two quarters apart (``quarter_means`` of the JSON), to show whether the angle has
+settled.
 
 Each seed runs, in this order: the simplified law on 1 rank and on 2, the calibrated law on 1 and
 on 2, and the built-in ``pair_style gran/hertz/history`` with ``fix wall/gran/region
