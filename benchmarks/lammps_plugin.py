@@ -68,6 +68,7 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
+from hertz_match import matched_hertz, touching  # noqa: E402
 
 E, NU, MU, DENSITY, DT, GRAVITY, SKIN = 10e9, 0.25, 0.3, 2700.0, 1e-5, 9.81, 0.01
 WIDTH, HEIGHT, SETTLE = 1.0, 1.5, 160_000
@@ -89,13 +90,6 @@ def load() -> str:
 
 
 # -- the bed --------------------------------------------------------------------------------------
-
-def touching(position, radii) -> np.ndarray:
-    """(p, 2) touching pairs i < j of discs at ``position``."""
-    i, j = np.triu_indices(len(radii), 1)
-    gap = np.hypot(*(position[j] - position[i]).T) - radii[i] - radii[j]
-    return np.column_stack([i[gap < 0], j[gap < 0]])
-
 
 def wall_overlaps(position, radii) -> dict[str, np.ndarray]:
     """Each wall's overlaps with the discs that touch it."""
@@ -133,54 +127,6 @@ def settled_bed(plugin: Path, folder: Path, settle: int):
     end = run_box(plugin, "law.json", folder / "settle", centres, radii, system, WIDTH, HEIGHT,
                   [settle])[-1]
     return end.discs[:, :2], end.discs[:, 2:5], radii
-
-
-def matched_hertz(centres, radii) -> dict:
-    """The built-in Hertz styles' constants that give the plugin's overlaps on this bed (module
-    docstring, table 1): kn, kt (pressure units, LAMMPS's), their walls' 2 kn, 2 kt, the
-    dashpots' gammas (1/(m s), LAMMPS's m* gamma sqrt(R* delta) v) of the pairs and the walls,
-    granular's E and x_gt; with the reference values they come from."""
-    from calibration.laws.penalty_factor import EQ33
-    from calibration.laws.scalar import hertz2d_update, pair_modulus
-    modulus = pair_modulus(E, NU, E, NU)
-    w = EQ33.coefficients
-    pairs = touching(centres, radii)
-    r1, r2 = radii[pairs[:, 0]], radii[pairs[:, 1]]
-    delta = r1 + r2 - np.hypot(*(centres[pairs[:, 1]] - centres[pairs[:, 0]]).T)
-    reduced = r1 * r2 / (r1 + r2)
-    laws = [hertz2d_update(d, 0.0, 0.0, 0.0, a, b, NU, NU, modulus, MU, w)
-            for d, a, b in zip(delta, r1, r2)]
-    N = np.array([law[0] for law in laws])
-    kt = np.array([law[4] for law in laws])
-    contact_radius = np.sqrt(reduced * delta)
-    kn_hertz = float(np.median(N / (contact_radius * delta)))
-    kt_hertz = float(np.median(kt / contact_radius))
-    # the dashpots: hertz2d's 2 zeta sqrt(m* k), k = dN/d(delta) normal and kt tangential, for
-    # the mean-radius pair at the median overlap; LAMMPS's m* gamma sqrt(R* delta)
-    r_mean, delta_0 = float(radii.mean()), float(np.median(delta))
-    m_star = 0.5 * DENSITY * math.pi * r_mean**2
-    law = hertz2d_update(delta_0, 0.0, 0.0, 0.0, r_mean, r_mean, NU, NU, modulus, MU, w)
-    a_0 = math.sqrt(0.5 * r_mean * delta_0)
-    gamma_n = 2.0 * RATIO * math.sqrt(law[3] / m_star) / a_0
-    gamma_t = 2.0 * RATIO * math.sqrt(law[4] / m_star) / a_0
-    # a disc on a wall: the mirror pair (2 delta, R* = r/2) on the disc's mass
-    floor = wall_overlaps(centres, radii)["ylo"]
-    floor_0 = float(np.median(floor))
-    mirror = hertz2d_update(2 * floor_0, 0.0, 0.0, 0.0, r_mean, r_mean, NU, NU, modulus, MU, w)
-    m_disc = DENSITY * math.pi * r_mean**2
-    a_wall = math.sqrt(r_mean * floor_0)
-    wall_gamma_n = 2.0 * RATIO * math.sqrt(2.0 * mirror[3] / m_disc) / a_wall
-    wall_gamma_t = 2.0 * RATIO * math.sqrt(2.0 * mirror[4] / m_disc) / a_wall
-    return {"kn": kn_hertz, "kt": kt_hertz, "gamma_n": gamma_n, "gamma_t": gamma_t,
-            "wall_kn": 2.0 * kn_hertz, "wall_kt": 2.0 * kt_hertz, "wall_gamma_n": wall_gamma_n,
-            "wall_gamma_t": wall_gamma_t,
-            # granular hertz/material: kn = 4/3 E/(2 (1 - nu^2)) for a pair and for a wall
-            "E": 0.75 * kn_hertz * 2.0 * (1.0 - NU**2),
-            "x_gt": math.sqrt(law[4] / law[3]),
-            "reference": {"contacts": len(delta), "median overlap": delta_0,
-                          "median N": float(np.median(N)), "median floor overlap": floor_0,
-                          "kn spread (10-90 %)": [float(v) for v in np.percentile(
-                              N / (contact_radius * delta), [10, 90])]}}
 
 
 # -- one style's run, in a process of its own -----------------------------------------------------
@@ -586,7 +532,8 @@ def main() -> None:
         plugins = (dict(zip(PLUGINS.values(), map(Path, args.plugins))) if args.plugins
                    else export_plugins(folder))
         bed = settled_bed(plugins["simplified"], folder, args.settle)
-        hertz = matched_hertz(bed[0], bed[2])
+        hertz = matched_hertz(bed[0], bed[2], wall_overlaps(bed[0], bed[2])["ylo"], E=E, nu=NU,
+                              mu=MU, density=DENSITY, ratio=RATIO)
         runs = cost_table(plugins, folder, bed, hertz, args.steps, args.relax, args.reps)
         per_contact = sections_table(runs)
         kernel_table(plugins, folder, bed, per_contact, max(args.steps // 10, 1000))

@@ -51,13 +51,14 @@ class FixHertz2dStore : public Fix {
   void post_force(int) override;
   void end_of_step() override;
   void post_run() override;
-  /* a contact of this evaluation with a/R = a_over_R, counted with `weight` (a disc pair's
-   * contact computed on two ranks: 1/2 on each) */
-  void note_size(double a_over_R, double weight)
+  /* a contact of this evaluation of half-width a on a disc of radius R (the smaller), counted
+   * with `weight` (a disc pair's contact computed on two ranks: 1/2 on each); a/R is divided
+   * out only for the rare contact beyond the fitted range, not for every contact step */
+  void note_size(double a, double R, double weight)
   {
-    if (a_over_R > fitted_a_over_R) {
+    if (a > fitted_a_over_R * R) {
       beyond += weight;
-      largest = a_over_R > largest ? a_over_R : largest;
+      largest = a / R > largest ? a / R : largest;
     }
   }
 

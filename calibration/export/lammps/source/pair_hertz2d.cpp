@@ -308,7 +308,7 @@ void PairHertz2d::compute(int eflag, int vflag)
       const double work = hertz2d_record(block, constants, pair, delta, increment, 1.0, 1.0,
                                          law, damped.normal, damped.tangential);
       store->add_dissipated(j < nlocal ? work : 0.5 * work);
-      store->note_size(law.a / std::min(ri, radius[j]), j < nlocal ? 1.0 : 0.5);
+      store->note_size(law.a, std::min(ri, radius[j]), j < nlocal ? 1.0 : 0.5);
       if (j < nlocal) std::memcpy(store->touch(j, tag[i]), block, HERTZ2D_BLOCK * sizeof(double));
       const double N = law.N + damped.normal, T = law.T + damped.tangential;
 

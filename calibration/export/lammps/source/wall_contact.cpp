@@ -65,7 +65,7 @@ Hertz2dWallForce LAMMPS_NS::hertz2d_wall_step(LAMMPS *lmp, FixHertz2dStore *stor
   // the disc's half of its mirror pair's energies (Section 3.2)
   store->add_dissipated(hertz2d_record(block, constants, mirror, delta, increment, 2.0, 0.5, law,
                                        damped.normal, damped.tangential));
-  store->note_size(law.a / r, 1.0);
+  store->note_size(law.a, r, 1.0);
 
   Hertz2dWallForce out;
   out.spring[0] = -law.N * nx - law.T * ny;
