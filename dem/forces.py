@@ -16,6 +16,17 @@ The forces are kept apart by kind (springs, dashpots, local damping) because the
 (:mod:`dem.energy`) needs the power of each. Each contact also adds to the ledger the energy its
 tangential spring dissipates by slip and by changes of kt (see :mod:`dem.energy`).
 
+The contacts are taken in blocks of :data:`BLOCK` touching ones, in three passes a block: a
+gather pass (:func:`gather_pairs`, :func:`gather_walls`) puts each touching contact's approach,
+relative velocity, normal, lever arms and radii into contiguous rows of a scratch array (and
+releases the contacts that opened), the law's pass (:func:`law_pass`) steps them, and a scatter
+loop adds their forces to the discs. The paper's law (Table 1) runs its arithmetic in loops over
+the whole block that the compiler vectorises (:func:`simplified_pass`,
+:func:`dem.laws.simplified_steps`: Eqs. 4 + 22/23 by the table inverse, Eqs. 29, 31, 32),
+leaving to the scalar step only the few contacts that need another branch (a new contact's first
+step; an approach outside the table); the other laws step each contact with :func:`contact`.
+Either way each contact's arithmetic is the scalar step's, so the forces are the same doubles.
+
 The calibrated law keeps columns of its own in the history rows (:func:`dem.laws.calibrated_step`
 updates them in place): the loops call :func:`calibrated_contact` with the history array and
 the row for it, and :func:`contact` with the row's :data:`~dem.laws.HISTORY` values (a tuple) for
@@ -28,17 +39,38 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dem.contacts import NORMAL, STIFFNESS, TANGENTIAL
 from dem.damping import dashpot, local_damping
 from dem.energy import SLIP, STIFFNESS_CHANGE
 from dem.jit import address, njit
-from dem.laws import (CALIBRATED, FRICTION, KERNEL, KN, KT, LINEAR, NORMAL_DASHPOT, PAIR_CURVES,
-                      REDUCED_MASS, ENERGY, COUPLING, TANGENTIAL_DASHPOT, WALL_CURVES, calibrated_step,
-                      constants_row, history_row, kernel_step, law_step, linear_step,
-                      parameters_tuple, stored_tangential, store_row)
+from dem.laws import (APPROACH, CALIBRATED, COUPLING, ENERGY, EXP_C, EXP_MINUS_C, FORCE_0,
+                      FRICTION, INCREMENT, KERNEL, KN, KT, LINEAR, LOG_1, LOG_2, LOG_4R1, LOG_4R2,
+                      MIDDLE, NEW_HALF_WIDTH, NEW_K_NORMAL, NEW_K_STEP, NEW_NORMAL, NEW_SLIPPING,
+                      NEW_STIFFNESS, NEW_TANGENTIAL, NORMAL, NORMAL_DASHPOT, PAIR_CURVES,
+                      RADIUS_1, RADIUS_2, REDUCED_MASS, SIMPLIFIED, STEP_ROWS, STIFFNESS,
+                      STIFFNESS_0, TANGENTIAL, TANGENTIAL_0, TANGENTIAL_DASHPOT, WALL_CURVES,
+                      calibrated_step, constants_row, history_row, kernel_step, law_step,
+                      linear_step, parameters_tuple, simplified_steps, stored_tangential,
+                      store_row)
 
 #: the ``status`` of a force evaluation
 OK, LAW_FAILED = 0, 1
+
+#: the contacts are taken in blocks of at most this many touching ones, each gathered, stepped
+#: by the law and scattered (module docstring) while its scratch stays in cache
+BLOCK = 256
+#: the scratch of a block, a row per quantity and a column per touching contact: what the
+#: gather pass reads of each (the disc-to-disc or disc-to-wall approach, the normal and
+#: tangential relative velocity, the unit normal, the lever arms, the radii) ...
+DELTA, V_N, V_T, NX, NY, LEVER_I, LEVER_J, RADIUS_I, RADIUS_J = range(9)
+#: ... what the law's pass leaves (the spring's N and T, the dashpots' N and T, the tangent
+#: normal stiffness, the energy the step dissipates by slip and by the change of kt) ...
+SPRING_N, SPRING_T, DAMPED_N, DAMPED_T, K_NORMAL, SLIP_ENERGY, CHANGE_ENERGY = range(9, 16)
+#: ... then the rows of the paper's law's array step (:func:`dem.laws.simplified_steps`)
+STEPS = 16
+SCRATCH_ROWS = STEPS + STEP_ROWS
+#: the scratch's integer rows: each touching contact's history row, its index in its candidate
+#: list, its disc (of a disc-wall pair) and 1 where the law's array step left it (``rare``)
+HISTORY_ROW, LISTED, DISC, RARE = range(4)
 
 
 class Forces(NamedTuple):
@@ -139,15 +171,27 @@ def contact(code, kernel, law, vector, ratio, dt, delta, v_n, v_t, pair, state, 
     if not N > 0.0:  # NaN: the law failed; 0 cannot happen for a touching contact
         return new, 0.0, 0.0, 0.0, 0.0, 0.0
     slip = change = 0.0
-    if accumulate and (slipping or kt != k_step or kt != kt_previous):
+    if accumulate:
+        slip, change = ledger_terms(slipping, T_previous, T, kt_previous, kt, k_step, d_delta_t,
+                                    scale)
+    N_dashpot, T_dashpot = dashpots(code, ratio, pair, k_normal, kt, v_n, v_t, scale, slipping)
+    return new, N_dashpot, T_dashpot, k_normal, slip, change
+
+
+@njit(inline=True)
+def ledger_terms(slipping, T_previous, T, kt_previous, kt, k_step, d_delta_t, scale):
+    """The energy a step of an incremental law dissipates, ``(slip, kt_change)``
+    (:func:`contact`'s ledger: the slip times the step's mean force, and what the change of kt
+    releases; 0 for a constant kt that sticks)."""
+    slip = change = 0.0
+    if slipping or kt != k_step or kt != kt_previous:
         if slipping:
             slip = 0.5 * (T_previous + T) * ((T_previous + k_step * d_delta_t - T) / k_step) / scale
         if kt != k_step or kt != kt_previous:
             change = -0.5 * T * T * (1.0 / kt - 1.0 / k_step) / scale
             if kt_previous > 0.0:
                 change += 0.5 * T_previous * T_previous * (1.0 / kt_previous - 1.0 / k_step) / scale
-    N_dashpot, T_dashpot = dashpots(code, ratio, pair, k_normal, kt, v_n, v_t, scale, slipping)
-    return new, N_dashpot, T_dashpot, k_normal, slip, change
+    return slip, change
 
 
 @njit
@@ -205,24 +249,37 @@ def add_wall_force(target, wall_target, i, w, N, T, nx, ny, lever):
     wall_target[w, 1] += fy
 
 
+@njit(inline=True)
+def gather(scratch, c, delta, v_n, v_t, nx, ny, lever_i, lever_j, R_i, R_j):
+    """Column ``c`` of a block's scratch: its geometry rows (:data:`DELTA` ...)."""
+    scratch[DELTA, c], scratch[V_N, c], scratch[V_T, c] = delta, v_n, v_t
+    scratch[NX, c], scratch[NY, c] = nx, ny
+    scratch[LEVER_I, c], scratch[LEVER_J, c] = lever_i, lever_j
+    scratch[RADIUS_I, c], scratch[RADIUS_J, c] = R_i, R_j
+
+
 @njit
-def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt, accumulate):
-    """The disc-disc contacts' forces, added to the discs (:data:`OK` or :data:`LAW_FAILED`)."""
+def gather_pairs(discs, contacts, ledger, code, accumulate, start, scratch, indices):
+    """The gather pass over the disc pairs from list row ``start`` on, up to :data:`BLOCK`
+    touching ones: each touching pair's list row into ``indices[HISTORY_ROW]`` and its geometry
+    (module docstring) into a column of ``scratch``'s geometry rows (:data:`DELTA` ...); a pair
+    that has opened is released (its history reset, what its spring held put in the ledger).
+    Returns how many pairs touch and the list row to go on from."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
-    elastic, damped = forces.elastic, forces.dashpot
-    pairs, history, constants = contacts.pairs, contacts.pair_history, contacts.pair_constants
-    vector = address(p.ctypes.data)
-    for k in range(pairs.shape[0]):
+    pairs, history, rows = contacts.pairs, contacts.pair_history, indices[HISTORY_ROW]
+    count, k = 0, start
+    while k < pairs.shape[0] and count < BLOCK:
         i, j = pairs[k, 0], pairs[k, 1]
+        k += 1
         dx = position[j, 0] - position[i, 0]
         dy = position[j, 1] - position[i, 1]
         reach = radius[i] + radius[j]
         distance_squared = dx * dx + dy * dy
         if distance_squared >= reach * reach:
-            if history[k, NORMAL] != 0.0:
+            if history[k - 1, NORMAL] != 0.0:
                 if accumulate:
-                    ledger[STIFFNESS_CHANGE] += release(code, history, k, 1.0)
-                history[k, :] = 0.0
+                    ledger[STIFFNESS_CHANGE] += release(code, history, k - 1, 1.0)
+                history[k - 1, :] = 0.0
             continue
         distance = math.sqrt(distance_squared)
         nx, ny = dx / distance, dy / distance
@@ -233,42 +290,26 @@ def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt
         rvy = velocity[j, 1] - velocity[i, 1]
         v_n = rvx * nx + rvy * ny
         v_t = rvx * tx + rvy * ty - (velocity[i, 2] * lever_i + velocity[j, 2] * lever_j)
-        if code == CALIBRATED:
-            state, N_d, T_d, _, slip, change = calibrated_contact(
-                law, p, ratio, dt, delta, v_n, v_t, constants_row(constants, k), history, k,
-                radius[i], radius[j], 1.0, PAIR_CURVES, accumulate)
-        else:
-            state, N_d, T_d, _, slip, change = contact(
-                code, kernel, law, vector, ratio, dt, delta, v_n, v_t, constants_row(constants, k),
-                history_row(history, k), radius[i], radius[j], 1.0, accumulate)
-        N, T = state[NORMAL], state[TANGENTIAL]
-        if math.isnan(N):
-            return LAW_FAILED
-        store_row(history, k, state)
-        if slip != 0.0:
-            ledger[SLIP] += slip
-        if change != 0.0:
-            ledger[STIFFNESS_CHANGE] += change
-        add_pair_force(elastic, i, j, N, T, nx, ny, lever_i, lever_j)
-        if N_d != 0.0 or T_d != 0.0:
-            add_pair_force(damped, i, j, N_d, T_d, nx, ny, lever_i, lever_j)
-    return OK
+        rows[count] = k - 1
+        gather(scratch, count, delta, v_n, v_t, nx, ny, lever_i, lever_j, radius[i], radius[j])
+        count += 1
+    return count, k
 
 
 @njit
-def wall_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ratio, dt,
-                accumulate):
-    """The disc-wall contacts' forces, added to the discs and summed per wall, and each wall's
-    tangent stiffness for its servo (:data:`OK` or :data:`LAW_FAILED`)."""
+def gather_walls(discs, walls, contacts, history, ledger, code, accumulate, start, scratch,
+                 indices):
+    """:func:`gather_pairs` over the disc-wall pairs (``history``: the wall histories as one
+    array, a row per wall and disc): also each touching one's index in the wall list and its
+    disc (``indices[LISTED]``, ``indices[DISC]``); the disc is body i, the wall body j, of
+    lever arm 0."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
-    elastic, damped = forces.elastic, forces.dashpot
     n = radius.shape[0]
-    history = contacts.wall_history.reshape((walls.point.shape[0] * n,
-                                             contacts.wall_history.shape[2]))
-    wall_pairs, wall_constants = contacts.wall_pairs, contacts.wall_constants
-    vector = address(p.ctypes.data)
-    for m in range(wall_pairs.shape[0]):
+    wall_pairs = contacts.wall_pairs
+    count, m = 0, start
+    while m < wall_pairs.shape[0] and count < BLOCK:
         w, i = wall_pairs[m, 0], wall_pairs[m, 1]
+        m += 1
         wnx, wny = walls.normal[w, 0], walls.normal[w, 1]
         nx, ny = -wnx, -wny  # from the disc to the wall
         tx, ty = -ny, nx
@@ -286,27 +327,167 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ra
         rvy = walls.velocity[w, 1] - velocity[i, 1]
         v_n = rvx * nx + rvy * ny
         v_t = rvx * tx + rvy * ty - velocity[i, 2] * lever
+        indices[LISTED, count], indices[HISTORY_ROW, count], indices[DISC, count] = m - 1, row, i
+        gather(scratch, count, delta, v_n, v_t, nx, ny, lever, 0.0, radius[i], radius[i])
+        count += 1
+    return count, m
+
+
+@njit
+def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, constant_rows,
+             scratch, indices, count, scale, curves, ledger):
+    """The law's pass over the ``count`` touching contacts gathered in ``scratch``: their new
+    history (rows ``indices[HISTORY_ROW]`` of ``history``; their pair constants are rows
+    ``constant_rows`` of ``constants``), their forces into the scratch's result rows
+    (:data:`SPRING_N` ...) and the ledger's slip and kt-change terms. ``scale`` is
+    1 for disc pairs, 2 for a disc and its mirror (a wall), ``curves`` where the calibrated
+    law's (C1) numbers start in ``p`` (and a registered ``kernel`` its parameters).
+
+    The paper's law runs in loops over all contacts at once (:func:`simplified_pass`); the
+    contacts it leaves (``indices[RARE]``: new contacts, the table's outside) and every contact
+    of the other laws take :func:`contact` (:func:`calibrated_contact`) one at a time. Returns
+    False where the law failed (N NaN)."""
+    rows, rare = indices[HISTORY_ROW], indices[RARE]
+    vector = address(p.ctypes.data)
+    if code == SIMPLIFIED:
+        simplified_pass(law, ratio, dt, accumulate, history, constants, constant_rows, scratch,
+                        indices, count, scale, ledger)
+    else:
+        rare[:count] = 1
+    for c in range(count):
+        if rare[c] == 0:
+            continue
+        row = rows[c]
+        pair = constants_row(constants, constant_rows[c])
+        delta, v_n, v_t = scratch[DELTA, c], scratch[V_N, c], scratch[V_T, c]
+        R1, R2 = scratch[RADIUS_I, c], scratch[RADIUS_J, c]
         if code == CALIBRATED:
             state, N_d, T_d, k_normal, slip, change = calibrated_contact(
-                law, p, ratio, dt, delta, v_n, v_t, constants_row(wall_constants, i), history,
-                row, radius[i], radius[i], 2.0, WALL_CURVES, accumulate)
+                law, p, ratio, dt, delta, v_n, v_t, pair, history, row, R1, R2, scale, curves,
+                accumulate)
         else:
             state, N_d, T_d, k_normal, slip, change = contact(
-                code, kernel, law, vector, ratio, dt, delta, v_n, v_t,
-                constants_row(wall_constants, i),
-                history_row(history, row), radius[i], radius[i], 2.0, accumulate)
-        N, T = state[NORMAL], state[TANGENTIAL]
-        if math.isnan(N):
-            return LAW_FAILED
+                code, kernel, law, vector, ratio, dt, delta, v_n, v_t, pair,
+                history_row(history, row), R1, R2, scale, accumulate)
+        if math.isnan(state[NORMAL]):
+            return False
         store_row(history, row, state)
         if slip != 0.0:
             ledger[SLIP] += slip
         if change != 0.0:
             ledger[STIFFNESS_CHANGE] += change
-        add_wall_force(elastic, forces.wall_elastic, i, w, N, T, nx, ny, lever)
-        if N_d != 0.0 or T_d != 0.0:
-            add_wall_force(damped, forces.wall_dashpot, i, w, N_d, T_d, nx, ny, lever)
-        walls.stiffness[w] += 2.0 * k_normal  # d(N)/d(disc's approach), mirror rule
+        scratch[SPRING_N, c], scratch[SPRING_T, c] = state[NORMAL], state[TANGENTIAL]
+        scratch[DAMPED_N, c], scratch[DAMPED_T, c], scratch[K_NORMAL, c] = N_d, T_d, k_normal
+    return True
+
+
+@njit(vectorised=True)
+def simplified_pass(law, ratio, dt, accumulate, history, constants, constant_rows, scratch,
+                    indices, count, scale, ledger):
+    """:func:`contact` of the paper's law for the ``count`` gathered contacts at once: the law's
+    inputs into the rows of :func:`dem.laws.simplified_steps` (a gather from the histories and
+    pair constants), its loops, the ledger's terms (:func:`ledger_terms`), the dashpots and the
+    forces of every contact in one more loop, then in contact order the ledger's sums and the
+    new history of every contact it did not mark rare (those :func:`law_pass` steps one at a
+    time)."""
+    rows, rare = indices[HISTORY_ROW], indices[RARE]
+    steps = scratch[STEPS:]
+    for c in range(count):
+        row, constant = rows[c], constant_rows[c]
+        delta = scratch[DELTA, c]
+        steps[APPROACH, c] = scale * delta
+        steps[INCREMENT, c] = scale * scratch[V_T, c] * dt if accumulate else 0.0
+        steps[MIDDLE, c] = scale * (delta + 0.5 * scratch[V_N, c] * dt)
+        steps[RADIUS_1, c], steps[RADIUS_2, c] = scratch[RADIUS_I, c], scratch[RADIUS_J, c]
+        steps[LOG_1, c] = constants[constant, LOG_4R1]
+        steps[LOG_2, c] = constants[constant, LOG_4R2]
+        steps[EXP_C, c] = constants[constant, EXP_MINUS_C]
+        steps[FORCE_0, c] = history[row, NORMAL]
+        steps[TANGENTIAL_0, c] = history[row, TANGENTIAL]
+        steps[STIFFNESS_0, c] = history[row, STIFFNESS]
+    simplified_steps(law, steps, count, rare)
+    for c in range(count):
+        N, T, kt = steps[NEW_NORMAL, c], steps[NEW_TANGENTIAL, c], steps[NEW_STIFFNESS, c]
+        slipping = steps[NEW_SLIPPING, c] != 0.0
+        slip = change = 0.0
+        if accumulate:
+            slip, change = ledger_terms(slipping, steps[TANGENTIAL_0, c], T,
+                                        steps[STIFFNESS_0, c], kt, steps[NEW_K_STEP, c],
+                                        steps[INCREMENT, c], scale)
+        scratch[SLIP_ENERGY, c], scratch[CHANGE_ENERGY, c] = slip, change
+        k_normal = steps[NEW_K_NORMAL, c]
+        N_d, T_d = dashpots(SIMPLIFIED, ratio, constants_row(constants, constant_rows[c]),
+                            k_normal, kt, scratch[V_N, c], scratch[V_T, c], scale, slipping)
+        scratch[SPRING_N, c], scratch[SPRING_T, c] = N, T
+        scratch[DAMPED_N, c], scratch[DAMPED_T, c], scratch[K_NORMAL, c] = N_d, T_d, k_normal
+    for c in range(count):
+        if rare[c] == 0:
+            ledger[SLIP] += scratch[SLIP_ENERGY, c]
+            ledger[STIFFNESS_CHANGE] += scratch[CHANGE_ENERGY, c]
+            store_row(history, rows[c], (steps[NEW_NORMAL, c], steps[NEW_TANGENTIAL, c],
+                                         steps[NEW_STIFFNESS, c], steps[NEW_HALF_WIDTH, c]))
+
+
+@njit
+def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt, accumulate):
+    """The disc-disc contacts' forces, added to the discs (:data:`OK` or :data:`LAW_FAILED`):
+    block by block (:data:`BLOCK`), the gather pass (:func:`gather_pairs`), the law's
+    (:func:`law_pass`), then the forces scattered to the discs."""
+    pairs = contacts.pairs
+    scratch = np.empty((SCRATCH_ROWS, BLOCK))
+    indices = np.empty((4, BLOCK), dtype=np.int64)
+    rows = indices[HISTORY_ROW]
+    elastic, damped = forces.elastic, forces.dashpot
+    start = 0
+    while start < pairs.shape[0]:
+        count, start = gather_pairs(discs, contacts, ledger, code, accumulate, start, scratch,
+                                    indices)
+        if not law_pass(code, kernel, law, p, ratio, dt, accumulate, contacts.pair_history,
+                        contacts.pair_constants, rows, scratch, indices, count, 1.0,
+                        PAIR_CURVES, ledger):
+            return LAW_FAILED
+        for c in range(count):
+            i, j = pairs[rows[c], 0], pairs[rows[c], 1]
+            nx, ny = scratch[NX, c], scratch[NY, c]
+            lever_i, lever_j = scratch[LEVER_I, c], scratch[LEVER_J, c]
+            add_pair_force(elastic, i, j, scratch[SPRING_N, c], scratch[SPRING_T, c], nx, ny,
+                           lever_i, lever_j)
+            N_d, T_d = scratch[DAMPED_N, c], scratch[DAMPED_T, c]
+            if N_d != 0.0 or T_d != 0.0:
+                add_pair_force(damped, i, j, N_d, T_d, nx, ny, lever_i, lever_j)
+    return OK
+
+
+@njit
+def wall_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ratio, dt,
+                accumulate):
+    """The disc-wall contacts' forces, added to the discs and summed per wall, and each wall's
+    tangent stiffness for its servo (:data:`OK` or :data:`LAW_FAILED`): the passes of
+    :func:`pair_forces`."""
+    n = discs.radius.shape[0]
+    history = contacts.wall_history.reshape((walls.point.shape[0] * n,
+                                             contacts.wall_history.shape[2]))
+    wall_pairs = contacts.wall_pairs
+    scratch = np.empty((SCRATCH_ROWS, BLOCK))
+    indices = np.empty((4, BLOCK), dtype=np.int64)
+    elastic, damped = forces.elastic, forces.dashpot
+    start = 0
+    while start < wall_pairs.shape[0]:
+        count, start = gather_walls(discs, walls, contacts, history, ledger, code, accumulate,
+                                    start, scratch, indices)
+        if not law_pass(code, kernel, law, p, ratio, dt, accumulate, history,
+                        contacts.wall_constants, indices[DISC], scratch, indices, count, 2.0,
+                        WALL_CURVES, ledger):
+            return LAW_FAILED
+        for c in range(count):
+            w, i = wall_pairs[indices[LISTED, c], 0], indices[DISC, c]
+            nx, ny, lever = scratch[NX, c], scratch[NY, c], scratch[LEVER_I, c]
+            add_wall_force(elastic, forces.wall_elastic, i, w, scratch[SPRING_N, c],
+                           scratch[SPRING_T, c], nx, ny, lever)
+            N_d, T_d = scratch[DAMPED_N, c], scratch[DAMPED_T, c]
+            if N_d != 0.0 or T_d != 0.0:
+                add_wall_force(damped, forces.wall_dashpot, i, w, N_d, T_d, nx, ny, lever)
+            walls.stiffness[w] += 2.0 * scratch[K_NORMAL, c]  # d(N)/d(disc's approach), mirror
     for w in range(walls.point.shape[0]):
         walls.force[w, 0] = -(forces.wall_elastic[w, 0] + forces.wall_dashpot[w, 0])
         walls.force[w, 1] = -(forces.wall_elastic[w, 1] + forces.wall_dashpot[w, 1])

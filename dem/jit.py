@@ -123,22 +123,28 @@ def address(typing_context, integer):
     return numba.types.voidptr(integer), codegen
 
 
-def njit(function=None, *, inline: bool = False):
+def njit(function=None, *, inline: bool = False, vectorised: bool = False):
     """``numba.njit`` as the engine uses it: compiled on first call, cached on disk (when
     :data:`CACHE`). ``inline=True`` (as ``@njit(inline=True)``) makes numba inline the function
     into its callers (numba's ``inline="always"``): for the small functions of the per-contact and
     per-disc loops, whose calls would otherwise pass their arrays by reference count, twice per
-    array and call."""
+    array and call. ``vectorised=True`` compiles with numba's ``error_model="numpy"``: a division
+    by zero gives IEEE's inf or NaN instead of raising, which is what lets LLVM vectorise a loop
+    with divisions and square roots (the same doubles otherwise); for loops whose zero
+    divisors can only come from entries the caller discards."""
     def compile_(function):
-        return numba.njit(cache=CACHE, inline="always" if inline else "never")(function)
+        return numba.njit(cache=CACHE, inline="always" if inline else "never",
+                          error_model="numpy" if vectorised else "python")(function)
     return compile_ if function is None else compile_(function)
 
 
 @functools.lru_cache(maxsize=None)
-def compile_functions(module) -> types.SimpleNamespace:
+def compile_functions(module, inline: bool = False) -> types.SimpleNamespace:
     """Every function defined in ``module``, compiled, as attributes of a namespace (once per
     module); the functions it imports from the other :data:`LAW_MODULES` are their compiled
-    copies."""
+    copies. With ``inline`` they are inlined into their callers (:func:`njit`), calls among
+    themselves included: for a loop over many contacts whose body must be one block of
+    arithmetic to vectorise."""
     namespace = dict(vars(module))
     compiled = {}
     for name, value in vars(module).items():
@@ -148,10 +154,10 @@ def compile_functions(module) -> types.SimpleNamespace:
             copy = types.FunctionType(value.__code__, namespace, name, value.__defaults__,
                                       value.__closure__)
             copy.__qualname__, copy.__module__ = value.__qualname__, value.__module__
-            compiled[name] = njit(copy)
+            compiled[name] = njit(copy, inline=inline)
         else:
             home = next((m for m in LAW_MODULES if m.__name__ == value.__module__), None)
             if home is not None:
-                namespace[name] = getattr(compile_functions(home), value.__name__)
+                namespace[name] = getattr(compile_functions(home, inline), value.__name__)
     namespace.update(compiled)
     return types.SimpleNamespace(**compiled)

@@ -58,7 +58,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from calibration.laws import ConstantPenalty, ContactPair, PolynomialPenalty
-from calibration.laws import calibrated_kernel, registry, scalar
+from calibration.laws import calibrated_kernel, normal_table, registry, scalar
 from calibration.laws.calibrated import CalibratedCoefficients, curve_data, sliding_ratio
 from calibration.laws.penalty_factor import EQ33
 from dem.damping import dashpot
@@ -80,6 +80,13 @@ _hertz_normal_energy = kernels.hertz_normal_energy
 _mindlin_tangential_stiffness = kernels.mindlin_tangential_stiffness
 _hertz2d_contact_normal = kernels.hertz2d_contact_normal
 _hertz2d_entry_stiffness = kernels.hertz2d_entry_stiffness
+#: the kernels :func:`simplified_steps` inlines into its loops
+inlined = compile_functions(scalar, inline=True)
+_normal_of_root = inlined.hertz2d_normal_of_root
+_contact_stiffness = inlined.hertz2d_contact_stiffness
+_step_stiffness_inlined = inlined.step_stiffness
+_capped_update_inlined = inlined.capped_update
+_table_root = compile_functions(normal_table, inline=True).table_root
 calibrated_kernels = compile_functions(calibrated_kernel)
 _curves = calibrated_kernels.curves
 _tangential_step = calibrated_kernels.tangential_step
@@ -332,6 +339,89 @@ def linear_step(kn, kt, mu, state, delta_n, d_delta_t):
 SIMPSON_CHANGE = 0.01
 
 
+@njit(inline=True)
+def trapezoid_suffices(delta_n, delta_middle):
+    """Whether the paper's law integrates the step's increment by the trapezoid: its approach
+    changed by at most :data:`SIMPSON_CHANGE` of the step's middle one (:func:`law_step`)."""
+    return abs(delta_n - delta_middle) <= 0.5 * SIMPSON_CHANGE * delta_middle
+
+
+#: the array form of the paper's law's step (:func:`simplified_steps`), one row of its ``steps``
+#: array per quantity and a column per contact: the inputs (the pair's approach, the step's
+#: tangential increment and the approach at the step's middle, as :func:`law_step` takes them;
+#: the radii; the pair constants log(4 R1), log(4 R2), e^(-C); the history's N, T, kt) ...
+(APPROACH, INCREMENT, MIDDLE, RADIUS_1, RADIUS_2, LOG_1, LOG_2, EXP_C, FORCE_0, TANGENTIAL_0,
+ STIFFNESS_0) = range(11)
+#: ... its intermediate rows (R*, z = 4 R* delta_n e^(-C) and the root u of Eqs. 4 + 22/23 at
+#: the step's end and middle) and its outputs (:func:`law_step`'s: the new N, T, kt, a, the
+#: tangent normal stiffness, the step's stiffness and 1.0 where the Coulomb cap acted)
+(REDUCED_RADIUS, ARGUMENT, ROOT, MIDDLE_ARGUMENT, MIDDLE_ROOT, NEW_NORMAL, NEW_TANGENTIAL,
+ NEW_STIFFNESS, NEW_HALF_WIDTH, NEW_K_NORMAL, NEW_K_STEP, NEW_SLIPPING) = range(11, 23)
+STEP_ROWS = 23
+
+
+@njit(vectorised=True)
+def simplified_steps(law, steps, count, rare):
+    """:func:`law_step` of the paper's law for the first ``count`` contacts of ``steps`` at
+    once, in loops without a branch that would keep them from vectorising: z of Eqs. 4 +
+    22/23's root ``u = -W_{-1}(-z)`` at the step's end and middle, u from the table's polynomial
+    (:func:`calibration.laws.normal_table.table_root`: the same doubles as :func:`law_step`'s
+    root), then N, a, the tangent normal stiffness
+    (:func:`calibration.laws.scalar.hertz2d_normal_of_root`), Eq. 31's kt at both, the step's
+    stiffness (the trapezoid, or Simpson's rule where the approach changed by more than
+    :data:`SIMPSON_CHANGE`: :func:`trapezoid_suffices`) and Eq. 32's capped update. A contact
+    for which that is not :func:`law_step`'s arithmetic is marked 1 in ``rare`` (0 the others;
+    its outputs are then meaningless) for the caller to step with :func:`law_step`: a new
+    contact (N 0 in its history: the entry stiffness) and one whose z at the end or (for
+    Simpson's rule) the middle is outside the table (W_{-1}; beyond the largest approach the law
+    fails; a middle approach at or below 0)."""
+    nu, modulus, mu = law[POISSON], law[MODULUS], law[FRICTION]
+    penalty = (law[PENALTY], law[PENALTY + 1], law[PENALTY + 2], law[PENALTY + 3],
+               law[PENALTY + 4], law[PENALTY + 5])
+    for m in range(count):
+        R1, R2 = steps[RADIUS_1, m], steps[RADIUS_2, m]
+        radius = R1 * R2 / (R1 + R2)
+        steps[REDUCED_RADIUS, m] = radius
+        steps[ARGUMENT, m] = 4.0 * radius * steps[APPROACH, m] * steps[EXP_C, m]
+        steps[MIDDLE_ARGUMENT, m] = 4.0 * radius * steps[MIDDLE, m] * steps[EXP_C, m]
+    for argument, root in ((ARGUMENT, ROOT), (MIDDLE_ARGUMENT, MIDDLE_ROOT)):
+        bits = steps[argument].view(np.int64)
+        for m in range(count):
+            steps[root, m] = _table_root(bits[m])
+    for m in range(count):
+        delta_n, delta_middle = steps[APPROACH, m], steps[MIDDLE, m]
+        R1, R2, radius = steps[RADIUS_1, m], steps[RADIUS_2, m], steps[REDUCED_RADIUS, m]
+        log_1, log_2, kt_previous = steps[LOG_1, m], steps[LOG_2, m], steps[STIFFNESS_0, m]
+        N, a, log_a, k_normal = _normal_of_root(steps[ROOT, m], delta_n, radius, log_1, log_2,
+                                                modulus, 1.0, 1.0)
+        kt = _contact_stiffness(a, log_a, R1, R2, log_1, log_2, nu, nu, modulus, penalty, 1.0,
+                                1.0)
+        _, a_middle, log_a_middle, _ = _normal_of_root(steps[MIDDLE_ROOT, m], delta_middle,
+                                                       radius, log_1, log_2, modulus, 1.0, 1.0)
+        kt_middle = _contact_stiffness(a_middle, log_a_middle, R1, R2, log_1, log_2, nu, nu,
+                                       modulus, penalty, 1.0, 1.0)
+        trapezoid = trapezoid_suffices(delta_n, delta_middle)
+        if trapezoid:
+            k_step = _step_stiffness_inlined(kt_previous, kt)
+        else:
+            k_step = (kt_previous + 4.0 * kt_middle + kt) / 6.0
+        T, slipping = _capped_update_inlined(steps[TANGENTIAL_0, m], k_step, steps[INCREMENT, m],
+                                             N, mu)
+        common = (in_table(steps[ARGUMENT, m]) and steps[FORCE_0, m] != 0.0
+                  and kt_previous > 0.0 and (trapezoid or in_table(steps[MIDDLE_ARGUMENT, m])))
+        rare[m] = 0 if common else 1
+        steps[NEW_NORMAL, m], steps[NEW_TANGENTIAL, m] = N, T
+        steps[NEW_STIFFNESS, m], steps[NEW_HALF_WIDTH, m] = kt, a
+        steps[NEW_K_NORMAL, m], steps[NEW_K_STEP, m] = k_normal, k_step
+        steps[NEW_SLIPPING, m] = 1.0 if slipping else 0.0
+
+
+@njit(inline=True)
+def in_table(z):
+    """Whether the normal law's table holds ``z`` (:mod:`calibration.laws.normal_table`)."""
+    return z >= normal_table.Z_LOW and z < normal_table.Z_HIGH
+
+
 @njit
 def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2, delta_middle):
     """One step of one contact of the law ``code`` with parameters ``law``
@@ -372,7 +462,7 @@ def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2, delta_middle):
                 delta_n, d_delta_t, T_previous, kt_previous, R1, R2, pair[LOG_4R1],
                 pair[LOG_4R2], pair[EXP_MINUS_C], nu, nu, law[MODULUS], law[FRICTION], penalty,
                 1.0, 1.0)
-            if abs(delta_n - delta_middle) <= 0.5 * SIMPSON_CHANGE * delta_middle:
+            if trapezoid_suffices(delta_n, delta_middle):
                 return (N, T, kt, a), k_normal, slipping, _step_stiffness(kt_previous, kt)
             _, _, _, _, kt_middle, _ = _hertz2d_contact(
                 delta_middle, 0.0, 0.0, 0.0, R1, R2, pair[LOG_4R1], pair[LOG_4R2],

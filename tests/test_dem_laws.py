@@ -238,3 +238,53 @@ def test_entry_stiffness_is_the_mean_of_kt_over_the_first_step(fraction, R1, R2,
                                            math.exp(-C), nu, nu, modulus, w, 1.0, 1.0)
     assert entry == pytest.approx(exact, rel=1e-5)
     assert kt(1.0) > 1.03 * exact  # the end's kt, which the first step took before
+
+
+def test_array_step_is_law_step_where_it_does_not_leave_the_contact():
+    """dem.laws.simplified_steps (the engine's loops over many contacts) gives law_step's doubles
+    for every contact it does not mark rare, on contacts that stick, slide, change their approach
+    by more or less than SIMPSON_CHANGE, are new, open at the step's middle or lie outside the
+    normal law's table; and it marks exactly the new ones and those outside the table."""
+    pytest.importorskip("numba")
+    from dem import laws
+    from dem.laws import Law, constants_row, law_step, pair_constants, parameters_tuple
+
+    law = parameters_tuple(Law.simplified(10e9, 0.25, 0.3).parameters)
+    rng = np.random.default_rng(11)
+    count = 600
+    R1, R2 = rng.uniform(0.03, 0.04, count), rng.uniform(0.03, 0.04, count)
+    R2[::5] = R1[::5]  # walls: the disc's mirror
+    largest = np.array([scalar.hertz2d_max_approach(a, b) for a, b in zip(R1, R2)])
+    delta = largest * 10.0 ** rng.uniform(-9, -2, count)
+    delta[:10] = largest[:10] * 0.5  # outside the table (z >= 1/8)
+    middle = delta * (1.0 + rng.choice([1e-4, 3e-3, 2e-2, -0.6, -1.5], count))
+    previous = [(rng.choice([0.0, 1e4]), rng.normal() * 1e2, 0.0, 0.0) for _ in range(count)]
+    steps = np.zeros((laws.STEP_ROWS, count))
+    constants = np.zeros((count, laws.PAIR_CONSTANTS))
+    for m in range(count):
+        pair_constants(laws.SIMPLIFIED, law, 0.0, 1.0, R1[m], R2[m], constants[m])
+        N0, T0, _, _ = previous[m]
+        kt0 = law_step(laws.SIMPLIFIED, law, constants_row(constants, m), laws.OPEN, delta[m],
+                       0.0, R1[m], R2[m], delta[m])[0][2] if N0 else 0.0
+        previous[m] = (N0, T0, kt0, 0.0)
+    steps[laws.APPROACH], steps[laws.INCREMENT] = delta, rng.normal(size=count) * delta
+    steps[laws.MIDDLE], steps[laws.RADIUS_1], steps[laws.RADIUS_2] = middle, R1, R2
+    steps[laws.LOG_1], steps[laws.LOG_2] = constants[:, laws.LOG_4R1], constants[:, laws.LOG_4R2]
+    steps[laws.EXP_C] = constants[:, laws.EXP_MINUS_C]
+    steps[laws.FORCE_0], steps[laws.TANGENTIAL_0], steps[laws.STIFFNESS_0] = np.transpose(
+        previous)[:3]
+    rare = np.empty(count, dtype=np.int64)
+    laws.simplified_steps(law, steps, count, rare)
+    outside = np.arange(count) < 10
+    simpson = np.abs(delta - middle) > 0.5 * laws.SIMPSON_CHANGE * middle
+    expected = (steps[laws.FORCE_0] == 0.0) | outside | (simpson & (middle <= 0.0))
+    assert np.array_equal(rare == 1, expected)
+    assert 100 < np.count_nonzero(simpson & ~expected) and 100 < np.count_nonzero(~expected)
+    for m in np.flatnonzero(~expected):
+        state, k_normal, slipping, k_step = law_step(
+            laws.SIMPLIFIED, law, constants_row(constants, m), previous[m], delta[m],
+            steps[laws.INCREMENT, m], R1[m], R2[m], middle[m])
+        assert (state, k_normal, slipping, k_step) == (
+            tuple(steps[[laws.NEW_NORMAL, laws.NEW_TANGENTIAL, laws.NEW_STIFFNESS,
+                         laws.NEW_HALF_WIDTH], m]), steps[laws.NEW_K_NORMAL, m],
+            steps[laws.NEW_SLIPPING, m] == 1.0, steps[laws.NEW_K_STEP, m])

@@ -3,8 +3,8 @@
 Independent checks: the derivative formula the proof rests on against mpmath's numerical
 derivatives; every interval's polynomial against ``-W_{-1}(-z)`` at 40 digits at its ends and at
 points inside, within the bound the build proved for that interval (and that bound below the
-module's BOUND); the scalar and array versions giving the same doubles; z outside the table
-going to W_{-1}; the build reproducing the committed file (a sample of rows by default, the
+module's BOUND); the scalar, bitwise and array versions giving the same doubles; z outside the
+table going to W_{-1}; the build reproducing the committed file (a sample of rows by default, the
 whole file in the slow suite).
 """
 import json
@@ -18,7 +18,8 @@ mpmath = pytest.importorskip("mpmath")
 from calibration.laws import normal_table, normal_table_build  # noqa: E402
 from calibration.laws.lambert_w import lambert_w_minus1, lambert_w_minus1_array  # noqa: E402
 from calibration.laws.normal_table import (BOUND, EXPONENTS, PARTS, ROW_BOUNDS, TABLE,  # noqa: E402
-                                           interval, normal_root, normal_root_array)
+                                           interval, normal_root, normal_root_array,
+                                           table_root)
 
 ROWS = TABLE.shape[0]
 
@@ -75,6 +76,9 @@ def test_array_and_scalar_give_the_same_doubles():
     assert [normal_root(float(x)) for x in z[outside]] == [-lambert_w_minus1(-x)
                                                              for x in z[outside]]
     assert math.isnan(normal_root(0.5)) and math.isnan(normal_root(math.nan))
+    bits = z[~outside].view(np.int64)
+    assert [table_root(int(b)) for b in bits] == [normal_root(float(x)) for x in z[~outside]]
+    assert all(math.isfinite(table_root(int(b))) for b in z[outside].view(np.int64))
 
 
 def test_log_uniform_against_reference():

@@ -95,8 +95,23 @@ def normal_root(z: float) -> float:
     mantissa, exponent = math.frexp(z)  # z = mantissa 2^exponent, 1/2 <= mantissa < 1
     scaled = (2.0 * mantissa - 1.0) * PARTS  # the fraction's top 4 bits before the point
     part = int(scaled)
-    t = 2.0 * (scaled - part) - 1.0
-    c = TABLE[(exponent - 1 - EXPONENTS[0]) * PARTS + part]
+    return horner(TABLE[(exponent - 1 - EXPONENTS[0]) * PARTS + part],
+                  2.0 * (scaled - part) - 1.0)
+
+
+def table_root(bits: int) -> float:
+    """:func:`normal_root` of a z inside the table from its IEEE 754 bits (an integer; what a
+    loop over many z reads through an integer view of their array): the fields
+    :func:`normal_root_array` reads, so the same doubles. The row is clamped to the table, so a
+    z outside it gives a finite number, not u: the caller finds u of those with
+    :func:`normal_root`."""
+    row = ((bits >> 52) - 1023 - EXPONENTS[0]) * PARTS + ((bits >> 48) & (PARTS - 1))
+    row = min(max(row, 0), TABLE.shape[0] - 1)
+    return horner(TABLE[row], (bits & ((1 << 48) - 1)) * T_SCALE - 1.0)
+
+
+def horner(c, t: float) -> float:
+    """The table row ``c``'s polynomial at ``t`` by Horner's rule (8 multiply-adds)."""
     p = c[8]
     p = p * t + c[7]
     p = p * t + c[6]

@@ -173,9 +173,8 @@ def hertz2d_contact(delta_n: float, d_delta_t: float, T_previous: float, kt_prev
                                                    exp_minus_C, modulus, omega1, omega2)
     if not N > 0.0:  # open (0) or beyond the largest approach (NaN)
         return N, 0.0, 0.0, 0.0, 0.0, False
-    scale = math.pi * modulus
-    kt = scale / (omega1 * hertz2d_body_bracket(log_4R1 - log_a, a / R1, nu1, w)
-                  + omega2 * hertz2d_body_bracket(log_4R2 - log_a, a / R2, nu2, w))
+    kt = hertz2d_contact_stiffness(a, log_a, R1, R2, log_4R1, log_4R2, nu1, nu2, modulus, w,
+                                   omega1, omega2)
     T, slipping = capped_update(T_previous, step_stiffness(kt_previous, kt), d_delta_t, N, mu)
     return N, T, a, k_normal, kt, slipping
 
@@ -222,9 +221,28 @@ def hertz2d_contact_normal(delta_n: float, R1: float, R2: float, log_4R1: float,
     u = hertz2d_root(delta_n, radius, exp_minus_C)
     if math.isnan(u):
         return math.nan, 0.0, 0.0, 0.0
+    return hertz2d_normal_of_root(u, delta_n, radius, log_4R1, log_4R2, modulus, omega1, omega2)
+
+
+def hertz2d_normal_of_root(u: float, delta_n: float, radius: float, log_4R1: float,
+                           log_4R2: float, modulus: float, omega1: float, omega2: float):
+    """:func:`hertz2d_contact_normal` from the root ``u = C - log(a^2) > 1`` of Eqs. 4 + 22/23
+    at the approach ``delta_n > 0`` (:func:`hertz2d_root`), R* = ``radius``: Eq. 29's ``N =
+    pi E* delta_n / u``, ``a = sqrt(4 R* delta_n / u)``, ``log a = (C - u)/2`` and the tangent
+    stiffness ``pi E*/(u - 1)``. A DEM loop that finds u for many contacts at once calls it with
+    each."""
     scale = math.pi * modulus
     return (scale * delta_n / u, math.sqrt(4.0 * radius * delta_n / u),
             0.5 * (omega1 * log_4R1 + omega2 * log_4R2 - 1.0 - u), scale / (u - 1.0))
+
+
+def hertz2d_contact_stiffness(a: float, log_a: float, R1: float, R2: float, log_4R1: float,
+                              log_4R2: float, nu1: float, nu2: float, modulus: float, w,
+                              omega1: float, omega2: float) -> float:
+    """Eq. 31's ``kt = pi E* / B(a)`` (:func:`hertz2d_tangential_stiffness`) from the
+    half-width, its logarithm and the pair's ``log(4 R_i)``: no logarithm."""
+    return math.pi * modulus / (omega1 * hertz2d_body_bracket(log_4R1 - log_a, a / R1, nu1, w)
+                                + omega2 * hertz2d_body_bracket(log_4R2 - log_a, a / R2, nu2, w))
 
 
 def hertz2d_update(delta_n: float, d_delta_t: float, T_previous: float, kt_previous: float,
