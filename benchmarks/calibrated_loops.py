@@ -3,12 +3,12 @@
 
 The map's admissibility table runs a few dozen loops per law; this runs the shipped calibrated
 law (``calibration/data/calibrated/coefficients.json``) around as many as asked, drawn by
-:func:`calibration.laws.admissibility.random_loops` with a seed of its own (equal, dissimilar and
+:func:`hertz2d.calibration.laws.admissibility.random_loops` with a seed of its own (equal, dissimilar and
 wall contacts, |beta| to 0.5, a/R 0.02-0.2, mu 0.05-1, N swinging 0-40 % in and out of phase or
 along random smooth closed curves, amplitudes 0.05-1.5 x the slip onset). Per loop the net work W
 of the last of 3 repeats over ``mu N_max A`` at the map's steps; the loops below ``-THRESHOLD``
 are rerun at 4 and 16 times the steps and their W extrapolated to a vanishing step
-(:class:`~calibration.laws.admissibility.LoopWork`). Each finished chunk is appended to
+(:class:`~hertz2d.calibration.laws.admissibility.LoopWork`). Each finished chunk is appended to
 ``benchmarks/results/calibrated_loops.csv``, so a killed run resumes where it stopped (a file
 that does not parse is set aside and the run starts over); the summary, printed and written to
 ``calibrated_loops.json``, counts the loops by band of |beta|.
@@ -27,13 +27,13 @@ from tqdm import tqdm
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from calibration.laws.admissibility import (QUADRATURE_BOUND, THRESHOLD,  # noqa: E402
+from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, THRESHOLD,  # noqa: E402
                                             Loop, extrapolated, normalised_work, random_loops)
-from calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
+from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
                                          CalibratedCoefficients, run_contacts)
-from calibration.runs.json_file import dumps  # noqa: E402
-from calibration.validation.map.errors import LawChoice  # noqa: E402
-from calibration.validation.map.loops import STEPS, quiet, refined_works  # noqa: E402
+from hertz2d.calibration.runs.json_file import dumps  # noqa: E402
+from hertz2d.calibration.validation.map.errors import LawChoice  # noqa: E402
+from hertz2d.calibration.validation.map.loops import STEPS, quiet, refined_works  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 TABLE, SUMMARY = RESULTS / "calibrated_loops.csv", RESULTS / "calibrated_loops.json"
@@ -68,7 +68,7 @@ def done_so_far() -> pd.DataFrame:
 def chunk_works(coefficients: CalibratedCoefficients, indexed: list[tuple[int, Loop]]
                 ) -> dict[int, float]:
     """Worker task: ``{loop index: W}`` of the law on the ``(index, loop)`` pairs, the loops on
-    discs and those on walls each run together (:func:`~calibration.laws.calibrated.run_contacts`:
+    discs and those on walls each run together (:func:`~hertz2d.calibration.laws.calibrated.run_contacts`:
     the tables are those of one loop at a time, bit for bit; the run is several times faster)."""
     works = {}
     with quiet():

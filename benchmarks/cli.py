@@ -3,7 +3,7 @@ command's help, and rejected arguments (argparse's and a command's own first che
 
 ``python benchmarks/cli.py [--runs 7] [--before REV]`` prints, per command line, the median wall
 and CPU (user + system) seconds of the whole process over ``--runs`` runs, started as
-``python -m calibration ARGS`` from an empty folder. With ``--before REV`` the same command lines
+``python -m hertz2d.calibration ARGS`` from an empty folder. With ``--before REV`` the same command lines
 run, interleaved run by run, against the sources of that git revision (exported to a temporary
 folder and put first on ``PYTHONPATH``), with the ratio of the medians. The table is also
 written to ``benchmarks/results/cli.json`` with the date, the machine, the load average before
@@ -44,13 +44,13 @@ def load() -> list[float]:
 
 
 def timed(args: list[str], sources: Path | None, folder: str) -> tuple[float, float]:
-    """Wall and CPU seconds of one ``python -m calibration ARGS`` process."""
+    """Wall and CPU seconds of one ``python -m hertz2d.calibration ARGS`` process."""
     env = dict(os.environ)
     if sources is not None:
         env["PYTHONPATH"] = str(sources) + os.pathsep + env.get("PYTHONPATH", "")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "calibration", *args], cwd=folder, env=env,
+    subprocess.run([sys.executable, "-m", "hertz2d.calibration", *args], cwd=folder, env=env,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -74,7 +74,7 @@ def main() -> None:
     started, rows = load(), []
     with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as old:
         before = export(options.before, Path(old)) if options.before else None
-        print(f"python -m calibration ARGS, median of {options.runs} runs; load average "
+        print(f"python -m hertz2d.calibration ARGS, median of {options.runs} runs; load average "
               f"{started}")
         header = f"{'ARGS':<24} {'wall s':>7} {'CPU s':>6}"
         if before:

@@ -27,10 +27,10 @@ def fresh_cache() -> None:
 
 
 def per_level(max_level: int) -> None:
-    from calibration.laws.closed_forms import penalty_factor_from_displacement
-    from calibration.penalty.confined_cases import balance_for
-    from fem.confined import ConfinedDisc
-    from meshes.fulldisc import full_disc_mesh
+    from hertz2d.calibration.laws.closed_forms import penalty_factor_from_displacement
+    from hertz2d.calibration.penalty.confined_cases import balance_for
+    from hertz2d.fem.confined import ConfinedDisc
+    from hertz2d.meshes.fulldisc import full_disc_mesh
 
     fresh_cache()
     rows = []
@@ -61,10 +61,10 @@ def per_level(max_level: int) -> None:
 
 
 def grid(jobs: int) -> None:
-    from calibration.penalty.confined import run_confined
-    from calibration.penalty.confined_cases import expand_confined
-    from calibration.penalty.spec import read
-    from calibration.runs.executor_choice import open_executor
+    from hertz2d.calibration.penalty.confined import run_confined
+    from hertz2d.calibration.penalty.confined_cases import expand_confined
+    from hertz2d.calibration.penalty.spec import read
+    from hertz2d.calibration.runs.executor_choice import open_executor
 
     cases = [c for c in expand_confined(read()) if c.study == "grid"]
     fresh_cache()

@@ -15,7 +15,7 @@ paper's damping (local, 0.7), gravity, dt = 1e-5 s, one core. For every law:
 3. the paper's whole schedule (``--full``, about a minute per law): 5 s settling, 1 s isotropic
    compression to 0.1 GPa by servo walls, 2 s of shearing with the top wall at 0.1 m/s and the
    side walls on the servo: 8e5 steps, timed, with the energy balance of the whole run. (The
-   protocol here only times the engine; ``hertz2d dem biaxial`` (:mod:`dem.biaxial`) is the
+   protocol here only times the engine; ``hertz2d dem biaxial`` (:mod:`hertz2d.dem.biaxial`) is the
    paper's test with its measurements.)
 
 Laws: the simplified model with hertz2d's refit w (``results/penalty/fit.json``), Eq. 33's w and
@@ -41,13 +41,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from calibration import results_layout as layout  # noqa: E402
-from calibration.fitted import calibrated_coefficients  # noqa: E402
-from calibration.laws import ConstantPenalty  # noqa: E402
-from calibration.penalty.outputs import FIT, PenaltyFit  # noqa: E402
-from calibration.validation.outputs import ValidationRecord  # noqa: E402
-from calibration.laws.penalty_factor import EQ33  # noqa: E402
-from dem import PAPER_DAMPING, Damping, Discs, Law, Simulation, Walls, random_packing  # noqa
+from hertz2d.calibration import results_layout as layout  # noqa: E402
+from hertz2d.calibration.fitted import calibrated_coefficients  # noqa: E402
+from hertz2d.calibration.laws import ConstantPenalty  # noqa: E402
+from hertz2d.calibration.penalty.outputs import FIT, PenaltyFit  # noqa: E402
+from hertz2d.calibration.validation.outputs import ValidationRecord  # noqa: E402
+from hertz2d.calibration.laws.penalty_factor import EQ33  # noqa: E402
+from hertz2d.dem import PAPER_DAMPING, Damping, Discs, Law, Simulation, Walls, random_packing  # noqa
 
 E, NU, MU, DENSITY, DT = 10e9, 0.25, 0.3, 2700.0, 1e-5
 WIDTH, HEIGHT = 1.0, 1.5

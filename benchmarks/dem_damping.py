@@ -1,7 +1,7 @@
 """What the paper's "contact damping 0.7" changes (run: ``python benchmarks/dem_damping.py``).
 
 Not a timing: the sensitivity of the two readings of Section 4.3's damping (see
-:mod:`dem.damping`), printed as tables.
+:mod:`hertz2d.dem.damping`), printed as tables.
 
 1. Normal restitution of one impact (a disc at 1 m/s on a wall, the paper's material; dt = 1e-7
    so the time step does not blur it), measured and from the closed forms: viscous damping ratio
@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from dem import Damping, Discs, Law, Simulation, Walls, random_packing  # noqa: E402
-from dem.impact import DENSITY, RADIUS, impact, spring_dashpot, spring_local_damping  # noqa
+from hertz2d.dem import Damping, Discs, Law, Simulation, Walls, random_packing  # noqa: E402
+from hertz2d.dem.impact import DENSITY, RADIUS, impact, spring_dashpot, spring_local_damping  # noqa
 
 LINEAR = Law.linear(2.7e9, 1.5e9, 0.3)
 PAPER_LAW = Law.simplified(10e9, 0.25, 0.3)

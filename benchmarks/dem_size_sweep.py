@@ -63,8 +63,8 @@ def bed(size: int, centres: np.ndarray, radii: np.ndarray):
 
 def time_hertz2d(name: str, centres, radii, width: float) -> tuple[float, float]:
     """``(CPU seconds per step, contacts per disc)`` of hertz2d with law ``name``."""
-    from dem import Discs, Simulation, Walls
-    from dem.observe import contact_statistics
+    from hertz2d.dem import Discs, Simulation, Walls
+    from hertz2d.dem.observe import contact_statistics
     law, damping = hertz2d_laws()[name]
     run = Simulation(Discs.from_arrays(centres, radii, 2700.0), law, dt=DT,
                      walls=Walls.box(width, HEIGHT), damping=damping, skin=0.01)

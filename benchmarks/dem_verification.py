@@ -1,7 +1,7 @@
 """The DEM engine's verification table (run: ``python benchmarks/dem_verification.py``).
 
-The DEM engine's verification (docs/guide/dem.md computes part of it), each against its closed form (:mod:`dem.impact`,
-:mod:`dem.rolling`); the tests assert them. A disc of R = 0.035 m, rho = 2700 kg/m^3 (E 10 GPa,
+The DEM engine's verification (docs/guide/dem.md computes part of it), each against its closed form (:mod:`hertz2d.dem.impact`,
+:mod:`hertz2d.dem.rolling`); the tests assert them. A disc of R = 0.035 m, rho = 2700 kg/m^3 (E 10 GPa,
 nu 0.25, mu 0.3; the linear spring kn 2.7e9, kt 1.5e9 N/m) at 1 m/s.
 
 1. Elastic normal impact on a wall: contact time against the law's own integral and the relative
@@ -13,7 +13,7 @@ nu 0.25, mu 0.3; the linear spring kn 2.7e9, kt 1.5e9 N/m) at 1 m/s.
    (a disc slides throughout for psi > 3).
 4. A disc on an incline: acceleration against 2/3 g sin(theta) (rolling) and g (sin - mu cos)
    (sliding, tan(theta) > 3 mu).
-5. Oblique impact on a wall against an independent reference (:mod:`dem.impact_reference`: the
+5. Oblique impact on a wall against an independent reference (:mod:`hertz2d.dem.impact_reference`: the
    single contact as an ODE, scipy at a tolerance of 1e-12, the stick-slip switches as events):
    the rebound angle's error as dt halves, and the error over dt^2 (bounded for a second-order
    scheme, growing as 1/dt for a first-order one).
@@ -27,12 +27,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from calibration.laws import ConstantPenalty  # noqa: E402
-from dem import Damping, Law  # noqa: E402
-from dem.impact import (DENSITY, RADIUS, elastic_contact_time, impact, sliding_impact,  # noqa
+from hertz2d.calibration.laws import ConstantPenalty  # noqa: E402
+from hertz2d.dem import Damping, Law  # noqa: E402
+from hertz2d.dem.impact import (DENSITY, RADIUS, elastic_contact_time, impact, sliding_impact,  # noqa
                         spring_dashpot, spring_local_damping)
-from dem.impact_reference import reference_impact  # noqa: E402
-from dem.rolling import roll  # noqa: E402
+from hertz2d.dem.impact_reference import reference_impact  # noqa: E402
+from hertz2d.dem.rolling import roll  # noqa: E402
 
 MASS = DENSITY * math.pi * RADIUS**2
 LAWS = {"simplified (Eq. 33)": Law.simplified(10e9, 0.25, 0.3),

@@ -26,7 +26,7 @@ runs it in two styles, both timed:
   contact too): the general style. Its normal dashpot is ``beta sqrt(m* kn)`` with ``beta =
   -2 ln e / sqrt(pi^2 + ln^2 e)``, its tangential one ``x_gt`` times that: hertz2d's for every
   pair.
-- hertz2d: :class:`dem.Damping` ``ratio`` zeta, dashpots ``2 zeta sqrt(m* k)`` with k = kn
+- hertz2d: :class:`hertz2d.dem.Damping` ``ratio`` zeta, dashpots ``2 zeta sqrt(m* k)`` with k = kn
   normal, kt tangential. So zeta = beta/2 = 0.21545 for e = 0.5, and ``x_gt = sqrt(kt/kn)`` makes
   LAMMPS's tangential dashpot hertz2d's.
 - Walls: hertz2d contacts a wall by the mirror rule (Section 3.2: the law sees twice the disc's
@@ -261,15 +261,15 @@ def run_lammps(python: str, jobs: list[tuple[Path, dict]]) -> list[dict]:
 # ------------------------------------------------------------------------------------------
 
 def hertz2d_laws() -> dict:
-    from calibration.laws.penalty_factor import EQ33
-    from dem import Damping, Law
+    from hertz2d.calibration.laws.penalty_factor import EQ33
+    from hertz2d.dem import Damping, Law
     viscous = Damping(ratio=RATIO)
     return {"linear": (Law.linear(KN, KT, MU), viscous),
             "Table 1": (Law.simplified(E, NU, MU, EQ33), viscous)}
 
 
 def hertz2d_simulation(law, damping, centres, radii, velocities=None, gravity=True, dt=DT):
-    from dem import Discs, Simulation, Walls
+    from hertz2d.dem import Discs, Simulation, Walls
     return Simulation(Discs.from_arrays(centres, radii, DENSITY, velocities), law, dt=dt,
                       walls=Walls.box(WIDTH, HEIGHT), damping=damping, skin=SKIN,
                       gravity=(0.0, -GRAVITY if gravity else 0.0))
@@ -283,7 +283,7 @@ def hertz2d_state(run) -> dict:
 def run_hertz2d(law, damping, centres, radii) -> dict:
     """The schedule in chunks of SAMPLE steps, contacts counted after each (inside the timing,
     as LAMMPS counts inside its run)."""
-    from dem.observe import contact_statistics
+    from hertz2d.dem.observe import contact_statistics
     run = hertz2d_simulation(law, damping, centres, radii)
     phases, samples = [], {}
     for _, steps in PHASES:
@@ -408,7 +408,7 @@ def reduced_mass(radii) -> float:
 
 
 def single_contacts(python: str | None, folder: Path) -> None:
-    from dem import Damping
+    from hertz2d.dem import Damping
     law, _ = hertz2d_laws()["linear"]
     ours = []
     for name, centres, radii, velocities, restitution in SINGLE_CONTACTS:
@@ -465,7 +465,7 @@ def load() -> str:
 
 
 def packing(rep: int) -> tuple[np.ndarray, np.ndarray]:
-    from dem import random_packing
+    from hertz2d.dem import random_packing
     centres, radii = random_packing(DISCS, D_MIN, D_MAX, WIDTH, HEIGHT, seed=SEED)
     if rep:
         centres = centres + np.random.default_rng(rep).uniform(-PERTURBATION, PERTURBATION,
@@ -476,7 +476,7 @@ def packing(rep: int) -> tuple[np.ndarray, np.ndarray]:
 def warm_up() -> None:
     """Compile (or load) every hertz2d kernel the timings call, outside them: the time loop and
     the contact count, for each law."""
-    from dem.observe import contact_statistics
+    from hertz2d.dem.observe import contact_statistics
     for law, damping in hertz2d_laws().values():
         run = hertz2d_simulation(law, damping, *packing(0))
         run.advance(SAMPLE)

@@ -6,7 +6,7 @@ Prints one table per measurement (run: ``python benchmarks/halfround.py [--max-l
    cache), assembly (basis, K_lambda and K_mu, loads), the time per case of a sweep over nu on that
    mesh solved directly (factorisation + solves; the first case, which also does the symbolic
    analysis, is shown apart), the same sweep by the reduced parametric solve
-   (:meth:`fem.halfround.HalfRoundBody.sweep_poisson`, all ratios together), DOFs and
+   (:meth:`hertz2d.fem.halfround.HalfRoundBody.sweep_poisson`, all ratios together), DOFs and
    |w - w(finest)|;
 2. the factorisation alone at the default level: qdldl with a reused pattern against SuperLU;
 3. the wall time of the default a/R x nu grid (both supports) with 1 and 2 worker processes,
@@ -30,9 +30,9 @@ def fresh_cache() -> None:
 
 
 def per_level(max_level: int) -> None:
-    from calibration.laws.closed_forms import penalty_factor_from_displacement
-    from fem.halfround import HalfRoundBody
-    from meshes.halfround import half_round_mesh
+    from hertz2d.calibration.laws.closed_forms import penalty_factor_from_displacement
+    from hertz2d.fem.halfround import HalfRoundBody
+    from hertz2d.meshes.halfround import half_round_mesh
 
     fresh_cache()
     R, a, E, nu = 0.5, 0.025, 10e9, 0.25
@@ -67,8 +67,8 @@ def per_level(max_level: int) -> None:
 
 
 def factorisation() -> None:
-    from fem.factor import PatternFactorizer
-    from fem.halfround import HalfRoundBody
+    from hertz2d.fem.factor import PatternFactorizer
+    from hertz2d.fem.halfround import HalfRoundBody
 
     body = HalfRoundBody(0.5, 0.025)
     free, parts, _, _ = body.support("clamped")
@@ -95,10 +95,10 @@ def factorisation() -> None:
 
 
 def grid_sweep() -> None:
-    from calibration.penalty.spec import load_spec
-    from calibration.penalty.sweep import run_sweep
-    from calibration.runs.executor_choice import open_executor
-    from calibration.runs.store import CaseStore
+    from hertz2d.calibration.penalty.spec import load_spec
+    from hertz2d.calibration.penalty.sweep import run_sweep
+    from hertz2d.calibration.runs.executor_choice import open_executor
+    from hertz2d.calibration.runs.store import CaseStore
 
     cases = [c for c in load_spec() if c.study == "grid"]
     print(f"\nDefault grid: {len(cases)} cases ({len(cases) // 2} per support), empty case store")

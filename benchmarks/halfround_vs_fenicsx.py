@@ -51,9 +51,9 @@ DEFAULT_SUBSET = "0.01,0.05,0.1,0.15"
 
 def grid_spec(path: Path) -> tuple[list[float], list[float], int]:
     """Write the clamped-only grid spec of the shipped default spec to ``path``."""
-    from calibration.runs import spec_file
+    from hertz2d.calibration.runs import spec_file
 
-    spec = spec_file.read_spec(None, "calibration.penalty.specs", "default.toml")
+    spec = spec_file.read_spec(None, "hertz2d.calibration.penalty.specs", "default.toml")
     base, grid = spec["base"], spec["grid"]
     path.write_text("[base]\n" + "".join(f"{k} = {base[k]!r}\n" for k in ("R", "a", "E", "nu", "T"))
                     + f"level = {base['level']}\nsupports = [\"clamped\"]\n\n[grid]\n"
@@ -71,7 +71,7 @@ def hertz2d_run(spec: Path, cache: Path, results: Path) -> tuple[float, float, p
     """One ``hertz2d sweep --jobs 1`` process: (printed s, wall s, its grid table)."""
     (cache / "cases.sqlite").unlink(missing_ok=True)
     env = {**os.environ, "HERTZ2D_CACHE": str(cache), "PYTHONPATH": str(REPOSITORY)}
-    wall, out = timed([sys.executable, "-m", "calibration", "sweep", "--spec", str(spec),
+    wall, out = timed([sys.executable, "-m", "hertz2d.calibration", "sweep", "--spec", str(spec),
                        "--jobs", "1", "--results", str(results), "--json"], env)
     summary = json.loads(out.strip().splitlines()[-1])
     assert summary["failed"] == 0, summary["failures"]
@@ -89,8 +89,8 @@ def peer_run(python: str, script: str, compile_cache: Path) -> tuple[float, floa
 def reference(spec: Path, subset: list[float], level: int) -> tuple[pd.Series, dict]:
     """Richardson-extrapolated w on ``subset`` x every nu from levels ``level + 1, level + 2``;
     and the RMS change of w between successive levels (``level`` to ``level + 2``)."""
-    from calibration.penalty.spec import load_spec
-    from calibration.penalty.sweep import run_sweep
+    from hertz2d.calibration.penalty.spec import load_spec
+    from hertz2d.calibration.penalty.sweep import run_sweep
 
     cases = [c for c in load_spec(spec) if any(np.isclose(c.a_over_R, subset))]
     w = {}

@@ -4,9 +4,9 @@
 from an empty case store (a temporary one; the mesh cache is ``HERTZ2D_CACHE``'s), every default
 FEM path of the named samples of the held-out spec (the shipped ``heldout.toml`` unless
 ``--spec``; all its samples when none is named), as the map runs them
-(:func:`calibration.validation.map.runs.run_paths`: a contact's paths on bodies meshed once). It
+(:func:`hertz2d.calibration.validation.map.runs.run_paths`: a contact's paths on bodies meshed once). It
 prints per sample the paths, their mesh levels, the failures (each with its reason), the wall
-seconds, the spec's own estimate (:func:`calibration.validation.map.spec.estimate`) and the FEM
+seconds, the spec's own estimate (:func:`hertz2d.calibration.validation.map.spec.estimate`) and the FEM
 seconds per path kind. A full run on N worker processes takes about 1/N of the wall time on a
 quiet machine; the load average is printed with it.
 """
@@ -19,9 +19,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from calibration.runs.store import CaseStore
-from calibration.validation.map.runs import run_paths, solver_namespace
-from calibration.validation.map.spec import estimate, read
+from hertz2d.calibration.runs.store import CaseStore
+from hertz2d.calibration.validation.map.runs import run_paths, solver_namespace
+from hertz2d.calibration.validation.map.spec import estimate, read
 
 
 def main() -> None:

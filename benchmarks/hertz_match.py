@@ -45,8 +45,8 @@ def matched_hertz(centres, radii, wall_overlap, *, E, nu, mu, density, ratio) ->
         ``pair_style granular``'s ``hertz/material`` E and x_gt; with the reference values they
         come from (``reference``).
     """
-    from calibration.laws.penalty_factor import EQ33
-    from calibration.laws.scalar import hertz2d_update, pair_modulus
+    from hertz2d.calibration.laws.penalty_factor import EQ33
+    from hertz2d.calibration.laws.scalar import hertz2d_update, pair_modulus
     modulus = pair_modulus(E, nu, E, nu)
     w = EQ33.coefficients
     pairs = touching(centres, radii)

@@ -46,7 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from calibration.cli import main  # noqa: E402
+from hertz2d.calibration.cli import main  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "kernel_floor.json"
 

@@ -49,8 +49,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the project before this folder, whose dem.py shadows dem
 
-from calibration.cli import main as hertz2d  # noqa: E402
-from calibration.export.lammps.runtime import lmp_command, mpiexec  # noqa: E402
+from hertz2d.calibration.cli import main as hertz2d  # noqa: E402
+from hertz2d.calibration.export.lammps.runtime import lmp_command, mpiexec  # noqa: E402
 from hertz_match import matched_hertz  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "lammps_drum.json"

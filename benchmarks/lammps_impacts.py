@@ -5,12 +5,12 @@ Needs the ``lammps`` extra, a C++ compiler and numba. Exports the plugin of the 
 (Eq. 33) into a temporary folder and runs the ten impacts of ``tests/test_lammps_plugin.py`` (the
 paper's disc, R = 0.035 m, 2700 kg/m^3, E 10 GPa, nu 0.25, mu 0.3, at 1 m/s, dt = 1e-6 s: normal,
 30 and 65 degrees on a wall, 0 and 30 degrees between discs, undamped, with dashpots of ratio 0.3
-and with local damping 0.7) in both engines, measured alike (``dem.impact.impact`` and
-``calibration.export.lammps.impact.lammps_impact``: the contact time, the normal restitution and
+and with local damping 0.7) in both engines, measured alike (``hertz2d.dem.impact.impact`` and
+``hertz2d.calibration.export.lammps.impact.lammps_impact``: the contact time, the normal restitution and
 the rebound angle of the relative velocity, the disc's spin). The last column is the largest
 difference over the four, relative to the scales the tests use (the contact time, 1, the angle
 or 1 degree, v/R). Then the closed forms: the law's contact time (the quadrature of
-``dem.impact.elastic_contact_time``) and the kinetic energy of an undamped frictionless impact,
+``hertz2d.dem.impact.elastic_contact_time``) and the kinetic energy of an undamped frictionless impact,
 the sliding impact's rebound and spin (Coulomb's impulse), and the restitution under local
 damping 0.7, sqrt(0.3/1.7).
 """
@@ -26,11 +26,11 @@ from pathlib import Path
 # the project before this folder, whose dem.py would shadow the dem package
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from calibration.cli import main as hertz2d  # noqa: E402
-from calibration.export.lammps.impact import lammps_impact  # noqa: E402
-from calibration.laws.penalty_factor import EQ33  # noqa: E402
-from dem import Damping, Law  # noqa: E402
-from dem.impact import (check_impact, elastic_contact_time, impact,  # noqa: E402
+from hertz2d.calibration.cli import main as hertz2d  # noqa: E402
+from hertz2d.calibration.export.lammps.impact import lammps_impact  # noqa: E402
+from hertz2d.calibration.laws.penalty_factor import EQ33  # noqa: E402
+from hertz2d.dem import Damping, Law  # noqa: E402
+from hertz2d.dem.impact import (check_impact, elastic_contact_time, impact,  # noqa: E402
                         sliding_impact)
 
 E, NU, MU, RADIUS, DENSITY, SPEED, DT = 10e9, 0.25, 0.3, 0.035, 2700.0, 1.0, 1e-6

@@ -118,9 +118,9 @@ def weight(radii) -> float:
 def settled_bed(plugin: Path, folder: Path, settle: int):
     """The 200-disc packing after ``settle`` steps with the plugin: (centres, velocities
     (vx, vy, omega), radii)."""
-    from calibration.export.lammps.bed import run_box
-    from calibration.export.lammps.inputs import DiscSystem
-    from dem.packing import random_packing
+    from hertz2d.calibration.export.lammps.bed import run_box
+    from hertz2d.calibration.export.lammps.inputs import DiscSystem
+    from hertz2d.dem.packing import random_packing
     centres, radii = random_packing(200, 0.06, 0.08, WIDTH, HEIGHT, seed=1)
     system = DiscSystem(E=E, nu=NU, mu=MU, density=DENSITY, dt=DT, skin=SKIN, ratio=RATIO,
                         gravity=GRAVITY)
@@ -172,7 +172,7 @@ def timer_sections(log: Path) -> dict[str, float]:
 def worker(spec: dict) -> dict:
     """Run one style on the bed (table 1) in this process: its CPU time per step, the timer's
     breakdown, the bed at the end and the floor's force."""
-    from calibration.export.lammps import open_lammps
+    from hertz2d.calibration.export.lammps import open_lammps
     style, plugin = spec["style"], spec["plugin"]
     log = Path(spec["log"])
     lmp = open_lammps(plugin if style in PLUGINS else None, ["-log", str(log)])
@@ -227,7 +227,7 @@ def run_worker(spec: dict, folder: Path) -> dict:
 
 def cost_table(plugins: dict, folder: Path, bed, hertz: dict, steps: int, relax: int,
                reps: int) -> dict:
-    from calibration.export.lammps.inputs import write_data
+    from hertz2d.calibration.export.lammps.inputs import write_data
     centres, velocities, radii = bed
     data = write_data(folder / "bed.data", centres, radii, DENSITY,
                       (-0.1, WIDTH + 0.1, -0.1, HEIGHT + 0.1), velocities)
@@ -412,8 +412,8 @@ def tiled(centres, velocities, radii):
 
 
 def scaling_table(plugins: dict, folder: Path, bed, steps: int, reps: int) -> dict:
-    from calibration.export.lammps.bed import run_box
-    from calibration.export.lammps.inputs import DiscSystem
+    from hertz2d.calibration.export.lammps.bed import run_box
+    from hertz2d.calibration.export.lammps.inputs import DiscSystem
     centres, velocities, radii = tiled(*bed)
     system = DiscSystem(E=E, nu=NU, mu=MU, density=DENSITY, dt=DT, skin=SKIN, ratio=RATIO,
                         gravity=GRAVITY)
@@ -497,7 +497,7 @@ def cost_model(fits: dict) -> None:
 
 
 def export_plugins(folder: Path) -> dict:
-    from calibration.cli import main as hertz2d
+    from hertz2d.calibration.cli import main as hertz2d
     plugins = {}
     for law in PLUGINS.values():
         plugins[law] = folder / f"plugin-{law}"

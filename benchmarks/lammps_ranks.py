@@ -31,9 +31,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the project before this folder, whose dem.py shadows dem
 
-from calibration.cli import main as hertz2d  # noqa: E402
-from calibration.export.lammps.bed import run_box  # noqa: E402
-from calibration.export.lammps.inputs import DiscSystem  # noqa: E402
+from hertz2d.calibration.cli import main as hertz2d  # noqa: E402
+from hertz2d.calibration.export.lammps.bed import run_box  # noqa: E402
+from hertz2d.calibration.export.lammps.inputs import DiscSystem  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "lammps_ranks.json"
 E, NU, MU, DENSITY, DT, GRAVITY = 10e9, 0.25, 0.3, 2700.0, 1e-5, 9.81
@@ -47,7 +47,7 @@ CUTS = {"x": ("2 1 1", ()), "y": ("1 2 1", ("balance 1.0 y 0.25",))}
 
 
 def packing():
-    from dem import random_packing
+    from hertz2d.dem import random_packing
     return random_packing(200, 0.06, 0.08, WIDTH, HEIGHT, seed=1)
 
 

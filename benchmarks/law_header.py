@@ -25,11 +25,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from calibration.cli import main  # noqa: E402
-from calibration.laws import ContactPair  # noqa: E402
-from calibration.laws.calibrated import CalibratedCoefficients, SHIPPED_COEFFICIENTS  # noqa: E402
-from calibration.laws.calibrated import curve_constants  # noqa: E402
-from calibration.laws.hertz2d import normal_stiffness  # noqa: E402
+from hertz2d.calibration.cli import main  # noqa: E402
+from hertz2d.calibration.laws import ContactPair  # noqa: E402
+from hertz2d.calibration.laws.calibrated import CalibratedCoefficients, SHIPPED_COEFFICIENTS  # noqa: E402
+from hertz2d.calibration.laws.calibrated import curve_constants  # noqa: E402
+from hertz2d.calibration.laws.hertz2d import normal_stiffness  # noqa: E402
 
 CONTACTS, STEPS = 2000, 2000
 

@@ -2,8 +2,8 @@
 
 1. The DEM hot paths on batches of random contacts, in contact updates per second, with BLAS
    limited to one thread (numpy's elementwise work does not use it anyway):
-   :func:`calibration.laws.simplified_update` (Table 1: the normal law solved exactly by
-   Lambert's W, Eqs. 29, 31, 33, the capped trapezoidal Eq. 32 from the previous half-width) and :func:`calibration.laws.hysteretic_update` (the same normal law,
+   :func:`hertz2d.calibration.laws.simplified_update` (Table 1: the normal law solved exactly by
+   Lambert's W, Eqs. 29, 31, 33, the capped trapezoidal Eq. 32 from the previous half-width) and :func:`hertz2d.calibration.laws.hysteretic_update` (the same normal law,
    the accurate model's branch inverted by Newton, Masing's rule).
 2. The linear spring's update on the same batch, for scale.
 3. Whole load paths (60 steps; a 260-step cycle) through each law, milliseconds per path.
@@ -15,10 +15,10 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from calibration.laws import (EQ33, LAWS, ContactPair, HystereticState, hysteretic_update,
+from hertz2d.calibration.laws import (EQ33, LAWS, ContactPair, HystereticState, hysteretic_update,
                               make_law, normal_force, simplified_update)
-from calibration.laws.incremental import capped_update
-from checks.loadpath import LoadPath
+from hertz2d.calibration.laws.incremental import capped_update
+from hertz2d.checks.loadpath import LoadPath
 
 
 def batch(n: int, seed: int = 0):

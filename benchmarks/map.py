@@ -6,7 +6,7 @@
 1. per path kind of the spec (the shipped default unless ``--spec``), for the base case (equal
    discs) and two corners of the space (a disc on a wall, the smallest contact): the cost of
    one FEM path at the spec's mesh level in the map's own task (a case's paths on bodies
-   meshed, assembled and condensed once, :func:`calibration.validation.map.runs.run_group`, one
+   meshed, assembled and condensed once, :func:`hertz2d.calibration.validation.map.runs.run_group`, one
    BLAS thread): its share of the case's set-up, its load steps (contact iterations and
    milliseconds per step) and its total, in thread CPU seconds (what the load of other
    processes changes least), then its total in wall seconds; every figure is the minimum over
@@ -100,10 +100,10 @@ def fastest(best: dict | None, new: dict) -> dict:
 
 @contextmanager
 def clocked_two_body():
-    """The clocks of every :class:`fem.twodisc.TwoBody` set-up and path run in the block, in
+    """The clocks of every :class:`hertz2d.fem.twodisc.TwoBody` set-up and path run in the block, in
     order: ``("set-up", Clock, model)`` and ``("run", Clock, result)``. The class is wrapped,
     not copied, so what is timed is exactly what the map's task runs."""
-    from fem.twodisc import TwoBody
+    from hertz2d.fem.twodisc import TwoBody
 
     records, build, run = [], TwoBody.__init__, TwoBody.run
 
@@ -127,9 +127,9 @@ def clocked_two_body():
 
 def time_case(runs, repeat: int) -> tuple[dict, list[dict], dict]:
     """The case's set-up and each path's run in the map's task
-    (:func:`calibration.validation.map.runs.run_group`), the minimum of ``repeat`` runs from a
+    (:func:`hertz2d.calibration.validation.map.runs.run_group`), the minimum of ``repeat`` runs from a
     cold mesh cache; and each path's forces."""
-    from calibration.validation.map.runs import run_group
+    from hertz2d.calibration.validation.map.runs import run_group
 
     fem_paths = tuple(run.fem_path() for run in runs)
     setup, paths, forces = None, [None] * len(runs), {}
@@ -233,8 +233,8 @@ def by_case(items: list) -> list[list]:
 def sample_forces(spec, every: int) -> dict:
     """Per-step forces of every path of the quick map and of every ``every``-th case of
     ``spec`` (by its bodies, convergence checks included), each case one map task."""
-    from calibration.validation.map.runs import run_group
-    from calibration.validation.map.spec import read
+    from hertz2d.calibration.validation.map.runs import run_group
+    from hertz2d.calibration.validation.map.spec import read
 
     groups = by_case([run.fem_path() for run in read(quick=True).runs])
     groups += by_case([run.fem_path() for run in spec.runs])[::every]
@@ -324,8 +324,8 @@ def measure_before(rev: str, argv: list[str]) -> dict:
 def whole_map(spec_path, jobs: int, fit: Path) -> dict:
     """Table 3: the whole map twice (empty store, then all reused); its wall times and the FEM
     seconds per path kind that the map records (``map/summary.json``)."""
-    from calibration.runs.executor_choice import open_executor
-    from calibration.validation.map.stage import run_map
+    from hertz2d.calibration.runs.executor_choice import open_executor
+    from hertz2d.calibration.validation.map.stage import run_map
 
     results = Path(tempfile.mkdtemp(prefix="hertz2d-map-"))
     (results / "penalty").mkdir()
@@ -382,7 +382,7 @@ def main() -> None:
     parser.add_argument("--fit", default=str(ROOT / "results" / "penalty" / "fit.json"),
                         help="the fit.json whose refits the laws use (--run)")
     args = parser.parse_args()
-    from calibration.validation.map.spec import read
+    from hertz2d.calibration.validation.map.spec import read
 
     before = None
     if args.before:

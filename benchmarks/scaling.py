@@ -5,7 +5,7 @@ the default validity map on a cluster.
 [--s-path S --s-max S]`` prints three tables:
 
 1. throughput: a fixed batch of half-round tasks (``--groups`` meshes of a/R at mesh ``--level``,
-   4 cases each, the sweep's unit of work) through :func:`calibration.runs.executors.completed` in
+   4 cases each, the sweep's unit of work) through :func:`hertz2d.calibration.runs.executors.completed` in
    this process, in a local pool of 1 and 2 processes and on a ``LocalCluster`` of 1 and 2 worker
    processes: start-up seconds (not in the rate), wall seconds, tasks per second, speed-up over
    this process, and the CPU seconds of the thread that ran each task (what an executor adds to
@@ -49,7 +49,7 @@ def load() -> str:
 
 
 def half_round_tasks(groups: int, level: int) -> list[tuple]:
-    from calibration.penalty.spec import expand
+    from hertz2d.calibration.penalty.spec import expand
 
     spec = {"base": {"R": 0.5, "a": 0.025, "E": 10e9, "nu": 0.25, "T": 1e5, "level": level,
                      "supports": ["clamped", "symmetric"]},
@@ -62,8 +62,8 @@ def half_round_tasks(groups: int, level: int) -> list[tuple]:
 
 
 def solve_timed(group: list) -> float:
-    """A sweep task (:func:`calibration.penalty.cases.solve_group`): its thread's CPU seconds."""
-    from calibration.penalty.cases import solve_group
+    """A sweep task (:func:`hertz2d.calibration.penalty.cases.solve_group`): its thread's CPU seconds."""
+    from hertz2d.calibration.penalty.cases import solve_group
 
     begun = time.thread_time()
     solve_group(group)
@@ -79,7 +79,7 @@ def local_cluster(workers: int):
 
 @contextmanager
 def on_local_cluster(workers: int):
-    from calibration.runs.cluster import DaskCluster
+    from hertz2d.calibration.runs.cluster import DaskCluster
 
     with local_cluster(workers) as cluster, DaskCluster.connect(cluster.scheduler_address) as dask:
         yield dask
@@ -87,7 +87,7 @@ def on_local_cluster(workers: int):
 
 def executors():
     """(name, workers, a function that opens it) for every executor measured."""
-    from calibration.runs.executors import Inline, LocalPool
+    from hertz2d.calibration.runs.executors import Inline, LocalPool
 
     yield "this process", 1, Inline
     for workers in (1, 2):
@@ -97,7 +97,7 @@ def executors():
 
 
 def throughput(groups: int, level: int) -> None:
-    from calibration.runs.executors import Inline, completed
+    from hertz2d.calibration.runs.executors import Inline, completed
 
     tasks = half_round_tasks(groups, level)
     list(completed(solve_timed, tasks, Inline()))  # builds the meshes: the cache is warm below
@@ -122,7 +122,7 @@ def throughput(groups: int, level: int) -> None:
 
 def per_task_overhead(executor, batch: int = 400, trips: int = 50) -> tuple[float, float]:
     """Median round trip of one no-op task, and the amortised seconds per task of a batch."""
-    from calibration.runs.executors import completed
+    from hertz2d.calibration.runs.executors import completed
 
     list(completed(len, [((),)] * 4, executor))  # workers up
     round_trips = []
@@ -138,7 +138,7 @@ def per_task_overhead(executor, batch: int = 400, trips: int = 50) -> tuple[floa
 def one_task(fem_paths: tuple) -> tuple[float, dict]:
     """Seconds of one FEM task of the map (a case's paths) from a cold mesh cache, and the
     first path's result."""
-    from calibration.validation.map.runs import run_group
+    from hertz2d.calibration.validation.map.runs import run_group
 
     os.environ["HERTZ2D_CACHE"] = tempfile.mkdtemp(prefix="hertz2d-bench-")
     begun = time.perf_counter()
@@ -148,7 +148,7 @@ def one_task(fem_paths: tuple) -> tuple[float, dict]:
 
 def client_cost(row: dict, repeats: int = 20) -> float:
     """Median seconds for the client to store one path's result (the case store is serial)."""
-    from calibration.runs.store import CaseStore
+    from hertz2d.calibration.runs.store import CaseStore
 
     store = CaseStore("bench", Path(tempfile.mkdtemp()) / "cases.sqlite")
     seconds = []
@@ -161,11 +161,11 @@ def client_cost(row: dict, repeats: int = 20) -> float:
 
 def map_tasks(tasks: int | None, spec: str | None) -> tuple[int, int, str]:
     """The map's FEM tasks: ``tasks`` if given, else one per group of paths on the same bodies
-    in the map spec's expansion (:func:`calibration.validation.map.spec.read`: its cases and
+    in the map spec's expansion (:func:`hertz2d.calibration.validation.map.spec.read`: its cases and
     convergence checks), the paths (results the client stores) and where the numbers come from."""
     if tasks is not None:
         return tasks, 3 * tasks, "--paths, 3 paths a task"
-    from calibration.validation.map.spec import read
+    from hertz2d.calibration.validation.map.spec import read
 
     expanded = read(spec)
     groups = {run.fem_path().bodies_key() for run in expanded.runs}
@@ -214,8 +214,8 @@ def main() -> None:
 
     from dataclasses import replace
 
-    from calibration.runs.executors import LocalPool
-    from calibration.validation.map.spec import read
+    from hertz2d.calibration.runs.executors import LocalPool
+    from hertz2d.calibration.validation.map.spec import read
 
     print(f"\n2. Overhead per task (no-op tasks, 2 workers); {load()}")
     print(f"{'executor':>13} {'round trip ms':>13} {'amortised ms':>12}")

@@ -2,12 +2,12 @@
 the held-out energy verdicts on stick cycles are taken.
 
 ``python benchmarks/stick_cycle_energy.py [--levels 1 2 3 4] [--save F.json]`` runs a few
-``stick-cycle`` paths (:mod:`checks.loadpath`; the held-out spec's ``[paths]`` settings: steps per
+``stick-cycle`` paths (:mod:`hertz2d.checks.loadpath`; the held-out spec's ``[paths]`` settings: steps per
 amplitude, cycles, the approach's swing) on contacts from the centre to the corners of the
 space (equal discs at a/R 0.05 and 0.2, a disc on a ten times stiffer disc, a disc on a rigid
 wall at nu = 0, Dundurs' |beta| = 0.5), each at every ``--levels`` mesh level, in the map's own
-task (:func:`calibration.validation.map.runs.run_group`, one BLAS thread). It prints per path
-and level the FEM's energy per cycle (:func:`calibration.laws.energy_per_cycle`, the last
+task (:func:`hertz2d.calibration.validation.map.runs.run_group`, one BLAS thread). It prints per path
+and level the FEM's energy per cycle (:func:`hertz2d.calibration.laws.energy_per_cycle`, the last
 cycle, J/m per unit thickness), its change from the level before and its difference from the
 finest level, and the wall seconds of the path (set-up included). A level is good enough for a
 10 % verdict when every path's energy there is within a few per cent of the finest level's.
@@ -26,10 +26,10 @@ os.environ.setdefault("HERTZ2D_CACHE", tempfile.mkdtemp(prefix="hertz2d-stick-")
 
 import pandas as pd  # noqa: E402  (after the mesh cache is chosen)
 
-from calibration.laws import energy_per_cycle  # noqa: E402
-from calibration.runs.json_file import dumps  # noqa: E402
-from calibration.validation.map.runs import run_group  # noqa: E402
-from calibration.validation.map.spec import (DEFAULT_VARIANT, MapCase, MapRun,  # noqa: E402
+from hertz2d.calibration.laws import energy_per_cycle  # noqa: E402
+from hertz2d.calibration.runs.json_file import dumps  # noqa: E402
+from hertz2d.calibration.validation.map.runs import run_group  # noqa: E402
+from hertz2d.calibration.validation.map.spec import (DEFAULT_VARIANT, MapCase, MapRun,  # noqa: E402
                                              read)
 
 #: (label, the case's axes) of the contacts; every one runs the stick cycles of :data:`LOADS`

@@ -4,16 +4,16 @@
 Section 4.2 (delta_n = 0.025 m in 10 steps, then delta_t 0 -> 0.025 m in 50 steps): nodes, contact
 (slave) nodes, set-up (gmsh meshing with a cold cache, assembly, factorisation and condensation),
 mean and max time per load step, and the total. A second table shows the per-step time with the
-BLAS thread pools left alone instead of limited to one thread (design note 3 in :mod:`fem.contact`).
+BLAS thread pools left alone instead of limited to one thread (design note 3 in :mod:`hertz2d.fem.contact`).
 
 ``python benchmarks/twodisc.py --verify [--levels 2 3 4]`` prints the verification table of the
-validation stage per support and level (:mod:`calibration.validation.verification`): the normal
+validation stage per support and level (:mod:`hertz2d.calibration.validation.verification`): the normal
 stage against Eqs. 23, 4 and 1, partial slip at delta_t = 0.01 m against Eqs. 7 and 2, the onset
 of full slip against Eq. 27, the peak and final forces of cases 1 and 2 with their change from the
 coarsest level, and the largest Signorini residual of any step.
 
 ``python benchmarks/twodisc.py --domain [--quick]`` prints the tables of
-:mod:`calibration.validation.domain_checks` (a disc on a wall and a dissimilar pair against
+:mod:`hertz2d.calibration.validation.domain_checks` (a disc on a wall and a dissimilar pair against
 Eqs. 17 and 22, the shear of normal loading with Dundurs' beta, the stick zone against Eq. 7 and
 the half-plane model, Masing's rule, the energy per cycle, normal unloading, case 2 over mu) and
 the time of every path; its FEM runs are kept in the case store (``$HERTZ2D_CACHE``).
@@ -30,15 +30,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-import fem.contact.frictional as frictional
-from calibration.runs.executor_choice import open_executor
-from calibration.runs.store import CaseStore
-from calibration.validation.domain_checks import DomainSettings, domain_checks
-from calibration.validation.fem_runs import ValidationSettings, fem_runs
-from fem.supports import SUPPORTS
-from calibration.validation.verification import verification_table
-from checks.loadpath import LoadPath
-from fem.twodisc import TwoBody
+import hertz2d.fem.contact.frictional as frictional
+from hertz2d.calibration.runs.executor_choice import open_executor
+from hertz2d.calibration.runs.store import CaseStore
+from hertz2d.calibration.validation.domain_checks import DomainSettings, domain_checks
+from hertz2d.calibration.validation.fem_runs import ValidationSettings, fem_runs
+from hertz2d.fem.supports import SUPPORTS
+from hertz2d.calibration.validation.verification import verification_table
+from hertz2d.checks.loadpath import LoadPath
+from hertz2d.fem.twodisc import TwoBody
 
 
 def case(kind: str, steps: int = 50) -> LoadPath:
@@ -80,7 +80,7 @@ def timing(levels) -> None:
 
 
 def verify(levels) -> None:
-    """The verification table of the validation stage (calibration.validation.verification)."""
+    """The verification table of the validation stage (hertz2d.calibration.validation.verification)."""
     settings = ValidationSettings(levels=tuple(levels))
     store = CaseStore("bench", Path(tempfile.mkdtemp()) / "cases.sqlite")
     with open_executor(jobs=2) as executor:
@@ -91,7 +91,7 @@ def verify(levels) -> None:
 
 
 def domain(quick: bool) -> None:
-    """The tables of calibration.validation.domain_checks, one after the other."""
+    """The tables of hertz2d.calibration.validation.domain_checks, one after the other."""
     tables = domain_checks(DomainSettings.quick() if quick else DomainSettings())
     with pd.option_context("display.width", 250, "display.max_columns", 100,
                            "display.float_format", "{:.5g}".format):

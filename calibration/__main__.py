@@ -1,6 +1,6 @@
 import sys
 
-from calibration.cli import main
+from hertz2d.calibration.cli import main
 
-if __name__ == "__main__":  # python -m calibration; importing the module runs nothing
+if __name__ == "__main__":  # python -m hertz2d.calibration; importing the module runs nothing
     sys.exit(main())

@@ -1,9 +1,9 @@
-"""The ``hertz2d`` command line (also ``python -m calibration``).
+"""The ``hertz2d`` command line (also ``python -m hertz2d.calibration``).
 
-Each sub-command is a module of :mod:`calibration.commands` (listed in
-:data:`calibration.commands.COMMANDS`). This module owns the contract every command keeps (the
+Each sub-command is a module of :mod:`hertz2d.calibration.commands` (listed in
+:data:`hertz2d.calibration.commands.COMMANDS`). This module owns the contract every command keeps (the
 documentation's command-line page, ``docs/cli.md``): outputs under ``--results DIR`` (never quick output over a
-full run, :mod:`calibration.runs.run_record`), progress on stderr, a JSON summary as the last
+full run, :mod:`hertz2d.calibration.runs.run_record`), progress on stderr, a JSON summary as the last
 stdout line with ``--json``, exit 0 on success, exit 2 with one line naming the bad value on bad
 input (no traceback), exit 1 with one line naming the file and the errno when a file cannot be
 written (disk full, permission), exit 130 on Ctrl-C with finished work kept. Warnings (a corrupt
@@ -15,9 +15,9 @@ import argparse
 import errno
 import sys
 
-from calibration.commands import COMMANDS
-from calibration.runs import json_file
-from checks import InputError
+from hertz2d.calibration.commands import COMMANDS
+from hertz2d.calibration.runs import json_file
+from hertz2d.checks import InputError
 
 #: where every command writes unless told otherwise (the committed full run)
 DEFAULT_RESULTS = "results"
@@ -69,8 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _warnings_to_stderr() -> None:
     """Library warnings (logger ``hertz2d``) as one ``hertz2d: warning:`` line each, and so
     every Python warning (numpy's floating-point warnings among them) that the checks before
-    the arithmetic did not prevent: :func:`calibration.runs.messages.one_line_warnings`."""
-    from calibration.runs.messages import one_line_warnings
+    the arithmetic did not prevent: :func:`hertz2d.calibration.runs.messages.one_line_warnings`."""
+    from hertz2d.calibration.runs.messages import one_line_warnings
     one_line_warnings()
 
 
@@ -94,8 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import matplotlib
         matplotlib.use("Agg")  # a batch program: figures go to files, never to a window
-        from meshes.cache_root import check_cache_root
-        from calibration.runs.run_record import check_quick_output
+        from hertz2d.meshes.cache_root import check_cache_root
+        from hertz2d.calibration.runs.run_record import check_quick_output
 
         if not args.results.strip():  # Path("") would be the current folder
             raise InputError("results='' is empty: give a folder name")

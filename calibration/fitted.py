@@ -1,16 +1,16 @@
 """The fitted coefficients a command uses: where a fitted file is found, and the penalty factor a
 ``--penalty`` flag names, parsed once into a :class:`PenaltyChoice`.
 
-A fitted file (the penalty stage's ``fit.json``, :class:`calibration.penalty.outputs.PenaltyFit`;
-the calibrated law's ``coefficients.json``, :mod:`calibration.calibrate.outputs`; where each
-lives: :data:`calibration.results_layout.FIT`, :data:`~calibration.results_layout.COEFFICIENTS`)
+A fitted file (the penalty stage's ``fit.json``, :class:`hertz2d.calibration.penalty.outputs.PenaltyFit`;
+the calibrated law's ``coefficients.json``, :mod:`hertz2d.calibration.calibrate.outputs`; where each
+lives: :data:`hertz2d.calibration.results_layout.FIT`, :data:`~hertz2d.calibration.results_layout.COEFFICIENTS`)
 is looked up
 under the results root first, where this run's stages write it, and when the root has none, in
 the copy shipped with hertz2d: package data under ``calibration/data/`` holding the committed
 full run's file at the same place, so that an installed hertz2d uses the refitted laws in any
 folder. :func:`found` is the one place that decides; every command that uses a fitted file
 reports which copy it used (``--json`` keys ``fit`` and ``fit_source``, :func:`fit_keys`). Where
-each file lives under a root is the stages' business (:mod:`calibration.results_layout`); this
+each file lives under a root is the stages' business (:mod:`hertz2d.calibration.results_layout`); this
 module only asks them.
 """
 from __future__ import annotations
@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from calibration import results_layout as layout
-from calibration.laws.calibrated import CalibratedCoefficients
-from calibration.laws.penalty_factor import EQ33, ConstantPenalty, PolynomialPenalty
-from calibration.penalty.outputs import PenaltyFit
-from checks import InputError
+from hertz2d.calibration import results_layout as layout
+from hertz2d.calibration.laws.calibrated import CalibratedCoefficients
+from hertz2d.calibration.laws.penalty_factor import EQ33, ConstantPenalty, PolynomialPenalty
+from hertz2d.calibration.penalty.outputs import PenaltyFit
+from hertz2d.checks import InputError
 
 #: the copies shipped with the package (the committed full run's), at their place under a root
 SHIPPED = Path(__file__).resolve().parent / "data"

@@ -2,15 +2,15 @@
 coefficients baked in, and the test vectors any port must reproduce.
 
 The simplified law (Table 1) in the law library's form with the penalty factor of a parsed
-``--penalty`` (:class:`calibration.fitted.PenaltyChoice`); the calibrated law
-(:mod:`calibration.laws.calibrated`, per-body) with the coefficients of
-:func:`calibration.fitted.calibrated_coefficients` (the results root's
+``--penalty`` (:class:`hertz2d.calibration.fitted.PenaltyChoice`); the calibrated law
+(:mod:`hertz2d.calibration.laws.calibrated`, per-body) with the coefficients of
+:func:`hertz2d.calibration.fitted.calibrated_coefficients` (the results root's
 ``calibrated/coefficients.json`` when present, else the copy shipped with hertz2d); or an
 existing ``law.json`` of either law again (:func:`export_again`). The formats are the law
-library's: ``law.json`` (:mod:`calibration.export.law_file`,
-:mod:`calibration.export.calibrated_law_file`), the header (:mod:`calibration.export.c_header`),
-single updates for the simplified law (:mod:`calibration.export.reference_vectors`) and histories of contacts for the
-calibrated law, which has memory (:mod:`calibration.export.history_vectors`).
+library's: ``law.json`` (:mod:`hertz2d.calibration.export.law_file`,
+:mod:`hertz2d.calibration.export.calibrated_law_file`), the header (:mod:`hertz2d.calibration.export.c_header`),
+single updates for the simplified law (:mod:`hertz2d.calibration.export.reference_vectors`) and histories of contacts for the
+calibrated law, which has memory (:mod:`hertz2d.calibration.export.history_vectors`).
 """
 from __future__ import annotations
 
@@ -19,16 +19,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration.fitted import PenaltyChoice, calibrated_coefficients, fit_keys
-from calibration.export.c_header import c_header, calibrated_header
-from calibration.export.calibrated_law_file import (LAW_ID as CALIBRATED_ID,
+from hertz2d.calibration.fitted import PenaltyChoice, calibrated_coefficients, fit_keys
+from hertz2d.calibration.export.c_header import c_header, calibrated_header
+from hertz2d.calibration.export.calibrated_law_file import (LAW_ID as CALIBRATED_ID,
                                                   calibrated_law_description,
                                                   read_calibrated_law, training_record)
-from calibration.export.history_vectors import history_vectors
-from calibration.export.law_file import FILE as LAW_FILE
-from calibration.export.law_file import EQ33_SUPPORT, law_description, read_json, read_law
-from calibration.export.reference_vectors import FLOAT_FORMAT, reference_vectors
-from calibration.runs.atomic import atomic_path, together, write_json, write_text
+from hertz2d.calibration.export.history_vectors import history_vectors
+from hertz2d.calibration.export.law_file import FILE as LAW_FILE
+from hertz2d.calibration.export.law_file import EQ33_SUPPORT, law_description, read_json, read_law
+from hertz2d.calibration.export.reference_vectors import FLOAT_FORMAT, reference_vectors
+from hertz2d.calibration.runs.atomic import atomic_path, together, write_json, write_text
 
 HEADER_FILE, VECTORS_FILE = "hertz2d_law.h", "test_vectors.csv"
 #: the files of an export folder

@@ -1,7 +1,7 @@
 """Where each stage's files live under a results root (``results/`` by default).
 
 The one place that names them: a stage writes its files through its outputs type (beside the
-stage, e.g. :class:`calibration.penalty.outputs.PenaltyFit`), which takes its folder from here,
+stage, e.g. :class:`hertz2d.calibration.penalty.outputs.PenaltyFit`), which takes its folder from here,
 and any other part of hertz2d that reads them goes through that type, never through a file name
 of its own. Paths are relative to the root; :func:`under` joins one to a root.
 
@@ -32,11 +32,11 @@ MAP = PurePosixPath("map")
 BIAXIAL = PurePosixPath("dem") / "biaxial"
 LAW = PurePosixPath("law")
 #: the fitted files a law reads (the results root's, else the copy shipped with hertz2d, at the
-#: same place under ``calibration/data``: :mod:`calibration.fitted`): the penalty stage's refit
+#: same place under ``calibration/data``: :mod:`hertz2d.calibration.fitted`): the penalty stage's refit
 #: of Eq. 33 and the calibrated law's coefficients
 FIT = PENALTY / "fit.json"
 COEFFICIENTS = CALIBRATED / "coefficients.json"
-#: the record of the last ``hertz2d all`` (:mod:`calibration.runs.run_record`)
+#: the record of the last ``hertz2d all`` (:mod:`hertz2d.calibration.runs.run_record`)
 RUN_RECORD = PurePosixPath("run.json")
 REPORT_HTML = PurePosixPath("report.html")
 REPORT_MARKDOWN = PurePosixPath("report.md")

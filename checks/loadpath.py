@@ -17,7 +17,7 @@ Kinds (``--path``), all starting from the unloaded state:
     pressed harder while it is pushed one way and relieved while it is pushed the other, as a
     disc rocked in a packing. The normal force changes during every branch, so a law's memory
     rules for a varying N are exercised; the energy per cycle includes the work of the normal
-    force (:func:`calibration.laws.energy_per_cycle`).
+    force (:func:`hertz2d.calibration.laws.energy_per_cycle`).
 ``unload-normal`` (the paper's Fig. 6b, in displacement control)
     ``hold-normal``, then delta_t held while delta_n falls to ``delta_n_end`` (default half of
     delta_n) in ``steps`` increments: the contact loses normal force under a held tangential
@@ -46,7 +46,7 @@ Stages (the ``stage`` column): ``normal``, ``tangential`` (the first tangential 
 ``normal-unloading``, ``file`` (a ``coupled-cycle``, ``stick-cycle`` or ``sliding-reversal``
 path's stages are named as a cycle's; a ``random-walk`` period's descending half, minor
 reversals included, is ``unloading`` and its ascending half ``reloading``, so that a period is
-a cycle of :func:`calibration.laws.energy_per_cycle`). The FEM (:mod:`fem.twodisc`) and every
+a cycle of :func:`hertz2d.calibration.laws.energy_per_cycle`). The FEM (:mod:`hertz2d.fem.twodisc`) and every
 contact law run the same :class:`LoadPath`, so their tables line up row by row. Displacements
 in m, approach positive, the upper body's displacement relative to the lower one.
 """
@@ -60,7 +60,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from checks import InputError, count, non_negative, one_of, positive, unique_columns
+from hertz2d.checks import InputError, count, non_negative, one_of, positive, unique_columns
 
 PATHS = ("hold-normal", "proportional", "cycle", "coupled-cycle", "unload-normal",
          "stick-cycle", "sliding-reversal", "random-walk")

@@ -5,10 +5,10 @@ the kinetic energy of the discs that touch something (the collisions' share of t
 overlaps (how stiff a law makes the grains), the distribution of the tangential forces (how much
 of the friction is mobilised) and velocity profiles (how the motion is spread through the
 sample), plus the per-disc stress a ParaView time series shows. Plain numpy on the engine's state
-(:class:`dem.state.Discs`, :class:`dem.walls.Walls`, :class:`dem.contacts.Contacts`); nothing
+(:class:`hertz2d.dem.state.Discs`, :class:`hertz2d.dem.walls.Walls`, :class:`hertz2d.dem.contacts.Contacts`); nothing
 here is compiled.
 
-Contact geometry and forces are the engine's (:mod:`dem.forces`): for discs i < j the normal n
+Contact geometry and forces are the engine's (:mod:`hertz2d.dem.forces`): for discs i < j the normal n
 points from i to j, the tangent is ``t = (-n_y, n_x)``, disc i receives ``f = -N n + T t`` at
 the contact point ``x_i + (r_i - delta/2) n``, disc j the opposite; for a wall, n points from the
 disc to the wall and the contact point is on the wall, ``x_i + (r_i - delta) n``. ``overlap`` is
@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from dem.contacts import NORMAL, STIFFNESS, TANGENTIAL
+from hertz2d.dem.contacts import NORMAL, STIFFNESS, TANGENTIAL
 
 #: ``wall`` of a contact between two discs in :func:`contact_table`
 DISC_PAIR = -1

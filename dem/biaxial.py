@@ -2,28 +2,28 @@
 
 Schedule (:class:`BiaxialSettings`, the paper's numbers by default): ``discs`` discs of diameters
 uniform in [d_min, d_max] placed at random in a ``width`` x ``height`` box
-(:func:`dem.packing.random_packing`, seeded), rho 2700 kg/m^3, E 10 GPa, nu 0.25, mu 0.3, dt
+(:func:`hertz2d.dem.packing.random_packing`, seeded), rho 2700 kg/m^3, E 10 GPa, nu 0.25, mu 0.3, dt
 1e-5 s:
 
 1. ``settle``: the discs fall under gravity for ``settle`` s inside the box (walls 0-3: bottom,
-   right, top, left; :meth:`dem.walls.Walls.box`);
+   right, top, left; :meth:`hertz2d.dem.walls.Walls.box`);
 2. ``isotropic``: the top wall is placed on the packing (at its highest point) and the right, top
-   and left walls are driven by the stress servo (:mod:`dem.walls`) to ``stress`` (the paper's
+   and left walls are driven by the stress servo (:mod:`hertz2d.dem.walls`) to ``stress`` (the paper's
    0.1 GPa) for ``isotropic`` s; the bottom wall stays fixed;
 3. ``shear``: the top wall moves down at ``shear_speed`` (0.1 m/s) for ``shear`` s (about 20 %
    axial strain) while the side walls stay on the servo at ``stress``.
 
-The time loop is the engine's (:meth:`dem.simulation.Simulation.advance`); every ``output_every``
-s :func:`run_biaxial` records a row of :meth:`~dem.simulation.Simulation.observe` (energies and
+The time loop is the engine's (:meth:`hertz2d.dem.simulation.Simulation.advance`); every ``output_every``
+s :func:`run_biaxial` records a row of :meth:`~hertz2d.dem.simulation.Simulation.observe` (energies and
 the ledger, contacts, the mean kn and kt of Fig. 17c, the walls) and of :func:`measure`: the
 stage, the axial (top wall) and lateral (mean of the side walls) stresses and their difference,
 the deviator ``q`` (Fig. 17b), the box's width, height and volume (its area per unit thickness,
 Fig. 18), the heights of the bed's top and of the discs' centroid, the solid fraction (disc area
 over the box's area below the bed's top), the kinetic energy of the discs that touch something,
-overlaps and the coordination number (:mod:`dem.analysis`). It also keeps, at the end of every stage, the table of the
+overlaps and the coordination number (:mod:`hertz2d.dem.analysis`). It also keeps, at the end of every stage, the table of the
 contacts; during the shear stage, velocity profiles; and with ``frames`` the discs' state every
 ``frame_every`` s and at the end of each stage (Fig. 16, the ParaView series and the animation,
-:mod:`dem.output`).
+:mod:`hertz2d.dem.output`).
 
 Strains of the shear stage are measured from its start (compression positive): axial
 ``1 - H/H0``, volumetric ``1 - V/V0``. :func:`headline` condenses a run: the peak and residual
@@ -40,16 +40,16 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 import pandas as pd
 
-from dem import analysis
-from dem.damping import PAPER, Damping
-from dem.laws import Law
-from dem.packing import random_packing
-from dem.simulation import Simulation
-from dem.state import Discs
-from dem.walls import Walls
-from checks import InputError, count, non_negative, positive
+from hertz2d.dem import analysis
+from hertz2d.dem.damping import PAPER, Damping
+from hertz2d.dem.laws import Law
+from hertz2d.dem.packing import random_packing
+from hertz2d.dem.simulation import Simulation
+from hertz2d.dem.state import Discs
+from hertz2d.dem.walls import Walls
+from hertz2d.checks import InputError, count, non_negative, positive
 
-#: the box's walls (:meth:`dem.walls.Walls.box`)
+#: the box's walls (:meth:`hertz2d.dem.walls.Walls.box`)
 BOTTOM, RIGHT, TOP, LEFT = 0, 1, 2, 3
 STAGES = ("settle", "isotropic", "shear")
 #: the residual deviator is the mean over this last fraction of the shear stage
@@ -83,7 +83,7 @@ class BiaxialSettings:
     #: confining stress, Pa, and the top wall's speed in the shear stage, m/s
     stress: float = 1e8
     shear_speed: float = 0.1
-    #: the servo's gain and largest wall speed (:mod:`dem.walls`)
+    #: the servo's gain and largest wall speed (:mod:`hertz2d.dem.walls`)
     servo_gain: float = 0.5
     servo_speed: float = 1.0
     #: interval of the recorded rows and of the frames, s
@@ -176,10 +176,10 @@ class BiaxialRun:
     series: pd.DataFrame
     #: every touching contact at the end of each stage (column ``instant``: the stage)
     contacts: pd.DataFrame
-    #: velocity profiles of the shear stage, one set per output row (:mod:`dem.analysis`,
+    #: velocity profiles of the shear stage, one set per output row (:mod:`hertz2d.dem.analysis`,
     #: column ``time``)
     profiles: pd.DataFrame
-    #: the energy ledger of the whole run (:meth:`dem.simulation.Simulation.balance`)
+    #: the energy ledger of the whole run (:meth:`hertz2d.dem.simulation.Simulation.balance`)
     balance: dict
     steps: int
     frames: Frames | None = None
@@ -237,7 +237,7 @@ def run_biaxial(law: Law, damping: Damping = PAPER, settings: BiaxialSettings = 
                 seed: int = 1, frames: bool = False) -> BiaxialRun:
     """The whole schedule for one law, damping and packing ``seed`` (module docstring).
 
-    Raises :class:`dem.simulation.LawFailure` if a contact leaves its law's domain.
+    Raises :class:`hertz2d.dem.simulation.LawFailure` if a contact leaves its law's domain.
     """
     settings.check()
     count("seed", seed, minimum=0)
@@ -333,7 +333,7 @@ def headline(run: BiaxialRun) -> dict:
 
 def mean_profiles(profiles: pd.DataFrame) -> pd.DataFrame:
     """The velocity profiles of a run averaged over its shear stage: ``axis, position,
-    velocity, affine, discs`` (:func:`dem.analysis.velocity_profiles`)."""
+    velocity, affine, discs`` (:func:`hertz2d.dem.analysis.velocity_profiles`)."""
     return profiles.groupby(["axis", "position"], sort=False).agg(
         velocity=("velocity", "mean"), affine=("affine", "mean"),
         discs=("discs", "mean")).reset_index()

@@ -4,12 +4,12 @@ A contact's history is what the next step needs besides the positions. Its first
 :data:`HISTORY` columns are the same for every law: the normal force N (kept for output, and 0
 exactly while the contact is open), the tangential force T of Eq. 32 (the spring's force along
 the contact tangent), the tangential stiffness kt (for the trapezoidal step of Eq. 32 and the
-energy ledger, :mod:`dem.energy`) and the half-width a (0 for the linear spring). A law with a
-longer memory keeps its own columns after those (:attr:`dem.laws.Law.history_width`: the
+energy ledger, :mod:`hertz2d.dem.energy`) and the half-width a (0 for the linear spring). A law with a
+longer memory keeps its own columns after those (:attr:`hertz2d.dem.laws.Law.history_width`: the
 calibrated law's stored-energy stiffness and its 27 doubles of traction pieces); the arrays are as
 wide as the law asks. The force loops pass each contact's first columns to the law's step
-(:func:`dem.laws.law_step`) and store the ones it returns; the calibrated law's step updates its
-own columns in place (:func:`dem.laws.calibrated_step`). Every entry, a law's own columns
+(:func:`hertz2d.dem.laws.law_step`) and store the ones it returns; the calibrated law's step updates its
+own columns in place (:func:`hertz2d.dem.laws.calibrated_step`). Every entry, a law's own columns
 included, is 0 while a contact is open, so the history starts afresh when a contact is lost
 (Cundall and Strack's scheme), and a list rebuild carries whole rows.
 
@@ -18,9 +18,9 @@ the history stores the tangential force as one scalar along it. When the line of
 the force turns with it: the stored scalar is the rotated force vector exactly (no projection
 and rescaling, which 3D codes need because there the tangent plane has two directions).
 
-Candidates (:mod:`dem.neighbours`): disc pairs ``(i, j)``, i < j, sorted, and disc-wall pairs
+Candidates (:mod:`hertz2d.dem.neighbours`): disc pairs ``(i, j)``, i < j, sorted, and disc-wall pairs
 ``(w, i)``, sorted by wall then disc, both within the skin when the lists were built. With each
-candidate the law's constants of that pair (:func:`dem.laws.pair_constants`: the reduced mass,
+candidate the law's constants of that pair (:func:`hertz2d.dem.laws.pair_constants`: the reduced mass,
 constant dashpot coefficients, the normal law's logarithms), computed at the build, not at every
 step. When the lists are rebuilt, the history of every disc pair still listed is carried to its
 new row by a merge of the two sorted key lists (a contact not yet released stays listed);
@@ -32,10 +32,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dem.jit import njit
-from dem.laws import HALF_WIDTH, HISTORY, NORMAL, PAIR_CONSTANTS, STIFFNESS, TANGENTIAL  # noqa
-from dem.laws import pair_constants
-from dem.neighbours import candidate_pairs, wall_candidates, with_pairs_kept
+from hertz2d.dem.jit import njit
+from hertz2d.dem.laws import HALF_WIDTH, HISTORY, NORMAL, PAIR_CONSTANTS, STIFFNESS, TANGENTIAL  # noqa
+from hertz2d.dem.laws import pair_constants
+from hertz2d.dem.neighbours import candidate_pairs, wall_candidates, with_pairs_kept
 
 
 class Contacts(NamedTuple):
@@ -61,7 +61,7 @@ class Contacts(NamedTuple):
 
 @njit
 def constants_of_pairs(pairs, radius, inertia, code, law, ratio):
-    """The law's constants of each disc pair (:func:`dem.laws.pair_constants`)."""
+    """The law's constants of each disc pair (:func:`hertz2d.dem.laws.pair_constants`)."""
     constants = np.empty((pairs.shape[0], PAIR_CONSTANTS))
     for k in range(pairs.shape[0]):
         i, j = pairs[k, 0], pairs[k, 1]

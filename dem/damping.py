@@ -31,8 +31,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from dem.jit import njit
-from checks import InputError
+from hertz2d.dem.jit import njit
+from hertz2d.checks import InputError
 
 
 @dataclass(frozen=True)

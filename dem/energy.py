@@ -10,8 +10,8 @@ Balance (J/m, from the start of a run):
 - work of the walls: the power of every wall's contact forces at the wall's velocity;
 - kinetic: ``1/2 sum (m v^2 + I omega^2)``;
 - elastic: each contact's normal potential ``U(delta_n)`` (the law's closed form,
-  :mod:`calibration.laws.scalar`) plus its tangential spring's ``T^2 / (2 kt)`` (the calibrated
-  law: the energy its traction stores, :func:`dem.laws.calibrated_step`); half the pair's for a
+  :mod:`hertz2d.calibration.laws.scalar`) plus its tangential spring's ``T^2 / (2 kt)`` (the calibrated
+  law: the energy its traction stores, :func:`hertz2d.dem.laws.calibrated_step`); half the pair's for a
   wall (the disc is half of the mirrored pair, Section 3.2);
 - dashpots, local damping: minus the power of those forces on the discs (less their power at the
   walls' velocities);
@@ -21,8 +21,8 @@ Balance (J/m, from the start of a run):
   is not a potential: a step moves T by ``k (d(delta_t) - slip)`` with the step's stiffness
   ``k = (kt0 + kt)/2`` while the stored ``T^2/(2 kt)`` changes by ``T^2/(2 kt) - T0^2/(2 kt0)``;
   the difference, ``T0^2/2 (1/kt0 - 1/k) - T^2/2 (1/kt - 1/k)``, is counted here (0 for a
-  constant kt; :func:`dem.forces.contact`), and a contact that opens gives up what its spring
-  still holds. The calibrated law (:func:`dem.forces.calibrated_contact`) counts the step's work
+  constant kt; :func:`hertz2d.dem.forces.contact`), and a contact that opens gives up what its spring
+  still holds. The calibrated law (:func:`hertz2d.dem.forces.calibrated_contact`) counts the step's work
   by T and by its normal coupling term less the change of its stored energy as slip.
 
 The first four terms come from the motion (per-disc powers at the full-step velocities of the
@@ -35,9 +35,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from dem.contacts import HALF_WIDTH, NORMAL, TANGENTIAL
-from dem.jit import njit
-from dem.laws import pair_energy, stored_tangential
+from hertz2d.dem.contacts import HALF_WIDTH, NORMAL, TANGENTIAL
+from hertz2d.dem.jit import njit
+from hertz2d.dem.laws import pair_energy, stored_tangential
 
 #: the cumulative terms the compiled loop adds to, in the ledger array
 WALL_WORK, CONTACT_WORK, DASHPOT, LOCAL, SLIP, STIFFNESS_CHANGE = range(6)

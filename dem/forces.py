@@ -6,15 +6,15 @@ of the overlap, at lever arms ``l_i = r_i - delta/2`` and ``l_j = r_j - delta/2`
 (``l = r - delta`` for a wall: the point on the wall). The relative velocity of j's material point
 there with respect to i's has the normal component ``v_n`` (> 0 separating) and the tangential
 component ``v_t = (v_j - v_i) . t - (omega_i l_i + omega_j l_j)``; the law's tangential increment
-is ``v_t dt``. The pair law (:mod:`dem.laws`) gives N and T; disc i receives ``-N n + T t`` and
+is ``v_t dt``. The pair law (:mod:`hertz2d.dem.laws`) gives N and T; disc i receives ``-N n + T t`` and
 the moment ``l_i T``, disc j the opposite force and the moment ``l_j T``. A wall is body j with
 the wall's velocity and no rotation, and the pair is the disc with its mirror image (Section 3.2):
 the law sees twice the disc's approach and tangential increment, the disc receives the pair's
 force.
 
 The forces are kept apart by kind (springs, dashpots, local damping) because the energy ledger
-(:mod:`dem.energy`) needs the power of each. Each contact also adds to the ledger the energy its
-tangential spring dissipates by slip and by changes of kt (see :mod:`dem.energy`).
+(:mod:`hertz2d.dem.energy`) needs the power of each. Each contact also adds to the ledger the energy its
+tangential spring dissipates by slip and by changes of kt (see :mod:`hertz2d.dem.energy`).
 
 The contacts are taken in blocks of :data:`BLOCK` touching ones, in three passes a block: a
 gather pass (:func:`gather_pairs`, :func:`gather_walls`) puts each touching contact's approach,
@@ -22,14 +22,14 @@ relative velocity, normal, lever arms and radii into contiguous rows of a scratc
 releases the contacts that opened), the law's pass (:func:`law_pass`) steps them, and a scatter
 loop adds their forces to the discs. The paper's law (Table 1) runs its arithmetic in loops over
 the whole block that the compiler vectorises (:func:`simplified_pass`,
-:func:`dem.laws.simplified_steps`: Eqs. 4 + 22/23 by the table inverse, Eqs. 29, 31, 32),
+:func:`hertz2d.dem.laws.simplified_steps`: Eqs. 4 + 22/23 by the table inverse, Eqs. 29, 31, 32),
 leaving to the scalar step only the few contacts that need another branch (a new contact's first
 step; an approach outside the table); the other laws step each contact with :func:`contact`.
 Either way each contact's arithmetic is the scalar step's, so the forces are the same doubles.
 
-The calibrated law keeps columns of its own in the history rows (:func:`dem.laws.calibrated_step`
+The calibrated law keeps columns of its own in the history rows (:func:`hertz2d.dem.laws.calibrated_step`
 updates them in place): the loops call :func:`calibrated_contact` with the history array and
-the row for it, and :func:`contact` with the row's :data:`~dem.laws.HISTORY` values (a tuple) for
+the row for it, and :func:`contact` with the row's :data:`~hertz2d.dem.laws.HISTORY` values (a tuple) for
 every other law.
 """
 from __future__ import annotations
@@ -39,10 +39,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dem.damping import dashpot, local_damping
-from dem.energy import SLIP, STIFFNESS_CHANGE
-from dem.jit import address, njit
-from dem.laws import (APPROACH, CALIBRATED, COUPLING, ENERGY, EXP_C, EXP_MINUS_C, FORCE_0,
+from hertz2d.dem.damping import dashpot, local_damping
+from hertz2d.dem.energy import SLIP, STIFFNESS_CHANGE
+from hertz2d.dem.jit import address, njit
+from hertz2d.dem.laws import (APPROACH, CALIBRATED, COUPLING, ENERGY, EXP_C, EXP_MINUS_C, FORCE_0,
                       FRICTION, INCREMENT, KERNEL, KN, KT, LINEAR, LOG_1, LOG_2, LOG_4R1, LOG_4R2,
                       MIDDLE, NEW_HALF_WIDTH, NEW_K_NORMAL, NEW_K_STEP, NEW_NORMAL, NEW_SLIPPING,
                       NEW_STIFFNESS, NEW_TANGENTIAL, NORMAL, NORMAL_DASHPOT, PAIR_CURVES,
@@ -65,7 +65,7 @@ DELTA, V_N, V_T, NX, NY, LEVER_I, LEVER_J, RADIUS_I, RADIUS_J = range(9)
 #: ... what the law's pass leaves (the spring's N and T, the dashpots' N and T, the tangent
 #: normal stiffness, the energy the step dissipates by slip and by the change of kt) ...
 SPRING_N, SPRING_T, DAMPED_N, DAMPED_T, K_NORMAL, SLIP_ENERGY, CHANGE_ENERGY = range(9, 16)
-#: ... then the rows of the paper's law's array step (:func:`dem.laws.simplified_steps`)
+#: ... then the rows of the paper's law's array step (:func:`hertz2d.dem.laws.simplified_steps`)
 STEPS = 16
 SCRATCH_ROWS = STEPS + STEP_ROWS
 #: the scratch's integer rows: each touching contact's history row, its index in its candidate
@@ -99,14 +99,14 @@ class Forces(NamedTuple):
 @njit
 def release(code, history, row, scale):
     """The energy a contact's tangential state still holds when the contact opens
-    (:func:`dem.laws.stored_tangential`; half of it for a wall's mirrored pair), dissipated as
+    (:func:`hertz2d.dem.laws.stored_tangential`; half of it for a wall's mirrored pair), dissipated as
     the history row is reset."""
     return stored_tangential(code, history, row) / scale
 
 
 @njit(inline=True)
 def dashpots(code, ratio, pair, k_normal, kt, v_n, v_t, scale, slipping):
-    """The contact dashpots' forces ``(N, T)`` at the damping ratio ``ratio`` (:mod:`dem.damping`)
+    """The contact dashpots' forces ``(N, T)`` at the damping ratio ``ratio`` (:mod:`hertz2d.dem.damping`)
     from the step's stiffnesses (the linear spring's coefficients computed with the list); no
     tangential dashpot while the contact slides."""
     N_dashpot = T_dashpot = 0.0
@@ -136,18 +136,18 @@ def entry_fraction(delta, v_n, dt):
 def contact(code, kernel, law, vector, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale,
             accumulate):
     """One touching contact, from its constants ``pair`` and history ``state`` (tuples,
-    :mod:`dem.laws`); ``scale`` is 1 for two discs, 2 for a disc and its mirror (a wall); a
-    registered law's ``kernel`` (:func:`dem.laws.kernel_step`) reads the parameter vector at
+    :mod:`hertz2d.dem.laws`); ``scale`` is 1 for two discs, 2 for a disc and its mirror (a wall); a
+    registered law's ``kernel`` (:func:`hertz2d.dem.laws.kernel_step`) reads the parameter vector at
     the address ``vector`` (an address, not the array: an array passed to this call per contact
     would be reference-counted).
 
     Returns ``(state, N_dashpot, T_dashpot, k_normal, slip, kt_change)``: the contact's new
-    history (:func:`dem.laws.law_step`), the dashpot forces, the tangent normal stiffness and the
+    history (:func:`hertz2d.dem.laws.law_step`), the dashpot forces, the tangent normal stiffness and the
     energy the step dissipates by slip and by the change of kt (for the ledger; 0 unless
     ``accumulate``). Its N is NaN if the law fails. A new contact (N 0 in ``state``) takes the
     increment of the part of the step it was in contact (:func:`entry_fraction`).
 
-    Ledger: the step's stiffness k (:func:`dem.laws.law_step`: Eq. 32's trapezoid, or a new
+    Ledger: the step's stiffness k (:func:`hertz2d.dem.laws.law_step`: Eq. 32's trapezoid, or a new
     contact's mean) moves the force elastically by ``k (d(delta_t) - slip)``, the work
     ``(T0 + T)/2`` times that, while the spring's energy ``T^2/(2 kt)`` changes by
     ``T^2/(2 kt) - T0^2/(2 kt0)``: the difference, ``T0^2/2 (1/kt0 - 1/k) - T^2/2 (1/kt -
@@ -197,14 +197,14 @@ def ledger_terms(slipping, T_previous, T, kt_previous, kt, k_step, d_delta_t, sc
 @njit
 def calibrated_contact(law, p, ratio, dt, delta, v_n, v_t, pair, history, row, R1, R2, scale,
                        curves, accumulate):
-    """:func:`contact` for the calibrated law, whose step (:func:`dem.laws.calibrated_step`,
+    """:func:`contact` for the calibrated law, whose step (:func:`hertz2d.dem.laws.calibrated_step`,
     (C1)'s numbers from ``p[curves]`` on: the disc pair's or the wall's) updates the contact's
     own columns of ``history[row]`` in place; the same returns.
 
     Ledger: the step's work on the pair by the tangential force and by the normal force's
     coupling term is ``(T0 + T)/2 d(delta_t) + (C0 + C)/2 d(delta_n)`` (the trapezoid, as for the
     other laws; the rest of N is the normal potential's); the law stores the energy of its
-    traction (:data:`dem.laws.ENERGY`), so the step dissipates the work less the change of that
+    traction (:data:`hertz2d.dem.laws.ENERGY`), so the step dissipates the work less the change of that
     energy, all of it counted as slip (the law's memory rules only ever lower it)."""
     d_delta_t = scale * v_t * dt if accumulate else 0.0
     T_previous, energy_previous = history[row, TANGENTIAL], history[row, ENERGY]
@@ -385,7 +385,7 @@ def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, co
 def simplified_pass(law, ratio, dt, accumulate, history, constants, constant_rows, scratch,
                     indices, count, scale, ledger):
     """:func:`contact` of the paper's law for the ``count`` gathered contacts at once: the law's
-    inputs into the rows of :func:`dem.laws.simplified_steps` (a gather from the histories and
+    inputs into the rows of :func:`hertz2d.dem.laws.simplified_steps` (a gather from the histories and
     pair constants), its loops, the ledger's terms (:func:`ledger_terms`), the dashpots and the
     forces of every contact in one more loop, then in contact order the ledger's sums and the
     new history of every contact it did not mark rare (those :func:`law_pass` steps one at a
@@ -498,8 +498,8 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ra
 def contact_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ratio, dt,
                    accumulate):
     """Every contact's forces at the current positions (velocities: the latest half step) with
-    the law ``code`` (its ``kernel`` for :data:`dem.laws.KERNEL`) of parameters ``law``
-    (:func:`dem.laws.parameters_tuple` of the vector ``p``, which the calibrated law reads its
+    the law ``code`` (its ``kernel`` for :data:`hertz2d.dem.laws.KERNEL`) of parameters ``law``
+    (:func:`hertz2d.dem.laws.parameters_tuple` of the vector ``p``, which the calibrated law reads its
     (C1) numbers from and a registered kernel its parameters), into
     ``forces.elastic``, ``forces.dashpot`` and the walls' arrays. With ``accumulate`` False (the
     first evaluation of a run) no tangential increment is applied and the ledger is untouched.

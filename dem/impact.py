@@ -11,17 +11,17 @@ Measured (:func:`impact`): contact time; normal restitution ``-v_n'/v_n`` and th
 ``atan(v_t'/v_n')`` (degrees, positive when the tangential motion keeps its sense) of the
 relative velocity of the two centres along and across the normal at impact; the disc's spin
 after contact; and the energy error ``|work - (kinetic + elastic + dissipated)| / (initial
-kinetic energy)`` of the engine's ledger (:mod:`dem.energy`), which for an undamped frictionless
+kinetic energy)`` of the engine's ledger (:mod:`hertz2d.dem.energy`), which for an undamped frictionless
 impact is the relative error of energy conservation.
 
 Closed forms to check them against:
 
 - :func:`elastic_contact_time`: any elastic normal law, ``2 int_0^dmax d(delta) / sqrt(v^2 -
-  2 U(delta)/m*)`` with the law's own potential U (:mod:`calibration.laws.scalar`);
+  2 U(delta)/m*)`` with the law's own potential U (:mod:`hertz2d.calibration.laws.scalar`);
 - :func:`spring_dashpot`: the linear spring with a damping ratio zeta, contact time ``pi /
   (omega sqrt(1 - zeta^2))`` and restitution ``exp(-zeta pi / sqrt(1 - zeta^2))``,
   ``omega = sqrt(kn/m*)``;
-- :func:`spring_local_damping`: the linear spring with local damping alpha (:mod:`dem.damping`),
+- :func:`spring_local_damping`: the linear spring with local damping alpha (:mod:`hertz2d.dem.damping`),
   restitution ``sqrt((1 - alpha)/(1 + alpha))``;
 - :func:`sliding_impact`: an oblique impact that slides throughout, where Coulomb's law fixes the
   tangential impulse at mu times the normal one, whatever the contact's compliance.
@@ -38,12 +38,12 @@ from dataclasses import asdict, dataclass
 
 from scipy import integrate, optimize
 
-from dem.damping import Damping
-from dem.laws import Law, loaded_state, pair_energy
-from dem.simulation import Simulation
-from dem.state import Discs
-from dem.walls import Walls
-from checks import InputError, count, non_negative, positive
+from hertz2d.dem.damping import Damping
+from hertz2d.dem.laws import Law, loaded_state, pair_energy
+from hertz2d.dem.simulation import Simulation
+from hertz2d.dem.state import Discs
+from hertz2d.dem.walls import Walls
+from hertz2d.checks import InputError, count, non_negative, positive
 
 #: the paper's disc (Section 4.3): radius 0.035 m (diameters 0.06-0.08 m), rho 2700 kg/m^3
 RADIUS, DENSITY = 0.035, 2700.0
@@ -201,7 +201,7 @@ def impact(law: Law, *, speed: float, angle: float = 0.0, wall: bool = True,
     Parameters
     ----------
     law : Law
-        The contact law (:class:`dem.laws.Law`).
+        The contact law (:class:`hertz2d.dem.laws.Law`).
     speed : float
         The disc's speed at first touch (m/s).
     angle : float, optional

@@ -1,14 +1,14 @@
 """An oblique impact of a disc on a wall solved as an ODE, event by event: the reference that the
 DEM's time stepping converges to.
 
-The DEM (:func:`dem.impact.impact`, ``wall=True``) integrates the contact with velocity Verlet and
+The DEM (:func:`hertz2d.dem.impact.impact`, ``wall=True``) integrates the contact with velocity Verlet and
 Eq. 32's incremental tangential spring; its rebound angle carries an error from the time step.
 Here the same contact is an ordinary differential equation, integrated by scipy's ``solve_ivp``
 (DOP853) at a tolerance near rounding, with the switches of the law located as events, so the
 reference has no time-step error of its own. The contact law's functions are the law library's
-(:mod:`calibration.laws.scalar`): what is tested is the time integration, not the law.
+(:mod:`hertz2d.calibration.laws.scalar`): what is tested is the time integration, not the law.
 
-The model is the engine's exactly (:mod:`dem.forces`; the wall below the disc, its normal +y):
+The model is the engine's exactly (:mod:`hertz2d.dem.forces`; the wall below the disc, its normal +y):
 the disc's approach ``delta = R - y`` and the pair's ``2 delta`` (the mirror rule, Section 3.2),
 the lever arm ``R - delta``, the contact point's slip velocity ``v_t = -vx - omega (R - delta)``
 (the wall relative to the disc, along t = +x) and the pair's ``2 v_t``. Then
@@ -30,10 +30,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from calibration.laws import scalar
-from dem.impact import DENSITY, RADIUS
-from dem.laws import (FRICTION, HERTZ_MINDLIN, KN, KT, LINEAR, MODULUS, PENALTY, POISSON, Law)
-from checks import InputError
+from hertz2d.calibration.laws import scalar
+from hertz2d.dem.impact import DENSITY, RADIUS
+from hertz2d.dem.laws import (FRICTION, HERTZ_MINDLIN, KN, KT, LINEAR, MODULUS, PENALTY, POISSON, Law)
+from hertz2d.checks import InputError
 
 #: solve_ivp's relative tolerance; the absolute ones follow from each variable's scale
 TOLERANCE = 1e-12
@@ -44,7 +44,7 @@ FIRST_TOUCH = 1e-9
 @dataclass(frozen=True)
 class ReferenceImpact:
     """The contact's end: rebound angle (degrees from the normal, as
-    :class:`dem.impact.ImpactResult`), normal restitution, spin (rad/s) and contact time (s);
+    :class:`hertz2d.dem.impact.ImpactResult`), normal restitution, spin (rad/s) and contact time (s);
     the regimes it went through (``"stick"``, ``"slip"``, in order)."""
 
     rebound_angle: float
@@ -80,7 +80,7 @@ class _PairLaw:
 
 def reference_impact(law: Law, *, speed: float, angle: float, radius: float = RADIUS,
                      density: float = DENSITY) -> ReferenceImpact:
-    """The oblique impact of :func:`dem.impact.impact` (wall, no spin, no damping) solved as an
+    """The oblique impact of :func:`hertz2d.dem.impact.impact` (wall, no spin, no damping) solved as an
     ODE with events (module docstring)."""
     if not 0.0 < angle < 90.0:
         raise InputError(f"angle={angle!r} must be in (0, 90) degrees")

@@ -6,14 +6,14 @@ One step of length dt (kick-drift-kick, the velocity-Verlet form of leapfrog, as
 1. half kick: ``v += dt/2 F/m`` for the three degrees of freedom (``omega += dt/2 M/I``);
 2. drift: ``x += dt v`` (and theta), walls move with their velocities;
 3. the Verlet lists are rebuilt if a disc or a wall moved more than half the skin
-   (:mod:`dem.neighbours`);
-4. contact forces at the new positions (:mod:`dem.forces`); the velocities they see (dashpots,
+   (:mod:`hertz2d.dem.neighbours`);
+4. contact forces at the new positions (:mod:`hertz2d.dem.forces`); the velocities they see (dashpots,
    tangential increments ``v_t dt``, the sign for local damping) are the half-step ones, which
    are exactly the displacement of the step divided by dt;
-5. the servo sets the servo walls' velocities for the next step (:mod:`dem.walls`);
+5. the servo sets the servo walls' velocities for the next step (:mod:`hertz2d.dem.walls`);
 6. per disc, in one pass: its total force (gravity and local damping added), the half kick with
    it, giving the full-step velocity, the step's powers at that velocity for the energy ledger
-   (:mod:`dem.energy`), and the next step's half kick and drift (1 and 2), which use the same
+   (:mod:`hertz2d.dem.energy`), and the next step's half kick and drift (1 and 2), which use the same
    force.
 
 It is second-order accurate and symplectic for conservative forces; its stability limit for a
@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from dem.contacts import rebuilt
-from dem.energy import add_powers
-from dem.forces import OK, contact_forces, total_force
-from dem.jit import njit
-from dem.laws import parameters_tuple
-from dem.neighbours import needs_rebuild
-from dem.walls import servo
+from hertz2d.dem.contacts import rebuilt
+from hertz2d.dem.energy import add_powers
+from hertz2d.dem.forces import OK, contact_forces, total_force
+from hertz2d.dem.jit import njit
+from hertz2d.dem.laws import parameters_tuple
+from hertz2d.dem.neighbours import needs_rebuild
+from hertz2d.dem.walls import servo
 
 
 @njit(inline=True)

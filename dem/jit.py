@@ -1,10 +1,10 @@
 """numba for the engine, and the law library's scalar kernels compiled by it.
 
-The law library (:mod:`calibration.laws.scalar`, :mod:`calibration.laws.calibrated_kernel`) is
+The law library (:mod:`hertz2d.calibration.laws.scalar`, :mod:`hertz2d.calibration.laws.calibrated_kernel`) is
 plain Python and does not import numba; :func:`compile_functions` compiles a copy of each of its functions with ``numba.njit`` in a
 namespace where the functions' references to each other point at the compiled copies, so a kernel
 that calls another (the simplified law calling Lambert's W, say) compiles as a whole; a function
-it imports from another module of the law library (:mod:`calibration.laws.lambert_w`) is compiled
+it imports from another module of the law library (:mod:`hertz2d.calibration.laws.lambert_w`) is compiled
 the same way in its own module's namespace.
 
 Every kernel is compiled once per process on first call and cached on disk (``cache=True``), so
@@ -35,24 +35,24 @@ except ImportError as error:  # the DEM is an optional extra
     raise ImportError("hertz2d's DEM engine needs numba: pip install 'hertz2d[dem]' "
                       "(or pip install numba)") from error
 
-import calibration.laws.calibrated_kernel
-import calibration.laws.lambert_w
-import calibration.laws.normal_table
-import calibration.laws.scalar
+import hertz2d.calibration.laws.calibrated_kernel
+import hertz2d.calibration.laws.lambert_w
+import hertz2d.calibration.laws.normal_table
+import hertz2d.calibration.laws.scalar
 
 #: the package's modules that only drive the engine from Python: none defines a compiled
 #: function or is called by one (a test checks), so editing them does not recompile the engine
 DRIVERS = ("analysis.py", "biaxial.py", "impact.py", "impact_reference.py", "output.py",
            "packing.py", "rolling.py", "simulation.py")
 #: the law library's modules the engine compiles
-LAW_MODULES = (calibration.laws.scalar, calibration.laws.lambert_w,
-               calibration.laws.normal_table, calibration.laws.calibrated_kernel)
+LAW_MODULES = (hertz2d.calibration.laws.scalar, hertz2d.calibration.laws.lambert_w,
+               hertz2d.calibration.laws.normal_table, hertz2d.calibration.laws.calibrated_kernel)
 #: every source the compiled engine is made of: this package but its drivers, the law library's
 #: kernels and the normal law's table (which the compiled code holds as a constant)
 SOURCES = tuple(sorted(str(path.resolve()) for path in Path(__file__).parent.glob("*.py")
                        if path.name not in DRIVERS)) + tuple(
     str(Path(module.__file__).resolve()) for module in LAW_MODULES) + (
-    str(calibration.laws.normal_table.TABLE_FILE.resolve()),)
+    str(hertz2d.calibration.laws.normal_table.TABLE_FILE.resolve()),)
 
 
 @functools.lru_cache(maxsize=None)
@@ -117,7 +117,7 @@ if CACHE and EngineCacheLocator not in _IMPL._locator_classes:
 @numba.extending.intrinsic
 def address(typing_context, integer):
     """The address ``integer`` (an array's ``ctypes.data``) as a C ``void *``: what a registered
-    law's kernel (:func:`dem.laws.law_kernel`) takes its arrays as."""
+    law's kernel (:func:`hertz2d.dem.laws.law_kernel`) takes its arrays as."""
     def codegen(context, builder, signature, arguments):
         return builder.inttoptr(arguments[0], cgutils.voidptr_t)
     return numba.types.voidptr(integer), codegen

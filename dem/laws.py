@@ -1,17 +1,17 @@
 """The contact laws as the engine runs them: a law code, a parameter vector and one compiled kernel.
 
-Every law comes from the law library's scalar kernels (:mod:`calibration.laws.scalar`, compiled
-by :mod:`dem.jit`); this module only chooses among them per contact:
+Every law comes from the law library's scalar kernels (:mod:`hertz2d.calibration.laws.scalar`, compiled
+by :mod:`hertz2d.dem.jit`); this module only chooses among them per contact:
 
 - ``simplified``: the paper's Table 1 (Eqs. 4 + 23 solved exactly with Lambert's W, kt of Eq. 31
   with a penalty factor of Eq. 33's form, the capped Eq. 32);
 - ``linear``: the linear spring (kn, kt constant, Coulomb cap);
 - ``hertz-mindlin``: Hertz's sphere force with Mindlin's incremental kt = 8 G* a, as 2D codes
   apply it to discs;
-- ``calibrated``: the calibrated law (:mod:`calibration.laws.calibrated`): Table 1's normal law
-  (the same exact solve, :func:`calibration.laws.scalar.hertz2d_contact_normal`), (C1)'s
-  constants at the step's half-width (:func:`calibration.laws.calibrated_kernel.curves`), the
-  tangential step with memory of (C2) (:func:`calibration.laws.calibrated_kernel.tangential_step`)
+- ``calibrated``: the calibrated law (:mod:`hertz2d.calibration.laws.calibrated`): Table 1's normal law
+  (the same exact solve, :func:`hertz2d.calibration.laws.scalar.hertz2d_contact_normal`), (C1)'s
+  constants at the step's half-width (:func:`hertz2d.calibration.laws.calibrated_kernel.curves`), the
+  tangential step with memory of (C2) (:func:`hertz2d.calibration.laws.calibrated_kernel.tangential_step`)
   on the contact's own columns of history and the normal force's coupling term
   (:func:`calibrated_step`);
 - a law registered with a compiled kernel of its own (:func:`law_kernel`,
@@ -19,14 +19,14 @@ by :mod:`dem.jit`); this module only chooses among them per contact:
   kernel through one C signature, so adding a law needs no edit here.
 
 Which laws exist, their codes and history widths are the registry's
-(:mod:`calibration.laws.registry`).
+(:mod:`hertz2d.calibration.laws.registry`).
 
 Eq. 32's step takes the mean of the step's two stiffnesses (the trapezoidal rule,
-:func:`calibration.laws.scalar.step_stiffness`; for the linear spring the same kt), a new
+:func:`hertz2d.calibration.laws.scalar.step_stiffness`; for the linear spring the same kt), a new
 contact the mean of kt over its first step, and the paper's law Simpson's rule while its approach
 changes fast (:func:`law_step`: second order in the step from first touch on).
 
-What the engine keeps per contact (:mod:`dem.contacts`): the :data:`HISTORY` columns every law
+What the engine keeps per contact (:mod:`hertz2d.dem.contacts`): the :data:`HISTORY` columns every law
 has (N, T, kt, a: passed by value as a tuple to :func:`law_step`, which returns the new ones),
 then :attr:`Law.history_width` - :data:`HISTORY` of the law's own: none for the first three, the
 calibrated law's stored tangential energy (:data:`ENERGY`), its normal coupling force
@@ -38,9 +38,9 @@ pair is listed). A row is zeroed, own columns included, when its contact opens, 
 whole across list rebuilds.
 
 The parameter vector: :data:`PARAMETERS` values for every law (:func:`parameters_tuple`), then
-for the calibrated law the :data:`~calibration.laws.calibrated_kernel.CURVE_DATA` numbers of a
+for the calibrated law the :data:`~hertz2d.calibration.laws.calibrated_kernel.CURVE_DATA` numbers of a
 disc pair (:data:`PAIR_CURVES`) and of a disc on a wall (:data:`WALL_CURVES`,
-:func:`calibration.laws.calibrated.curve_data` of ``ContactPair.disc_on_wall``: the wall's own
+:func:`hertz2d.calibration.laws.calibrated.curve_data` of ``ContactPair.disc_on_wall``: the wall's own
 Dundurs beta and wall flag), read by :func:`calibrated_step` from the array.
 
 One material for every disc (E, nu); a wall is the disc's mirror image (Section 3.2), so every
@@ -57,13 +57,13 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from calibration.laws import ConstantPenalty, ContactPair, PolynomialPenalty
-from calibration.laws import calibrated_kernel, normal_table, registry, scalar
-from calibration.laws.calibrated import CalibratedCoefficients, curve_data, sliding_ratio
-from calibration.laws.penalty_factor import EQ33
-from dem.damping import dashpot
-from dem.jit import CACHE, address, compile_functions, njit, numba
-from checks import InputError, non_negative, poisson, positive
+from hertz2d.calibration.laws import ConstantPenalty, ContactPair, PolynomialPenalty
+from hertz2d.calibration.laws import calibrated_kernel, normal_table, registry, scalar
+from hertz2d.calibration.laws.calibrated import CalibratedCoefficients, curve_data, sliding_ratio
+from hertz2d.calibration.laws.penalty_factor import EQ33
+from hertz2d.dem.damping import dashpot
+from hertz2d.dem.jit import CACHE, address, compile_functions, njit, numba
+from hertz2d.checks import InputError, non_negative, poisson, positive
 
 kernels = compile_functions(scalar)
 _hertz2d_contact = kernels.hertz2d_contact
@@ -93,7 +93,7 @@ _tangential_step = calibrated_kernels.tangential_step
 _stored_energy = calibrated_kernels.stored_energy
 _normal_coupling = calibrated_kernels.normal_coupling
 
-#: law codes: the registry's (:mod:`calibration.laws.registry`) of the laws with a branch here
+#: law codes: the registry's (:mod:`hertz2d.calibration.laws.registry`) of the laws with a branch here
 SIMPLIFIED, LINEAR, HERTZ_MINDLIN, CALIBRATED = (registry.entry(name).dem_code for name in (
     "simplified", "linear", "hertz-mindlin", "calibrated"))
 #: the code of a registered law with a compiled kernel of its own (:func:`kernel_step`)
@@ -106,7 +106,7 @@ PARAMETERS = PENALTY + 6
 CURVE_DATA = calibrated_kernel.CURVE_DATA
 #: where the calibrated law's (C1) numbers of a disc pair, and of a disc on a wall, start
 PAIR_CURVES, WALL_CURVES = PARAMETERS, PARAMETERS + CURVE_DATA
-#: the history columns every law keeps (:mod:`dem.contacts`): N, T, kt (of the last step), a,
+#: the history columns every law keeps (:mod:`hertz2d.dem.contacts`): N, T, kt (of the last step), a,
 #: passed to :func:`law_step` as a tuple (:func:`history_row`) and stored from the one it returns
 #: (:func:`store_row`); a law with a longer memory keeps its own columns after them
 NORMAL, TANGENTIAL, STIFFNESS, HALF_WIDTH = 0, 1, 2, 3
@@ -116,7 +116,7 @@ HISTORY = registry.SHARED_HISTORY
 OPEN = (0.0,) * HISTORY
 #: the calibrated law's own columns: the energy its tangential traction stores, the normal force's
 #: coupling term (:func:`calibrated_step`), then its kernel's memory (the doubles of
-#: :data:`calibration.laws.calibrated_kernel.HISTORY`)
+#: :data:`hertz2d.calibration.laws.calibrated_kernel.HISTORY`)
 ENERGY, COUPLING, MEMORY = HISTORY, HISTORY + 1, HISTORY + 2
 #: the calibrated law's history width: the shared columns, its energy and coupling term, its
 #: kernel's memory
@@ -156,7 +156,7 @@ KERNEL_STATE = K_POTENTIAL + 1
 
 def law_kernel(function):
     """Compile ``function`` as a registered law's DEM kernel (:data:`KERNEL_SIGNATURE`), for
-    :class:`calibration.laws.registry.LawEntry`'s ``dem_kernel``.
+    :class:`hertz2d.calibration.laws.registry.LawEntry`'s ``dem_kernel``.
 
     Parameters
     ----------
@@ -203,7 +203,7 @@ class Law:
         """``T/N`` of a sliding contact of half-width ``a`` between two discs of ``radius`` (a
         disc of ``radius`` on a wall: its mirror pair): mu, but for the calibrated law, whose
         normal force carries a coupling term that its friction does not
-        (:func:`calibration.laws.calibrated.sliding_ratio`)."""
+        (:func:`hertz2d.calibration.laws.calibrated.sliding_ratio`)."""
         if self.code != CALIBRATED:
             return self.friction
         nu, mu = float(self.parameters[POISSON]), self.friction
@@ -257,7 +257,7 @@ class Law:
                    coefficients: CalibratedCoefficients) -> "Law":
         """The calibrated law with ``coefficients`` (``hertz2d calibrate``'s), one material:
         disc pairs with beta = 0, discs on walls with the wall's beta and flag, as
-        :class:`calibration.laws.calibrated.CalibratedModel` treats ``ContactPair.discs`` and
+        :class:`hertz2d.calibration.laws.calibrated.CalibratedModel` treats ``ContactPair.discs`` and
         ``ContactPair.disc_on_wall`` (curve_data does not depend on the radii)."""
         positive("E", E), poisson("nu", nu), non_negative("mu", mu)
         extra = np.concatenate([np.ravel(curve_data(pair, coefficients)) for pair in (
@@ -279,7 +279,7 @@ class Law:
         Parameters
         ----------
         name : str
-            The law's registry name (:mod:`calibration.laws.registry`).
+            The law's registry name (:mod:`hertz2d.calibration.laws.registry`).
         E, nu, mu : float
             Young's modulus (Pa), Poisson's ratio and the friction coefficient.
         own : tuple of float
@@ -365,9 +365,9 @@ def simplified_steps(law, steps, count, rare):
     """:func:`law_step` of the paper's law for the first ``count`` contacts of ``steps`` at
     once, in loops without a branch that would keep them from vectorising: z of Eqs. 4 +
     22/23's root ``u = -W_{-1}(-z)`` at the step's end and middle, u from the table's polynomial
-    (:func:`calibration.laws.normal_table.table_root`: the same doubles as :func:`law_step`'s
+    (:func:`hertz2d.calibration.laws.normal_table.table_root`: the same doubles as :func:`law_step`'s
     root), then N, a, the tangent normal stiffness
-    (:func:`calibration.laws.scalar.hertz2d_normal_of_root`), Eq. 31's kt at both, the step's
+    (:func:`hertz2d.calibration.laws.scalar.hertz2d_normal_of_root`), Eq. 31's kt at both, the step's
     stiffness (the trapezoid, or Simpson's rule where the approach changed by more than
     :data:`SIMPSON_CHANGE`: :func:`trapezoid_suffices`) and Eq. 32's capped update. A contact
     for which that is not :func:`law_step`'s arithmetic is marked 1 in ``rare`` (0 the others;
@@ -418,7 +418,7 @@ def simplified_steps(law, steps, count, rare):
 
 @njit(inline=True)
 def in_table(z):
-    """Whether the normal law's table holds ``z`` (:mod:`calibration.laws.normal_table`)."""
+    """Whether the normal law's table holds ``z`` (:mod:`hertz2d.calibration.laws.normal_table`)."""
     return z >= normal_table.Z_LOW and z < normal_table.Z_HIGH
 
 
@@ -433,8 +433,8 @@ def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2, delta_middle):
     Eq. 32's increment is integrated with the step's stiffness: the trapezoid of the previous
     and the new kt, or for a new contact (``state`` :data:`OPEN`: kt 0) the mean of kt over
     its first step, in which the approach rises from 0 (the caller passes the increment of the
-    part of the step in contact, :func:`dem.forces.entry_fraction`): for the paper's law
-    :func:`calibration.laws.scalar.hertz2d_entry_stiffness`, for Mindlin's ``kt = 8 G* a`` with
+    part of the step in contact, :func:`hertz2d.dem.forces.entry_fraction`): for the paper's law
+    :func:`hertz2d.calibration.laws.scalar.hertz2d_entry_stiffness`, for Mindlin's ``kt = 8 G* a`` with
     ``a`` growing as the square root of the approach 2/3 of the new kt. Both are second order
     in the step; kt of the step's end alone is first order (the rebound angle of an impact that
     sticks from first touch then converges as dt only). Near first touch, where Eq. 31's kt
@@ -494,7 +494,7 @@ def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2, delta_middle):
 @njit
 def kernel_step(kernel, vector, state, delta_n, d_delta_t, R1, R2):
     """:func:`law_step`'s returns for a registered law: its ``kernel`` (:data:`KERNEL_SIGNATURE`)
-    on the parameter vector at the address ``vector`` (``dem.jit.address``) and the contact's
+    on the parameter vector at the address ``vector`` (``hertz2d.dem.jit.address``) and the contact's
     ``state`` (the :data:`HISTORY` tuple)."""
     out = np.empty(KERNEL_STATE)
     out[NORMAL], out[TANGENTIAL], out[STIFFNESS], out[HALF_WIDTH] = state
@@ -529,13 +529,13 @@ def calibrated_step(law, p, pair, own, delta_n, d_delta_t, R1, R2, curves):
     ``own``, the contact's own columns of history (``history[row, ENERGY:]``), updated in place.
 
     Table 1's normal law (Eqs. 4 + 23 by one W_{-1}, omega = 1), (C1)'s B at the new half-width
-    (:func:`calibration.laws.calibrated_kernel.curves`), then (C2)'s tangential step with memory
-    (:func:`calibration.laws.calibrated_kernel.tangential_step`): T, the tangent stiffness kt =
+    (:func:`hertz2d.calibration.laws.calibrated_kernel.curves`), then (C2)'s tangential step with memory
+    (:func:`hertz2d.calibration.laws.calibrated_kernel.tangential_step`): T, the tangent stiffness kt =
     dT/d(delta) (``pi E*/(B - kappa - kappa log y)`` at the slip front y, 0 in full slip) and
     whether the contact slides; the normal force is Eqs. 4 + 23's plus the coupling term of the
-    tangential state (:func:`calibration.laws.calibrated_kernel.normal_coupling`, kept in
+    tangential state (:func:`hertz2d.calibration.laws.calibrated_kernel.normal_coupling`, kept in
     ``own[1]``), and ``own[0]`` the energy the tangential traction stores
-    (:func:`calibration.laws.calibrated_kernel.stored_energy`), which the energy ledger counts.
+    (:func:`hertz2d.calibration.laws.calibrated_kernel.stored_energy`), which the energy ledger counts.
     """
     N, a, log_a, k_normal = _hertz2d_contact_normal(
         delta_n, R1, R2, pair[LOG_4R1], pair[LOG_4R2], pair[EXP_MINUS_C], law[MODULUS], 1.0, 1.0)

@@ -5,7 +5,7 @@ contact missed) while no disc has moved more than ``skin/2`` since. Building it 
 into square cells of side ``2 r_max + skin`` (a counting sort), so each disc is compared with the
 discs of its own and the 8 surrounding cells only: O(n). Pairs come out sorted by ``(i, j)``,
 ``i < j`` (each disc's partners sorted as they are found), the key the contact history is carried
-by (:mod:`dem.contacts`). The wall list holds every (wall, disc) whose gap is below ``skin``,
+by (:mod:`hertz2d.dem.contacts`). The wall list holds every (wall, disc) whose gap is below ``skin``,
 sorted by wall then disc; it stays valid while no disc and no wall has moved more than ``skin/2``.
 :func:`needs_rebuild` checks both every step. A contact that was touching stays listed until the
 force loop has released it (its history reset and its spring's energy put in the ledger), even
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dem.jit import njit
+from hertz2d.dem.jit import njit
 
 #: the grid never has more cells than this many per disc (a disc flying far away widens the
 #: cells instead of allocating a huge grid)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from dem.contacts import HALF_WIDTH, NORMAL, STIFFNESS
-from dem.jit import njit
-from dem.laws import pair_secant_stiffness
+from hertz2d.dem.contacts import HALF_WIDTH, NORMAL, STIFFNESS
+from hertz2d.dem.jit import njit
+from hertz2d.dem.laws import pair_secant_stiffness
 
 
 @njit

@@ -6,13 +6,13 @@
   ``.pvd`` collection that ParaView opens as a time series. Each file has two blocks: the discs as
   points (``vertex`` cells) with point data ``radius``, ``diameter``, ``velocity`` (vx, vy, 0),
   ``spin`` (omega, rad/s), ``stress`` (the Love-Weber stress, xx, yy, zz, xy, yz, xz in Pa with
-  zz = yz = xz = 0, tension positive, :func:`dem.analysis.disc_stresses`), ``pressure`` (minus the
+  zz = yz = xz = 0, tension positive, :func:`hertz2d.dem.analysis.disc_stresses`), ``pressure`` (minus the
   in-plane mean stress) and ``contacts``; and the box as four lines (Glyph the discs with a
   sphere scaled by ``radius`` to see them as discs).
 - :func:`write_animation`: every frame drawn with :func:`draw_frame` into an mp4 when ffmpeg is
   available to matplotlib, else a GIF (Pillow); small (a few hundred pixels, 10 frames per s).
 
-Frames come from :class:`dem.biaxial.Frames` (any object with the same fields).
+Frames come from :class:`hertz2d.dem.biaxial.Frames` (any object with the same fields).
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from xml.sax.saxutils import quoteattr
 
 import numpy as np
 
-from calibration.runs.atomic import atomic_path, write_text
+from hertz2d.calibration.runs.atomic import atomic_path, write_text
 
 #: colour map of the diameters
 COLOURS = "viridis"

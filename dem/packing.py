@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checks import InputError, count, positive
+from hertz2d.checks import InputError, count, positive
 
 #: random centres tried per disc before the packing is declared too dense
 ATTEMPTS = 100_000

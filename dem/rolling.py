@@ -5,7 +5,7 @@ that carries its weight (the law's normal force solved for ``m g cos(angle)``). 
 solid disc (``I = m R^2/2``): without slip it rolls with ``a = (2/3) g sin(angle)``, which needs
 the tangential force ``m g sin(angle)/3`` that Coulomb's law allows while ``tan(angle) <= 3 mu``;
 beyond, it slides with ``a = g (sin(angle) - mu cos(angle))`` and spins up at
-``2 mu g cos(angle) / R`` (mu the law's sliding ratio, :meth:`dem.laws.Law.sliding_friction`).
+``2 mu g cos(angle) / R`` (mu the law's sliding ratio, :meth:`hertz2d.dem.laws.Law.sliding_friction`).
 :func:`roll` measures both by least-squares fits of the position along
 the slope and of the spin over the run (the contact's tangential spring rings at a few kHz around
 the steady state; the fits average it out).
@@ -18,13 +18,13 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize
 
-from dem.damping import Damping
-from dem.impact import DENSITY, RADIUS
-from dem.laws import Law, loaded_state
-from dem.simulation import Simulation
-from dem.state import Discs
-from dem.walls import Walls
-from checks import InputError, positive
+from hertz2d.dem.damping import Damping
+from hertz2d.dem.impact import DENSITY, RADIUS
+from hertz2d.dem.laws import Law, loaded_state
+from hertz2d.dem.simulation import Simulation
+from hertz2d.dem.state import Discs
+from hertz2d.dem.walls import Walls
+from hertz2d.checks import InputError, positive
 
 GRAVITY = 9.81
 

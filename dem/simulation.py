@@ -1,6 +1,6 @@
 """A DEM run in Python: discs, walls, a law, damping and gravity, advanced in compiled chunks.
 
-    >>> from dem import Discs, Law, Simulation, Walls, random_packing
+    >>> from hertz2d.dem import Discs, Law, Simulation, Walls, random_packing
     >>> centres, radii = random_packing(200, 0.06, 0.08, 1.0, 1.5, seed=1)
     >>> run = Simulation(Discs.from_arrays(centres, radii, 2700.0),
     ...                  Law.simplified(10e9, 0.25, 0.3), walls=Walls.box(1.0, 1.5), dt=1e-5)
@@ -10,11 +10,11 @@
     >>> bool(abs(table.residual.iloc[-1]) < 0.01 * table.work.iloc[-1])  # energy ledger within 1 %
     True
 
-:meth:`Simulation.run` calls the compiled loop (:func:`dem.integrate.advance`) once per output
+:meth:`Simulation.run` calls the compiled loop (:func:`hertz2d.dem.integrate.advance`) once per output
 interval and records one row of observations after each: time, energies and the ledger
-(:mod:`dem.energy`), contact counts and mean stiffnesses (:mod:`dem.observe`), each wall's
-position and stress. Walls can be re-driven between runs (:meth:`dem.walls.Walls.set_servo`,
-:meth:`~dem.walls.Walls.set_velocity`).
+(:mod:`hertz2d.dem.energy`), contact counts and mean stiffnesses (:mod:`hertz2d.dem.observe`), each wall's
+position and stress. Walls can be re-driven between runs (:meth:`hertz2d.dem.walls.Walls.set_servo`,
+:meth:`~hertz2d.dem.walls.Walls.set_velocity`).
 """
 from __future__ import annotations
 
@@ -22,18 +22,18 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from calibration.laws import ContactPair
-from calibration.laws.calibrated import range_excess, warn_outside
-from dem.contacts import HALF_WIDTH, empty_contacts
-from dem.damping import Damping
-from dem.energy import TERMS, elastic_energy, gravity_potential, new_ledger
-from dem.forces import OK, Forces, compute_forces
-from dem.integrate import advance
-from dem.laws import FRICTION, POISSON, Law
-from dem.observe import contact_statistics
-from dem.state import Discs
-from dem.walls import Walls
-from checks import InputError, count, positive
+from hertz2d.calibration.laws import ContactPair
+from hertz2d.calibration.laws.calibrated import range_excess, warn_outside
+from hertz2d.dem.contacts import HALF_WIDTH, empty_contacts
+from hertz2d.dem.damping import Damping
+from hertz2d.dem.energy import TERMS, elastic_energy, gravity_potential, new_ledger
+from hertz2d.dem.forces import OK, Forces, compute_forces
+from hertz2d.dem.integrate import advance
+from hertz2d.dem.laws import FRICTION, POISSON, Law
+from hertz2d.dem.observe import contact_statistics
+from hertz2d.dem.state import Discs
+from hertz2d.dem.walls import Walls
+from hertz2d.checks import InputError, count, positive
 
 #: the default Verlet skin, as a fraction of the largest radius
 SKIN = 0.25
@@ -51,13 +51,13 @@ class Simulation:
     Parameters
     ----------
     discs : Discs
-        Positions, radii, masses and velocities (:class:`dem.state.Discs`); advanced in place.
+        Positions, radii, masses and velocities (:class:`hertz2d.dem.state.Discs`); advanced in place.
     law : Law
-        The contact law (:class:`dem.laws.Law`).
+        The contact law (:class:`hertz2d.dem.laws.Law`).
     dt : float
         The time step (s).
     walls : Walls, optional
-        Straight walls (:class:`dem.walls.Walls`); none by default.
+        Straight walls (:class:`hertz2d.dem.walls.Walls`); none by default.
     gravity : tuple of float, optional
         (m/s^2), downward by default.
     damping : Damping, optional
@@ -186,7 +186,7 @@ class Simulation:
         return pd.DataFrame(rows)
 
     def balance(self) -> dict:
-        """The energy ledger since the start (:mod:`dem.energy`): every term, the work put in, and
+        """The energy ledger since the start (:mod:`hertz2d.dem.energy`): every term, the work put in, and
         the residual ``work in - (kinetic + elastic + dissipated)``."""
         terms = dict(zip(TERMS, map(float, self.ledger)))
         kinetic = self.discs.kinetic_energy() - self._start["kinetic"]

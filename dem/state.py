@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from checks import InputError, positive
+from hertz2d.checks import InputError, positive
 
 
 class Discs(NamedTuple):

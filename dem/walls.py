@@ -2,7 +2,7 @@
 
 A wall is a point on it and its unit normal pointing into the domain; a disc of radius r at x
 overlaps it by ``delta = r - (x - point) . normal``. The contact is the disc against its mirror
-image (Section 3.2, :mod:`dem.laws`). A wall moves with its own velocity, which is either
+image (Section 3.2, :mod:`hertz2d.dem.laws`). A wall moves with its own velocity, which is either
 prescribed or set each step by a servo on its stress.
 
 Stress: the force the discs press the wall with, along its normal, divided by its length. The
@@ -25,8 +25,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from dem.jit import njit
-from checks import InputError
+from hertz2d.dem.jit import njit
+from hertz2d.checks import InputError
 
 #: no servo: the wall keeps its prescribed velocity
 NO_SERVO = np.nan

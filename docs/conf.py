@@ -29,7 +29,7 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.intersphinx",
     "sphinx.ext.mathjax",
-    "sphinxarg.ext",                # the command line, from calibration.cli.build_parser
+    "sphinxarg.ext",                # the command line, from hertz2d.calibration.cli.build_parser
     "sphinxcontrib.bibtex",
     "hertz2d_docs",                 # findings, outputs and values read from results/
 ]
@@ -59,7 +59,8 @@ nb_execution_show_tb = True
 nb_merge_streams = True
 
 # -- API pages (written by hertz2d_docs when the build starts, a page per package) -----------
-hertz2d_api_packages = ["checks", "meshes", "fem", "calibration", "dem"]
+hertz2d_api_packages = ["hertz2d.checks", "hertz2d.meshes", "hertz2d.fem", "hertz2d.calibration",
+                        "hertz2d.dem"]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True

@@ -1,9 +1,9 @@
 """A full disc held by K contacts (plane strain, P2): the penalty factor of Eq. 20 in a packing.
 
 The half-round body of Section 2.3 measures Eq. 20's tangential displacement against a base that
-is either clamped or a mirror plane (:mod:`fem.halfround`). A disc in a packing has neither: it is
+is either clamped or a mirror plane (:mod:`hertz2d.fem.halfround`). A disc in a packing has neither: it is
 held by its other contacts. Here the whole disc is modelled, with K equally spaced flats
-(:mod:`meshes.fulldisc`, contact 1 at the top, ``n_k`` the outward normal and ``t_k`` the tangent
+(:mod:`hertz2d.meshes.fulldisc`, contact 1 at the top, ``n_k`` the outward normal and ``t_k`` the tangent
 of flat k, ``t_1 = (1, 0)``), and every load is self-equilibrated, so no support is needed.
 
 Loads (Hertzian tractions, Eq. 1 shape, on each flat's chord; per unit resultant):
@@ -32,7 +32,7 @@ Loads (Hertzian tractions, Eq. 1 shape, on each flat's chord; per unit resultant
     ``mirror`` (K = 2)
         contact 2 carries the mirror image of contact 1's traction (same global direction, +x),
         the net force 2T is balanced by a uniform body force and the moments cancel. This is
-        exactly the ``symmetric`` half-round body of :mod:`fem.supports` mirrored into a full
+        exactly the ``symmetric`` half-round body of :mod:`hertz2d.fem.supports` mirrored into a full
         disc; it is the sanity check, not a packing.
 
     The resultants (force and moment) of a load vector are its products with the three rigid
@@ -62,7 +62,7 @@ motion must be defined; two definitions are computed:
 
 ``u_t`` at contact 1 is then ``(u(c_1) - u_rigid(c_1)) . t_1`` with ``c_1`` the flat's centre
 node, and Eq. 20 is inverted for w with it
-(:func:`calibration.laws.closed_forms.penalty_factor_from_displacement`).
+(:func:`hertz2d.calibration.laws.closed_forms.penalty_factor_from_displacement`).
 Under the ``normal`` load the approach ``-(u(c_1) - u_rigid(c_1)) . n_1`` is compared with Eq. 17.
 
 The stiffness depends on E and nu only through ``lambda K_lambda + mu K_mu`` and the mesh only on
@@ -78,12 +78,12 @@ import numpy as np
 import skfem
 from skfem.helpers import grad
 
-from fem.elasticity import StiffnessParts, vector_basis
-from fem.factor import PatternFactorizer
-from fem.loads import hertzian_traction
-from checks import InputError, non_negative, one_of, poisson, positive
-from meshes.fulldisc import DEFAULT_LEVEL, contact_angles, contact_frames, full_disc_mesh
-from meshes.halfround import node_at
+from hertz2d.fem.elasticity import StiffnessParts, vector_basis
+from hertz2d.fem.factor import PatternFactorizer
+from hertz2d.fem.loads import hertzian_traction
+from hertz2d.checks import InputError, non_negative, one_of, poisson, positive
+from hertz2d.meshes.fulldisc import DEFAULT_LEVEL, contact_angles, contact_frames, full_disc_mesh
+from hertz2d.meshes.halfround import node_at
 
 #: how the tangential load is balanced (the module docstring says each)
 BALANCES = ("contacts", "relief", "mirror")
@@ -203,7 +203,7 @@ class ConfinedDisc:
         """Load vectors of unit Hertzian tractions on each flat, shape (K, 2, N): along ``t_k``
         and compressive (along ``-n_k``).
 
-        :func:`fem.loads.hertzian_traction` integrates a traction given as a function of x on a
+        :func:`hertz2d.fem.loads.hertzian_traction` integrates a traction given as a function of x on a
         horizontal chord; flat k is made horizontal by rotating the mesh by ``pi/2 - phi_k`` (the
         same triangles, so the same DOF numbering; the flat's nodes are set exactly level, a change
         of round-off size that keeps the quadrature points on the chord), and each DOF pair of

@@ -4,7 +4,7 @@ The stiffness is kept in its two material-free parts,
 ``K = lambda * K_lambda + mu * K_mu`` with ``K_lambda = (div u, div v)`` and
 ``K_mu = (2 eps(u), eps(v))``, stored on one common sparsity pattern. A sweep over E and nu on
 one mesh therefore assembles once, and every material gives a matrix with the same pattern, which
-lets :mod:`fem.factor` reuse its ordering and symbolic analysis. In plane strain the Lame
+lets :mod:`hertz2d.fem.factor` reuse its ordering and symbolic analysis. In plane strain the Lame
 constants are the three-dimensional ones.
 
 Both parts are assembled together from one table of element integrals of shape-function gradient
@@ -19,7 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 import skfem
 
-from checks import poisson, positive
+from hertz2d.checks import poisson, positive
 
 
 def lame(E: float, nu: float) -> tuple[float, float]:

@@ -1,7 +1,7 @@
 """Sparse LDL^T factorisation of SPD matrices that share one sparsity pattern.
 
 A parametric sweep on one mesh factorises the same pattern several times (a few shifts of the
-reduced Poisson-ratio solve, :mod:`fem.parametric`, per support). qdldl keeps the AMD ordering and
+reduced Poisson-ratio solve, :mod:`hertz2d.fem.parametric`, per support). qdldl keeps the AMD ordering and
 the symbolic analysis of the first matrix and redoes only the numeric factorisation, which at the
 default half-round mesh (8k DOFs) costs 0.02 s against 0.045 s for SuperLU with its best ordering
 (benchmarks/halfround.py). CHOLMOD (scikit-sparse, built against Debian's SuiteSparse 5 and its

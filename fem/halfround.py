@@ -4,7 +4,7 @@ The measured quantity is the displacement of the top centre relative to the base
 under the tangential traction (Eq. 20 defines the penalty factor w from it), and the approach
 (downward, positive) under the normal traction (Eq. 17 predicts it).
 
-Two base supports (:mod:`fem.supports`), because the paper does not state its own: ``clamped``
+Two base supports (:mod:`hertz2d.fem.supports`), because the paper does not state its own: ``clamped``
 (the base diameter fixed) and ``symmetric`` (the base as the mirror plane of a full disc loaded
 symmetrically at top and bottom). With ``symmetric``, the roller reactions balance N under the
 normal load; under the tangential load the mirrored full disc carries 2T along x with nothing to
@@ -16,7 +16,7 @@ we measure does not depend on it.
 The stiffness depends on E and nu only through ``lambda K_lambda + mu K_mu`` and the mesh only on
 ``a/R``, so one :class:`HalfRoundBody` serves every material and both supports. Many Poisson ratios
 on one body are solved together (:meth:`HalfRoundBody.sweep_poisson`) by a reduced basis with a
-guaranteed error bound (:mod:`fem.parametric`): a few factorisations instead of one per ratio.
+guaranteed error bound (:mod:`hertz2d.fem.parametric`): a few factorisations instead of one per ratio.
 """
 from __future__ import annotations
 
@@ -26,13 +26,13 @@ from typing import Iterable
 
 import numpy as np
 
-from fem.elasticity import StiffnessParts, vector_basis
-from fem.factor import PatternFactorizer
-from fem.loads import hertzian_traction
-from fem.parametric import parametric_outputs
-from fem.supports import SUPPORTS, fixed_dofs, relief_load
-from checks import one_of, poisson, positive
-from meshes.halfround import DEFAULT_LEVEL, half_round_mesh, node_at
+from hertz2d.fem.elasticity import StiffnessParts, vector_basis
+from hertz2d.fem.factor import PatternFactorizer
+from hertz2d.fem.loads import hertzian_traction
+from hertz2d.fem.parametric import parametric_outputs
+from hertz2d.fem.supports import SUPPORTS, fixed_dofs, relief_load
+from hertz2d.checks import one_of, poisson, positive
+from hertz2d.meshes.halfround import DEFAULT_LEVEL, half_round_mesh, node_at
 
 
 @dataclass(frozen=True)
@@ -106,8 +106,8 @@ class HalfRoundBody:
     def sweep_poisson(self, nus: Iterable[float], support: str) -> None:
         """Solve many Poisson ratios at once; :meth:`compliance` then returns their compliances.
 
-        The compliances come from :func:`fem.parametric.parametric_outputs`: each is either a
-        direct solve or guaranteed within ``fem.parametric.TOLERANCE`` (relative) of it. The
+        The compliances come from :func:`hertz2d.fem.parametric.parametric_outputs`: each is either a
+        direct solve or guaranteed within ``hertz2d.fem.parametric.TOLERANCE`` (relative) of it. The
         displacement fields are not kept (:meth:`solve` computes them directly).
         """
         support = one_of("support", support, SUPPORTS)

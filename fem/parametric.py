@@ -1,7 +1,7 @@
 """Outputs of ``(K_mu + r K_lambda) u = f`` for many ratios ``r`` from a few factorisations.
 
 On one mesh the plane-strain stiffness is ``mu (K_mu + r K_lambda)`` with ``r = lambda / mu =
-2 nu / (1 - 2 nu)`` (:mod:`fem.elasticity`), so a sweep over the Poisson ratio is a
+2 nu / (1 - 2 nu)`` (:mod:`hertz2d.fem.elasticity`), so a sweep over the Poisson ratio is a
 one-parameter family of SPD systems, of which a sweep needs one number per load: an output
 ``l^T u`` (a displacement difference of two nodes). ``r`` runs from 0 (nu = 0) to 49 (nu = 0.49,
 nearly incompressible), so no single expansion point serves the whole range.
@@ -39,8 +39,8 @@ from typing import Sequence
 
 import numpy as np
 
-from fem.elasticity import StiffnessParts
-from fem.factor import PatternFactorizer
+from hertz2d.fem.elasticity import StiffnessParts
+from hertz2d.fem.factor import PatternFactorizer
 
 #: largest growth of ``1 + r`` from one shift to the next
 SHIFT_STEP = 10.0

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import skfem
 
-from fem.loads import uniform_body_force
+from hertz2d.fem.loads import uniform_body_force
 
 SUPPORTS = ("clamped", "symmetric")
 #: the support whose penalty factors reproduce the paper's (Eq. 33, Figs. 7-9): with ``symmetric``

@@ -2,12 +2,12 @@
 
 The upper body is a half disc (:class:`Disc`: radius, E, nu), the lower body a second half disc of
 any radius and material or a rigid flat wall (:class:`RigidFlat`); plane strain, small strain, P1
-triangles (:mod:`meshes.twodisc`). The lower disc is held on its flat, the upper one's flat is
-translated rigidly by ``(delta_t, -delta_n)`` per load step of a :class:`checks.loadpath.LoadPath`
+triangles (:mod:`hertz2d.meshes.twodisc`). The lower disc is held on its flat, the upper one's flat is
+translated rigidly by ``(delta_t, -delta_n)`` per load step of a :class:`hertz2d.checks.loadpath.LoadPath`
 (any path: delta_t may reverse and turn negative, delta_n may fall). Contact is node-to-segment
-Signorini-Coulomb with finite sliding (:mod:`fem.contact.frictional`), the upper body the slave;
-each disc is condensed on its contact window (:mod:`fem.contact.body`), a wall is a rigid master
-line with no compliance (:class:`fem.contact.body.RigidWindow`) on the same solver path. Supports
+Signorini-Coulomb with finite sliding (:mod:`hertz2d.fem.contact.frictional`), the upper body the slave;
+each disc is condensed on its contact window (:mod:`hertz2d.fem.contact.body`), a wall is a rigid master
+line with no compliance (:class:`hertz2d.fem.contact.body.RigidWindow`) on the same solver path. Supports
 of the discs' flats: ``clamped`` (the paper's statement) and ``symmetric`` (roller flats with
 inertia relief; the configuration of Eqs. 17, 22 and 23).
 
@@ -19,7 +19,7 @@ delta_n = 0.025 m, two equal discs: N within 0.2 % of Eq. 23 (symmetric support)
 of Eq. 4, pressure within 0.5 % RMS of Eq. 1, c within 0.5 % of Eq. 7 at delta_t = 0.01 m, the
 onset of full slip within 1.2 % of Eq. 27 (with w of the half-round FEM of the same support), peak
 and final forces within 0.2 % of level 4 (``python benchmarks/twodisc.py --verify``). A disc on a
-wall and a dissimilar pair against Eqs. 17 and 22: :mod:`calibration.validation.domain_checks`.
+wall and a dissimilar pair against Eqs. 17 and 22: :mod:`hertz2d.calibration.validation.domain_checks`.
 
 A load step whose contact iteration does not converge is cut back: its increment is bisected,
 up to :data:`MAX_CUTS` times. A step that still fails stops the path; every step before it is
@@ -33,17 +33,17 @@ while both displacements rise (Mindlin and Deresiewicz's proportional loading), 
 first increment that the later steps only dilute (still 0.7 % after 20 steps). With 32
 increments the first step is within 0.2 % of 128 (tests/test_twodisc.py).
 
-Per step, the step columns shared with the laws (:data:`checks.loadpath.STEP_COLUMNS`): ``Fx``, ``Fz`` the force that drives the upper
+Per step, the step columns shared with the laws (:data:`hertz2d.checks.loadpath.STEP_COLUMNS`): ``Fx``, ``Fz`` the force that drives the upper
 flat (along +delta_t, and downward), minus the contact force on the upper body (the only load
 on a linear bulk, so the support balances it exactly; for ``symmetric`` through the inertia
 relief, the pin carrying nothing, tests/test_contact_parts.py);
 ``N``, ``T`` the contact resultants in the contact frame (T resisting +delta_t); ``a``, ``c`` the
 contact and stick half-widths on the upper surface's reference configuration
-(:mod:`fem.contact.measure`). Then diagnostics: ``stage``, ``centre`` and ``stick_centre`` (arc
+(:mod:`hertz2d.fem.contact.measure`). Then diagnostics: ``stage``, ``centre`` and ``stick_centre`` (arc
 coordinate on the upper surface), ``contact_nodes``, ``slip_nodes``, ``iterations`` (of the last
 increment), ``increments`` (more than 1 after a cut-back), ``fallbacks`` (Tresca steps) and
 ``gap_residual``, the violation of Signorini's conditions left in the converged geometry, in
-element lengths (:meth:`fem.contact.frictional.NodeToSegmentContact.gap_residual`).
+element lengths (:meth:`hertz2d.fem.contact.frictional.NodeToSegmentContact.gap_residual`).
 """
 from __future__ import annotations
 
@@ -57,15 +57,15 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from fem.contact.body import CondensedBody, RigidWindow
-from fem.contact.frictional import (ContactNotConverged, ContactOutsideWindow, ContactState,
+from hertz2d.fem.contact.body import CondensedBody, RigidWindow
+from hertz2d.fem.contact.frictional import (ContactNotConverged, ContactOutsideWindow, ContactState,
                                     Increment, NodeToSegmentContact)
-from fem.contact.measure import arc_coordinate, measure, tractions
-from fem.elasticity import lame
-from checks.loadpath import STEP_COLUMNS, LoadPath
-from fem.supports import SUPPORTS
-from checks import count, non_negative, one_of, positive
-from meshes.twodisc import DEFAULT_LEVEL, LEVEL_LIMIT, MAX_LEVEL, two_body_meshes, window_element
+from hertz2d.fem.contact.measure import arc_coordinate, measure, tractions
+from hertz2d.fem.elasticity import lame
+from hertz2d.checks.loadpath import STEP_COLUMNS, LoadPath
+from hertz2d.fem.supports import SUPPORTS
+from hertz2d.checks import count, non_negative, one_of, positive
+from hertz2d.meshes.twodisc import DEFAULT_LEVEL, LEVEL_LIMIT, MAX_LEVEL, two_body_meshes, window_element
 
 #: bisections of a load increment before a step counts as failed
 MAX_CUTS = 6
@@ -124,7 +124,7 @@ class TwoBody:
 
     ``upper`` is the disc whose flat is driven, ``lower`` a second disc or a rigid flat. The
     contact windows are sized for the largest ``delta_n`` and the range of ``delta_t`` a path
-    will reach (:func:`meshes.twodisc.contact_windows`); :meth:`for_path` does that for a path.
+    will reach (:func:`hertz2d.meshes.twodisc.contact_windows`); :meth:`for_path` does that for a path.
     ``timings`` records the set-up: mesh, assembly, factorisation (seconds).
     """
 
@@ -322,7 +322,7 @@ def solve_two_disc(path: LoadPath, upper: Disc | None = None,
     mu : float, optional
         The friction coefficient.
     support : {"clamped", "symmetric"}, optional
-        How each disc's flat is held (:mod:`fem.supports`).
+        How each disc's flat is held (:mod:`hertz2d.fem.supports`).
     level : int, optional
         The mesh level (each level halves the element size).
     profiles : bool, optional

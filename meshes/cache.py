@@ -1,7 +1,7 @@
 """A cache of gmsh ``.msh`` files keyed by everything that determines them.
 
 The key hashes the builder's name, its parameters, the gmsh version and the source of every
-project module the builder's module imports (:func:`meshes.digest.code_digest`), so editing a
+project module the builder's module imports (:func:`hertz2d.meshes.digest.code_digest`), so editing a
 geometry, or the gmsh session it runs in, invalidates its cached meshes. A mesh is built under a
 temporary name (``.partial-*.msh``) and renamed, so concurrent workers and a killed run never
 leave a half-written mesh under a cache name; partial files older than an hour are removed.
@@ -26,8 +26,8 @@ import gmsh
 import meshio
 import meshio.gmsh
 
-from meshes.cache_root import cache_root
-from meshes.digest import code_digest
+from hertz2d.meshes.cache_root import cache_root
+from hertz2d.meshes.digest import code_digest
 
 log = logging.getLogger("hertz2d")
 

@@ -1,7 +1,7 @@
 """Where hertz2d keeps its caches (meshes, finished FEM cases): ``$HERTZ2D_CACHE``, else
 ``hertz2d`` under ``$XDG_CACHE_HOME`` (default ``~/.cache``).
 
-Apart from the mesh cache (:mod:`meshes.cache`, which needs gmsh) so that the command line checks
+Apart from the mesh cache (:mod:`hertz2d.meshes.cache`, which needs gmsh) so that the command line checks
 the variable before any work without importing gmsh.
 """
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from checks import InputError, no_file_creatable
+from hertz2d.checks import InputError, no_file_creatable
 
 
 def _variable() -> tuple[Path, str]:

@@ -3,12 +3,12 @@
 A cached result (a finished FEM case, a gmsh mesh) is valid only for the code that computed it.
 The list of modules is derived, not maintained by hand: starting from the module that computes the
 result, every ``import`` statement (at any depth, lazy imports inside functions included) is
-followed through the project's own packages (:data:`PROJECT_PACKAGES`), and the source text of
+followed through the project's own modules (those under :data:`PROJECT`), and the source text of
 each module reached, package ``__init__`` files included, enters the digest. Editing any of them,
 even a comment, changes the digest; third-party code enters through its version number instead.
 
 It lives in ``meshes``, the most upstream package, because the first cache of the pipeline (the
-gmsh mesh cache, :mod:`meshes.cache`) keys on it; the case store of every stage uses it too.
+gmsh mesh cache, :mod:`hertz2d.meshes.cache`) keys on it; the case store of every stage uses it too.
 """
 from __future__ import annotations
 
@@ -19,12 +19,12 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-#: top-level packages whose source is hashed (everything else is identified by its version)
-PROJECT_PACKAGES = ("checks", "meshes", "fem", "calibration", "dem")
+#: the import name whose modules' source is hashed (everything else is identified by its version)
+PROJECT = "hertz2d"
 
 
 def _is_project(name: str) -> bool:
-    return name.split(".", 1)[0] in PROJECT_PACKAGES
+    return name.split(".", 1)[0] == PROJECT
 
 
 def _source_file(name: str) -> Path | None:

@@ -3,7 +3,7 @@
 The disc of radius R centred at the origin has K >= 2 flats trimmed at the angles
 ``phi_k = pi/2 + 2 pi (k - 1)/K`` (k = 1..K, contact 1 at the top), each the chord of half-width a
 at distance ``h = sqrt(R^2 - a^2)`` from the centre, like the one flat of the half-round body of
-Section 2.3 (:mod:`meshes.halfround`); circular arcs join them. Flat k is tagged ``flat<k>``, the
+Section 2.3 (:mod:`hertz2d.meshes.halfround`); circular arcs join them. Flat k is tagged ``flat<k>``, the
 arcs together ``arc``. The disc centre and every flat centre are mesh nodes, because the measured
 quantities are the displacements of the flat centres relative to the disc's rigid motion.
 
@@ -21,10 +21,10 @@ import numpy as np
 import skfem
 from skfem.io.meshio import from_meshio
 
-from meshes.cache import cached_mesh
-from checks import InputError, count
-from meshes.gmsh_session import gmsh_session, sizes_from_background_field
-from meshes.halfround import check_geometry
+from hertz2d.meshes.cache import cached_mesh
+from hertz2d.checks import InputError, count
+from hertz2d.meshes.gmsh_session import gmsh_session, sizes_from_background_field
+from hertz2d.meshes.halfround import check_geometry
 
 #: element size on each flat at level 0, as a multiple of a
 FLAT = 0.25

@@ -26,9 +26,9 @@ import numpy as np
 import skfem
 from skfem.io.meshio import from_meshio
 
-from meshes.cache import cached_mesh
-from checks import InputError, count, positive
-from meshes.gmsh_session import gmsh_session, sizes_from_background_field
+from hertz2d.meshes.cache import cached_mesh
+from hertz2d.checks import InputError, count, positive
+from hertz2d.meshes.gmsh_session import gmsh_session, sizes_from_background_field
 
 #: element size on the flat at level 0, as a multiple of a
 FLAT = 0.5

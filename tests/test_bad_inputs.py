@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from calibration.cli import main
+from hertz2d.calibration.cli import main
 
 PROJECT = Path(__file__).resolve().parents[1]
 COMMITTED = PROJECT / "results"
@@ -126,10 +126,10 @@ def _root_with(root: Path, name: str, relative: str, text: str) -> Path:
 
 def _read_back_files(root: Path) -> dict:
     """Files hertz2d reads back, each spoilt in one way (the second fault review's inputs)."""
-    from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
-    from calibration.export.calibrated_law_file import calibrated_law_description
-    from calibration.export.law_file import law_description
-    from calibration.laws.penalty_factor import EQ33
+    from hertz2d.calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
+    from hertz2d.calibration.export.calibrated_law_file import calibrated_law_description
+    from hertz2d.calibration.export.law_file import law_description
+    from hertz2d.calibration.laws.penalty_factor import EQ33
 
     made = {}
     shipped = json.loads(SHIPPED_COEFFICIENTS.read_text())

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from calibration.penalty.cases import solver_namespace
-from calibration.penalty.spec import expand
-from calibration.penalty.sweep import run_sweep
-from calibration.runs.store import CaseStore
-from meshes.cache import cache_dir
-from meshes.halfround import half_round_mesh
+from hertz2d.calibration.penalty.cases import solver_namespace
+from hertz2d.calibration.penalty.spec import expand
+from hertz2d.calibration.penalty.sweep import run_sweep
+from hertz2d.calibration.runs.store import CaseStore
+from hertz2d.meshes.cache import cache_dir
+from hertz2d.meshes.halfround import half_round_mesh
 
 SPEC = {"base": {"R": 0.5, "a": 0.025, "E": 10e9, "nu": 0.25, "T": 1e5, "level": 0,
                  "supports": ["clamped"]},
@@ -141,7 +141,7 @@ def test_a_sweep_over_corrupt_meshes_rebuilds_them_and_fails_nothing(tmp_path):
     env = {**os.environ, "HERTZ2D_CACHE": str(tmp_path / "cache")}
     spec = tmp_path / "spec.toml"
     spec.write_text(_toml(SPEC))
-    command = [sys.executable, "-m", "calibration", "sweep", "--spec", str(spec), "--jobs", "1",
+    command = [sys.executable, "-m", "hertz2d.calibration", "sweep", "--spec", str(spec), "--jobs", "1",
                "--results", str(tmp_path / "results"), "--json"]
     subprocess.run(command, env=env, check=True, capture_output=True)
     meshes = list((tmp_path / "cache" / "meshes").glob("*.msh"))
@@ -163,22 +163,24 @@ def _toml(spec: dict) -> str:
 
 
 def _copy_project(target: Path) -> Path:
-    for package in ("meshes", "fem", "calibration"):
-        shutil.copytree(PROJECT / package, target / package,
+    """A copy of the packages a solve imports, importable as hertz2d.* with ``target`` on the
+    path (before the installed project); returns the copy's ``hertz2d`` folder."""
+    for package in ("checks", "meshes", "fem", "calibration", "dem"):
+        shutil.copytree(PROJECT / package, target / "hertz2d" / package,
                         ignore=shutil.ignore_patterns("__pycache__"))
-    return target
+    return target / "hertz2d"
 
 
 def test_editing_any_module_the_solve_imports_recomputes_the_case(tmp_path):
     copy = _copy_project(tmp_path / "project")
     spec = tmp_path / "spec.toml"
     spec.write_text(_toml(SPEC))
-    env = {**os.environ, "HERTZ2D_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(copy)}
-    command = [sys.executable, "-m", "calibration", "sweep", "--spec", str(spec), "--jobs", "1",
+    env = {**os.environ, "HERTZ2D_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(copy.parent)}
+    command = [sys.executable, "-m", "hertz2d.calibration", "sweep", "--spec", str(spec), "--jobs", "1",
                "--results", str(tmp_path / "results"), "--json"]
 
     def sweep() -> dict:
-        run = subprocess.run(command, env=env, cwd=copy, check=True, capture_output=True,
+        run = subprocess.run(command, env=env, cwd=copy.parent, check=True, capture_output=True,
                              text=True)
         return json.loads(run.stdout.strip().splitlines()[-1])
 
@@ -199,12 +201,12 @@ def test_editing_any_module_the_solve_imports_recomputes_the_case(tmp_path):
 
 def test_the_two_disc_key_follows_the_contact_modules(tmp_path):
     copy = _copy_project(tmp_path / "project")
-    probe = [sys.executable, "-c", "from calibration.validation.fem_runs import solver_namespace;"
+    probe = [sys.executable, "-c", "from hertz2d.calibration.validation.fem_runs import solver_namespace;"
                                    " print(solver_namespace())"]
-    env = {**os.environ, "PYTHONPATH": str(copy)}
+    env = {**os.environ, "PYTHONPATH": str(copy.parent)}
 
     def key() -> str:
-        return subprocess.run(probe, env=env, cwd=copy, check=True, capture_output=True,
+        return subprocess.run(probe, env=env, cwd=copy.parent, check=True, capture_output=True,
                               text=True).stdout.strip()
 
     before = key()
@@ -242,7 +244,7 @@ def test_killing_the_parent_leaves_no_worker_behind(tmp_path):
     stderr = tmp_path / "stderr"
     with open(stderr, "wb") as sink:
         process = subprocess.Popen(
-            [sys.executable, "-m", "calibration", "sweep", "--quick", "--jobs", "2",
+            [sys.executable, "-m", "hertz2d.calibration", "sweep", "--quick", "--jobs", "2",
              "--results", str(tmp_path / "results")], env=env, stdout=subprocess.DEVNULL,
             stderr=sink)
     deadline, workers = time.time() + 60, set()

@@ -6,13 +6,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibration.calibrate.fit import BASE_GROUPS, fit
-from calibration.calibrate.judgement import cycle_energies
-from calibration.cli import main
-from calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, CalibratedCoefficients,
+from hertz2d.calibration.calibrate.fit import BASE_GROUPS, fit
+from hertz2d.calibration.calibrate.judgement import cycle_energies
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, CalibratedCoefficients,
                                          CalibratedModel)
-from calibration.validation.map.spec import expand
-from calibration.runs.spec_file import tomllib
+from hertz2d.calibration.validation.map.spec import expand
+from hertz2d.calibration.runs.spec_file import tomllib
 
 pytest.importorskip("numba")  # the fit runs the law compiled
 

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.integrate import quad
 
-from calibration.laws import ContactPair, normal_force
-from calibration.laws import calibrated_kernel as kernel
-from calibration.laws.calibrated import (CalibratedCoefficients, CalibratedState,
+from hertz2d.calibration.laws import ContactPair, normal_force
+from hertz2d.calibration.laws import calibrated_kernel as kernel
+from hertz2d.calibration.laws.calibrated import (CalibratedCoefficients, CalibratedState,
                                          calibrated_update, curve_constants)
 
 COEFFICIENTS = CalibratedCoefficients(

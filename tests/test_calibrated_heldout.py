@@ -19,13 +19,13 @@ and where not.
 import pandas as pd
 import pytest
 
-from calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, CalibratedCoefficients,
+from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, CalibratedCoefficients,
                                          coupling_beta)
-from calibration.validation.comparison import with_stiffness
-from calibration.validation.map.errors import ENERGY, LawChoice, case_errors
-from calibration.runs.store import CaseStore
-from calibration.validation.map.runs import run_paths, solver_namespace
-from calibration.validation.map.spec import read
+from hertz2d.calibration.validation.comparison import with_stiffness
+from hertz2d.calibration.validation.map.errors import ENERGY, LawChoice, case_errors
+from hertz2d.calibration.runs.store import CaseStore
+from hertz2d.calibration.validation.map.runs import run_paths, solver_namespace
+from hertz2d.calibration.validation.map.spec import read
 
 pytest.importorskip("numba")  # the calibrated law's kernel runs compiled in the map's laws
 

@@ -10,7 +10,7 @@ import time
 import pandas as pd
 import pytest
 
-from calibration.cli import main
+from hertz2d.calibration.cli import main
 
 
 def run_cli(capsys, *argv):
@@ -47,9 +47,9 @@ def test_unparsable_flag_exits_2_with_one_line(capsys):
 #: what parsing the command line must not import (each a second or more of CPU with its
 #: dependencies): the stages, the law library, the FEM, gmsh, numpy, pandas, scipy, matplotlib
 HEAVY = ("numpy", "pandas", "scipy", "matplotlib", "gmsh", "skfem", "meshio", "numba",
-         "calibration.laws", "calibration.penalty", "calibration.validation",
-         "calibration.calibrate", "calibration.biaxial", "calibration.report", "fem", "meshes",
-         "dem")
+         "hertz2d.calibration.laws", "hertz2d.calibration.penalty", "hertz2d.calibration.validation",
+         "hertz2d.calibration.calibrate", "hertz2d.calibration.biaxial", "hertz2d.calibration.report",
+         "hertz2d.fem", "hertz2d.meshes", "hertz2d.dem")
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["model", "--bogus"], ["halfround", "--E", "x"],
@@ -58,7 +58,7 @@ HEAVY = ("numpy", "pandas", "scipy", "matplotlib", "gmsh", "skfem", "meshio", "n
 def test_help_and_argument_errors_import_no_stage(argv, tmp_path):
     """``hertz2d --help`` and a rejected argument answer without importing a stage, the law
     library or numpy (their time: benchmarks/cli.py)."""
-    probe = ("import sys\nfrom calibration.cli import main\ntry:\n    main(sys.argv[1:])\n"
+    probe = ("import sys\nfrom hertz2d.calibration.cli import main\ntry:\n    main(sys.argv[1:])\n"
              "except SystemExit:\n    pass\nprint(sorted(m for m in sys.modules if "
              f"m.startswith({HEAVY!r})))")
     done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True,
@@ -113,7 +113,7 @@ def stored_cases(cache) -> int:
 def test_ctrl_c_keeps_finished_cases_and_leaves_no_partial_file(tmp_path):
     cache, results = tmp_path / "cache", tmp_path / "results"
     env = {**os.environ, "HERTZ2D_CACHE": str(cache)}
-    command = [sys.executable, "-m", "calibration", "sweep", "--quick", "--jobs", "2",
+    command = [sys.executable, "-m", "hertz2d.calibration", "sweep", "--quick", "--jobs", "2",
                "--results", str(results)]
     # a terminal's foreground job: own process group, SIGINT not inherited as ignored (as it is
     # when the test runner itself was started in the background)

@@ -7,16 +7,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibration.cli import main
-from calibration.penalty.outputs import PenaltyFit
-from calibration.laws.closed_forms import (normal_displacement_eq17,
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.penalty.outputs import PenaltyFit
+from hertz2d.calibration.laws.closed_forms import (normal_displacement_eq17,
                                            penalty_factor_from_displacement)
-from calibration.penalty.confined import read_confined, tangential_stiffness_ratio
-from calibration.penalty.confined_cases import expand_confined
-from fem.confined import ConfinedDisc, balancing_resultants
-from fem.halfround import HalfRoundBody
-from checks import InputError
-from meshes.fulldisc import DEFAULT_LEVEL, contact_frames
+from hertz2d.calibration.penalty.confined import read_confined, tangential_stiffness_ratio
+from hertz2d.calibration.penalty.confined_cases import expand_confined
+from hertz2d.fem.confined import ConfinedDisc, balancing_resultants
+from hertz2d.fem.halfround import HalfRoundBody
+from hertz2d.checks import InputError
+from hertz2d.meshes.fulldisc import DEFAULT_LEVEL, contact_frames
 
 E, NU, R = 10e9, 0.25, 0.5
 
@@ -197,8 +197,8 @@ def test_model_without_a_confined_fit_exits_2(capsys, tmp_path):
 
 
 def test_the_report_section_states_which_w_a_packing_should_use(quick_results):
-    from calibration.penalty.outputs import PenaltyOutputs
-    from calibration.report.penalty_sections import confined_section
+    from hertz2d.calibration.penalty.outputs import PenaltyOutputs
+    from hertz2d.calibration.report.penalty_sections import confined_section
 
     results, _ = quick_results
     section = confined_section(PenaltyOutputs(results))

@@ -4,13 +4,13 @@ import pytest
 from scipy.optimize import lsq_linear
 from scipy.sparse.linalg import splu
 
-from fem.contact.body import CondensedBody, fill_reducing_order
-from fem.contact.boxqp import solve_box_lcp
-from fem.contact.coulomb import solve_coulomb
-from fem.contact.frictional import NodeToSegmentContact
-from fem.contact.measure import _edges, arc_coordinate, tributary_lengths
-from fem.contact.surface import nodal_normals, project
-from meshes.twodisc import two_body_meshes
+from hertz2d.fem.contact.body import CondensedBody, fill_reducing_order
+from hertz2d.fem.contact.boxqp import solve_box_lcp
+from hertz2d.fem.contact.coulomb import solve_coulomb
+from hertz2d.fem.contact.frictional import NodeToSegmentContact
+from hertz2d.fem.contact.measure import _edges, arc_coordinate, tributary_lengths
+from hertz2d.fem.contact.surface import nodal_normals, project
+from hertz2d.meshes.twodisc import two_body_meshes
 
 #: (1 - nu^2)/E of the paper's discs (E = 10 GPa, nu = 0.25)
 COMPLIANCE = (1 - 0.25**2) / 10e9
@@ -95,7 +95,7 @@ def frozen_problem():
 
 
 def test_coulomb_active_set_is_the_fixed_point_of_tresca_problems(frozen_problem):
-    from fem.contact.frictional import _ForceMap
+    from hertz2d.fem.contact.frictional import _ForceMap
     contact, state = frozen_problem
     rigid = (0.004, -0.025)
     slave_x, master_x = contact._positions(rigid, state.slave_forces, state.master_forces)

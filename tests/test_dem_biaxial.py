@@ -12,19 +12,19 @@ import pytest
 
 pytest.importorskip("numba")
 
-from calibration import fitted  # noqa: E402
-from calibration.biaxial.comparison import differences, spread  # noqa: E402
-from calibration.biaxial.laws import selection  # noqa: E402
-from calibration.biaxial.runs import BiaxialCase, biaxial_runs  # noqa: E402
-from calibration.cli import main  # noqa: E402
-from calibration.laws.calibrated import (FORMAT, FORMAT_VERSION, SHIPPED_COEFFICIENTS,  # noqa
+from hertz2d.calibration import fitted  # noqa: E402
+from hertz2d.calibration.biaxial.comparison import differences, spread  # noqa: E402
+from hertz2d.calibration.biaxial.laws import selection  # noqa: E402
+from hertz2d.calibration.biaxial.runs import BiaxialCase, biaxial_runs  # noqa: E402
+from hertz2d.calibration.cli import main  # noqa: E402
+from hertz2d.calibration.laws.calibrated import (FORMAT, FORMAT_VERSION, SHIPPED_COEFFICIENTS,  # noqa
                                          CalibratedCoefficients)
-from calibration.runs.store import CaseStore  # noqa: E402
-from checks import InputError  # noqa: E402
-from dem import Damping, Law, analysis  # noqa: E402
-from dem.biaxial import (BOTTOM, LEFT, RIGHT, TOP, BiaxialSettings, headline,  # noqa: E402
+from hertz2d.calibration.runs.store import CaseStore  # noqa: E402
+from hertz2d.checks import InputError  # noqa: E402
+from hertz2d.dem import Damping, Law, analysis  # noqa: E402
+from hertz2d.dem.biaxial import (BOTTOM, LEFT, RIGHT, TOP, BiaxialSettings, headline,  # noqa: E402
                          new_simulation, run_biaxial, start_stage)
-from dem.jit import DRIVERS  # noqa: E402
+from hertz2d.dem.jit import DRIVERS  # noqa: E402
 
 QUICK = BiaxialSettings.quick()
 LINEAR = Law.linear(2.7e9, 1.5e9, 0.3)
@@ -308,8 +308,8 @@ def test_a_corrupt_calibrated_coefficients_file_exits_2_naming_it(capsys, tmp_pa
 
 
 def test_all_skips_the_dem_stage_without_numba(monkeypatch, tmp_path, hertz2d_records):
-    from calibration.commands import all_stages
-    from calibration.runs.executors import Inline
+    from hertz2d.calibration.commands import all_stages
+    from hertz2d.calibration.runs.executors import Inline
 
     monkeypatch.setattr(all_stages.importlib.util, "find_spec", lambda name: None)
     assert all_stages._biaxial(True, Inline(), tmp_path) is None
@@ -317,11 +317,11 @@ def test_all_skips_the_dem_stage_without_numba(monkeypatch, tmp_path, hertz2d_re
 
 
 def test_every_driver_module_of_the_engine_is_pure_python():
-    """The engine's numba cache ignores dem.jit.DRIVERS: none may define compiled code."""
+    """The engine's numba cache ignores hertz2d.dem.jit.DRIVERS: none may define compiled code."""
     folder = Path(analysis.__file__).parent
     for name in DRIVERS:
         source = (folder / name).read_text()
-        assert "njit" not in source and "dem.jit" not in source, name
+        assert "njit" not in source and "hertz2d.dem.jit" not in source, name
 
 
 @pytest.mark.parametrize("argv, bad", [
@@ -388,7 +388,7 @@ def test_the_report_judges_the_papers_ordering_against_the_scatter(difference, e
                                                                     expected):
     from types import SimpleNamespace
 
-    from calibration.report.dem_sections import _verdict
+    from hertz2d.calibration.report.dem_sections import _verdict
 
     results = SimpleNamespace(
         differences=pd.DataFrame([{"a": "hertz", "b": "linear", "quantity": "residual_deviator",

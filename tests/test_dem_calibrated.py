@@ -9,13 +9,13 @@ import pytest
 
 pytest.importorskip("numba")
 
-from calibration.laws import ContactPair  # noqa: E402
-from calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, CalibratedCoefficients,  # noqa
+from hertz2d.calibration.laws import ContactPair  # noqa: E402
+from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, CalibratedCoefficients,  # noqa
                                          CalibratedState, calibrated_update, curve_constants)
-from calibration.laws.hertz2d import normal_force  # noqa: E402
-from dem import Law  # noqa: E402
-from dem.impact import impact  # noqa: E402
-from dem.laws import (CALIBRATED_HISTORY, ENERGY, PAIR_CONSTANTS, PAIR_CURVES,  # noqa: E402
+from hertz2d.calibration.laws.hertz2d import normal_force  # noqa: E402
+from hertz2d.dem import Law  # noqa: E402
+from hertz2d.dem.impact import impact  # noqa: E402
+from hertz2d.dem.laws import (CALIBRATED_HISTORY, ENERGY, PAIR_CONSTANTS, PAIR_CURVES,  # noqa: E402
                       WALL_CURVES, calibrated_step, pair_constants, parameters_tuple)
 
 E, NU, MU = 10e9, 0.25, 0.3
@@ -139,7 +139,7 @@ def test_a_run_beyond_the_fitted_contact_size_says_so_once(hertz2d_records):
     naming how many contacts and the largest a/R, after the run, however many runs."""
     from dataclasses import replace
 
-    from dem import Discs, Simulation, Walls
+    from hertz2d.dem import Discs, Simulation, Walls
     narrow = replace(COEFFICIENTS, ranges={"a_over_R": [0.0, 1e-4], "mu": [0.1, 1.0]})
     law = Law.calibrated(E, NU, MU, narrow)
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from calibration.cli import main
+from hertz2d.calibration.cli import main
 
 MASS = 2700.0 * math.pi * 0.035**2
 
@@ -100,11 +100,11 @@ def test_without_numba_the_dem_exits_2_and_everything_else_runs(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), root])}
     script = (
         "import sys\n"
-        "from calibration.laws import ContactPair, simplified_update, scalar\n"
+        "from hertz2d.calibration.laws import ContactPair, simplified_update, scalar\n"
         "pair = ContactPair.discs(0.035, 10e9, 0.25, 0.3)\n"
         "assert simplified_update(pair, 1e-5, 0.0, 0.0).N > 0\n"
         "assert scalar.hertz2d_normal(1e-5, 0.035, 0.035, 5e9)[0] > 0\n"
-        "from calibration.cli import main\n"
+        "from hertz2d.calibration.cli import main\n"
         "sys.exit(main(['dem', 'impact', '--speed', '1']))\n")
     result = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                             text=True)
@@ -116,7 +116,7 @@ def test_without_numba_the_dem_exits_2_and_everything_else_runs(tmp_path):
 def test_the_quick_biaxial_schedule_in_the_help_is_the_one_that_runs(capsys):
     """The help states the quick schedule; the docs render it from the same settings."""
     pytest.importorskip("numba")
-    from dem.biaxial import BiaxialSettings
+    from hertz2d.dem.biaxial import BiaxialSettings
     quick = BiaxialSettings.quick()
     with pytest.raises(SystemExit):
         main(["dem", "biaxial", "--help"])

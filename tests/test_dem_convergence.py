@@ -1,6 +1,6 @@
 """The DEM's oblique impacts converge at second order in dt to an independent reference.
 
-The reference (:mod:`dem.impact_reference`) integrates the same single contact as an ODE with
+The reference (:mod:`hertz2d.dem.impact_reference`) integrates the same single contact as an ODE with
 scipy at a tolerance of 1e-12, the stick-slip switches and the contact's end located as events,
 so it has no time step. The engine's rebound angle must approach it as dt^2: |error| <= C dt^2
 over the sweep, with one C. Eq. 32 with kt at the step's end (the scheme before the trapezoidal
@@ -9,7 +9,7 @@ step) fails this bound by a factor 10 at dt = 1e-7 (4e-4 degrees at 30 degrees o
 At 30-60 degrees the impacts slip at first touch, then stick, then slip again (both transitions
 are crossed); below about 21 degrees (tan(angle) < mu (1 + w)) the contact sticks from first
 touch, where the paper's kt rises from 0 as 1/log(approach): there the engine takes kt's mean
-over the first step and Simpson's rule while the approach changes fast (dem.laws.law_step); with
+over the first step and Simpson's rule while the approach changes fast (hertz2d.dem.laws.law_step); with
 kt at the first step's end and the trapezoid throughout, the error fell as dt only (order
 1.06-1.18 at 10 and 20 degrees, 1.5e-4 degrees at dt 6.25e-8, ten times more with the end's kt).
 
@@ -24,9 +24,9 @@ import pytest
 
 pytest.importorskip("numba")
 
-from dem import Law  # noqa: E402
-from dem.impact import impact, sliding_impact  # noqa: E402
-from dem.impact_reference import reference_impact  # noqa: E402
+from hertz2d.dem import Law  # noqa: E402
+from hertz2d.dem.impact import impact, sliding_impact  # noqa: E402
+from hertz2d.dem.impact_reference import reference_impact  # noqa: E402
 
 LAWS = {"simplified": Law.simplified(10e9, 0.25, 0.3), "linear": Law.linear(2.7e9, 1.5e9, 0.3)}
 #: |rebound angle error| <= SECOND_ORDER dt^2 (degrees, dt in s) for dt <= 2.5e-6 (30 contact

@@ -6,13 +6,13 @@ import pytest
 
 pytest.importorskip("numba")
 
-from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients  # noqa: E402
-from dem import Damping, Discs, Law, LawFailure, Simulation, Walls, random_packing  # noqa: E402
-from dem.contacts import NORMAL, TANGENTIAL  # noqa: E402
-from dem.forces import Forces, compute_forces  # noqa: E402
-from dem.laws import MEMORY  # noqa: E402
-from dem.neighbours import candidate_pairs  # noqa: E402
-from checks import InputError  # noqa: E402
+from hertz2d.calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients  # noqa: E402
+from hertz2d.dem import Damping, Discs, Law, LawFailure, Simulation, Walls, random_packing  # noqa: E402
+from hertz2d.dem.contacts import NORMAL, TANGENTIAL  # noqa: E402
+from hertz2d.dem.forces import Forces, compute_forces  # noqa: E402
+from hertz2d.dem.laws import MEMORY  # noqa: E402
+from hertz2d.dem.neighbours import candidate_pairs  # noqa: E402
+from hertz2d.checks import InputError  # noqa: E402
 
 LAWS = {"simplified": Law.simplified(10e9, 0.25, 0.3), "linear": Law.linear(2.7e9, 1.5e9, 0.3),
         "hertz-mindlin": Law.hertz_mindlin(10e9, 0.25, 0.3),
@@ -157,7 +157,7 @@ def test_energy_balance_of_a_biaxial_run(name, damping):
 @pytest.mark.parametrize("name", LAWS)
 def test_servo_walls_reach_their_target_stress(name, damping):
     """By the end of the isotropic stage (0.2 s) the three servo walls hold 10 MPa (with contact
-    dashpots too: the servo acts on the springs' force, see dem.walls)."""
+    dashpots too: the servo acts on the springs' force, see hertz2d.dem.walls)."""
     _, isotropic = biaxial(LAWS[name], damping)
     late = isotropic.tail(5)
     for wall in (1, 2, 3):

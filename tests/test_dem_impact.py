@@ -8,14 +8,14 @@ import pytest
 
 pytest.importorskip("numba")
 
-from calibration.laws import ConstantPenalty  # noqa: E402
-from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients  # noqa: E402
-from dem import Damping, Law  # noqa: E402
-from dem.impact import (DENSITY, RADIUS, elastic_contact_time, impact,  # noqa: E402
+from hertz2d.calibration.laws import ConstantPenalty  # noqa: E402
+from hertz2d.calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients  # noqa: E402
+from hertz2d.dem import Damping, Law  # noqa: E402
+from hertz2d.dem.impact import (DENSITY, RADIUS, elastic_contact_time, impact,  # noqa: E402
                         largest_approach, sliding_impact, sliding_threshold, spring_dashpot,
                         spring_local_damping)
-from dem.laws import loaded_state  # noqa: E402
-from dem.rolling import roll  # noqa: E402
+from hertz2d.dem.laws import loaded_state  # noqa: E402
+from hertz2d.dem.rolling import roll  # noqa: E402
 
 MASS = DENSITY * math.pi * RADIUS**2
 LAWS = {"simplified": Law.simplified(10e9, 0.25, 0.3),

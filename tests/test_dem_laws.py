@@ -1,6 +1,6 @@
 """The law library's scalar DEM kernels against its vectorised laws, and compiled against plain.
 
-The scalar kernels (:mod:`calibration.laws.scalar`) are what the DEM engine runs per contact; the
+The scalar kernels (:mod:`hertz2d.calibration.laws.scalar`) are what the DEM engine runs per contact; the
 vectorised laws are the ones validated against the FEM. They must agree to 1e-12 on random
 inputs. The plain-Python tests need no numba; the compiled ones skip without it.
 """
@@ -12,13 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import integrate
 
-from calibration.laws import (ConstantPenalty, ContactPair, PolynomialPenalty, normal_force,
+from hertz2d.calibration.laws import (ConstantPenalty, ContactPair, PolynomialPenalty, normal_force,
                               normal_stiffness, simplified_update, tangential_stiffness)
-from calibration.laws import scalar
-from calibration.laws.hertz2d import max_normal_approach
-from calibration.laws.incremental import capped_update
-from calibration.laws.penalty_factor import EQ33
-from calibration.laws.sphere import hertz_normal
+from hertz2d.calibration.laws import scalar
+from hertz2d.calibration.laws.hertz2d import max_normal_approach
+from hertz2d.calibration.laws.incremental import capped_update
+from hertz2d.calibration.laws.penalty_factor import EQ33
+from hertz2d.calibration.laws.sphere import hertz_normal
 
 radii = st.floats(1e-3, 10.0)
 moduli = st.floats(1e6, 1e12)
@@ -200,7 +200,7 @@ def test_beyond_the_largest_approach_the_kernels_return_nan():
 
 def test_compiled_kernels_agree_with_plain_python():
     pytest.importorskip("numba")
-    from dem.laws import kernels
+    from hertz2d.dem.laws import kernels
 
     rng = np.random.default_rng(7)
     for _ in range(200):
@@ -241,13 +241,13 @@ def test_entry_stiffness_is_the_mean_of_kt_over_the_first_step(fraction, R1, R2,
 
 
 def test_array_step_is_law_step_where_it_does_not_leave_the_contact():
-    """dem.laws.simplified_steps (the engine's loops over many contacts) gives law_step's doubles
+    """hertz2d.dem.laws.simplified_steps (the engine's loops over many contacts) gives law_step's doubles
     for every contact it does not mark rare, on contacts that stick, slide, change their approach
     by more or less than SIMPSON_CHANGE, are new, open at the step's middle or lie outside the
     normal law's table; and it marks exactly the new ones and those outside the table."""
     pytest.importorskip("numba")
-    from dem import laws
-    from dem.laws import Law, constants_row, law_step, pair_constants, parameters_tuple
+    from hertz2d.dem import laws
+    from hertz2d.dem.laws import Law, constants_row, law_step, pair_constants, parameters_tuple
 
     law = parameters_tuple(Law.simplified(10e9, 0.25, 0.3).parameters)
     rng = np.random.default_rng(11)

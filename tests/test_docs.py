@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from calibration.report.screenshot import FLAGS
+from hertz2d.calibration.report.screenshot import FLAGS
 
 PROJECT = Path(__file__).resolve().parents[1]
 DOCS = PROJECT / "docs"
@@ -68,7 +68,7 @@ def test_findings_are_rendered_from_the_committed_run(site):
 
 @pytest.fixture(scope="module")
 def browser():
-    from calibration.report.screenshot import find_browser
+    from hertz2d.calibration.report.screenshot import find_browser
     found = find_browser()
     if found is None:
         _missing("Chromium", "apt-get install chromium; .ci/run installs it")

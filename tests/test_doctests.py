@@ -19,7 +19,7 @@ def _modules_with_examples() -> list[str]:
     for package in PACKAGES:
         for path in sorted((PROJECT / package).rglob("*.py")):
             if ">>> " in path.read_text():
-                parts = path.relative_to(PROJECT).with_suffix("").parts
+                parts = ("hertz2d", *path.relative_to(PROJECT).with_suffix("").parts)
                 names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
     return names
 
@@ -28,12 +28,12 @@ MODULES = _modules_with_examples()
 
 
 def test_the_examples_are_found():
-    assert {"calibration.laws", "calibration.laws.catalogue", "dem.simulation"} <= set(MODULES)
+    assert {"hertz2d.calibration.laws", "hertz2d.calibration.laws.catalogue", "hertz2d.dem.simulation"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples_run(name):
-    if name.split(".")[0] == "dem" and importlib.util.find_spec("numba") is None:
+    if name.startswith("hertz2d.dem.") and importlib.util.find_spec("numba") is None:
         pytest.skip("the DEM's examples need numba (pip install '.[dem]')")
     result = doctest.testmod(importlib.import_module(name),
                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

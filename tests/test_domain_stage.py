@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibration.laws import ContactPair
-from calibration.report import build_report
-from calibration.validation.outputs import DOMAIN_FIGURES
+from hertz2d.calibration.laws import ContactPair
+from hertz2d.calibration.report import build_report
+from hertz2d.calibration.validation.outputs import DOMAIN_FIGURES
 
 
 @pytest.fixture(scope="module")
@@ -177,8 +177,8 @@ def test_the_domain_findings_hold_what_the_report_states(validation, quick_resul
     hold for N, Eq. 7 for the equal discs' stick zone, Masing's rule for the FEM's cycles,
     Appendix C slides on a wall at exactly mu N, the stick zone follows the paper's rule as N
     falls, and the accurate model dissipates well above the FEM at small amplitude."""
-    from calibration.validation.domain_findings import domain_findings
-    from calibration.validation.outputs import ValidationOutputs
+    from hertz2d.calibration.validation.domain_findings import domain_findings
+    from hertz2d.calibration.validation.outputs import ValidationOutputs
 
     outputs = ValidationOutputs(quick_results[0])
     f = domain_findings(outputs.domain.tables, outputs.domain.level)
@@ -194,8 +194,8 @@ def test_the_domain_findings_hold_what_the_report_states(validation, quick_resul
 def test_the_report_describes_the_pairs_the_stage_runs(monkeypatch):
     """The dissimilar pair is described from the bodies the stage runs (domain_checks.PAIRS),
     not retyped: other bodies there, other words in the report."""
-    from calibration.validation import domain_findings
-    from fem.twodisc import Disc
+    from hertz2d.calibration.validation import domain_findings
+    from hertz2d.fem.twodisc import Disc
 
     assert domain_findings.pair_description("dissimilar") == (
         "upper R = 0.3 m, E = 10 GPa, nu = 0.2; lower R = 0.7 m, E = 70 GPa, nu = 0.35")

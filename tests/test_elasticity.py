@@ -4,8 +4,8 @@ import pytest
 import skfem
 from skfem.helpers import ddot, div, sym_grad
 
-from fem.elasticity import StiffnessParts, vector_basis
-from meshes.halfround import half_round_mesh
+from hertz2d.fem.elasticity import StiffnessParts, vector_basis
+from hertz2d.meshes.halfround import half_round_mesh
 
 
 @skfem.BilinearForm

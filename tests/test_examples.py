@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from calibration.cli import main
+from hertz2d.calibration.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 SCRIPTS = sorted(EXAMPLES.glob("*.py"))
@@ -47,9 +47,9 @@ def test_contact_law_sticks_elastically_then_slides_at_the_coulomb_bound():
 
 
 def test_contact_law_energy_per_cycle_is_masings_loop_of_the_virgin_curve():
-    from calibration.laws import (AccurateModel, full_slip_displacement, normal_force)
-    from calibration.validation.reference_forms import masing_loop_energy
-    from checks.loadpath import LoadPath
+    from hertz2d.calibration.laws import (AccurateModel, full_slip_displacement, normal_force)
+    from hertz2d.calibration.validation.reference_forms import masing_loop_energy
+    from hertz2d.checks.loadpath import LoadPath
     namespace = example("contact_law.py")
     memory, table1 = namespace["cycle_energy"]()
     pair = namespace["PAIR"]

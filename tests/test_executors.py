@@ -1,4 +1,4 @@
-"""calibration.runs.executors and .cluster: every executor hands back every result, a sweep on a
+"""hertz2d.calibration.runs.executors and .cluster: every executor hands back every result, a sweep on a
 dask cluster gives the rows of ``--jobs 1``, a killed worker loses nothing, Ctrl-C cancels what has
 not started and keeps what finished, a worker with other code is refused, an FEM task on a worker
 pages memory like one in a local process, a bad scheduler address is one line and exit 2.
@@ -23,16 +23,16 @@ import pandas as pd
 import pytest
 from distributed import LocalCluster
 
-from calibration.cli import main
-from calibration.penalty import sweep as sweep_module
-from calibration.penalty.cases import solve_group
-from calibration.penalty.spec import expand
-from calibration.penalty.sweep import run_sweep
-from calibration.runs import cluster
-from calibration.runs.executor_choice import SCHEDULER_VARIABLE, open_executor
-from calibration.runs.executors import Inline, LocalPool, completed
-from calibration.runs.store import CaseStore
-from checks import InputError
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.penalty import sweep as sweep_module
+from hertz2d.calibration.penalty.cases import solve_group
+from hertz2d.calibration.penalty.spec import expand
+from hertz2d.calibration.penalty.sweep import run_sweep
+from hertz2d.calibration.runs import cluster
+from hertz2d.calibration.runs.executor_choice import SCHEDULER_VARIABLE, open_executor
+from hertz2d.calibration.runs.executors import Inline, LocalPool, completed
+from hertz2d.calibration.runs.store import CaseStore
+from hertz2d.checks import InputError
 
 #: level-0 half-round cases: 5 meshes (one task each), 16 cases with both supports
 SPEC = {
@@ -128,7 +128,7 @@ def test_the_map_on_the_cluster_gives_the_errors_of_jobs_1(scheduler, tmp_path, 
                                                             capsys):
     """The map's FEM tasks and law tables through the scheduler: the same rows as in one
     process (the validation stage runs on the same executor layer)."""
-    from calibration.laws.penalty_factor import EQ33_COEFFICIENTS
+    from hertz2d.calibration.laws.penalty_factor import EQ33_COEFFICIENTS
 
     fit = {"default_support": "clamped", "coefficients": list(EQ33_COEFFICIENTS),
            "by_support": {"clamped": {"coefficients": list(EQ33_COEFFICIENTS)},
@@ -324,7 +324,7 @@ def test_sigint_to_a_sweep_on_the_cluster_exits_130_and_a_rerun_reuses_its_cases
             "grid": {"a_over_R": [round(0.01 * i, 2) for i in range(1, 17)], "nu": [0.1, 0.3]}}
     (tmp_path / "spec.toml").write_text(_toml(spec))
     env = {**os.environ, "HERTZ2D_CACHE": str(tmp_path / "cache")}
-    command = [sys.executable, "-m", "calibration", "sweep", "--spec", str(tmp_path / "spec.toml"),
+    command = [sys.executable, "-m", "hertz2d.calibration", "sweep", "--spec", str(tmp_path / "spec.toml"),
                "--results", str(tmp_path / "results"), "--json"]
     # SIGINT as a terminal's foreground job gets it: not inherited as ignored, as it is when the
     # test suite itself runs in the background (Python then installs no KeyboardInterrupt)

@@ -18,15 +18,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibration.cli import main
-from calibration.laws import ContactPair
-from calibration.laws import calibrated_kernel as kernel
-from calibration.laws.calibrated import (CalibratedCoefficients, CalibratedState,
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.laws import ContactPair
+from hertz2d.calibration.laws import calibrated_kernel as kernel
+from hertz2d.calibration.laws.calibrated import (CalibratedCoefficients, CalibratedState,
                                          SHIPPED_COEFFICIENTS, calibrated_update)
-from calibration.export.calibrated_law_file import (CONSTANTS, HISTORY_SIZE, LAW_ID,
+from hertz2d.calibration.export.calibrated_law_file import (CONSTANTS, HISTORY_SIZE, LAW_ID,
                                                   calibrated_law_description, read_calibrated_law)
-from calibration.export.history_vectors import COLUMNS, PATHS, history_vectors
-from checks import InputError
+from hertz2d.calibration.export.history_vectors import COLUMNS, PATHS, history_vectors
+from hertz2d.checks import InputError
 
 TOLERANCE = 1e-12
 

@@ -14,12 +14,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibration.cli import main
-from calibration.laws import ContactPair, simplified_update
-from calibration.laws.hertz2d import max_normal_approach
-from calibration.export.law_file import FORMAT_VERSION, PENALTY_TERMS, law_description, read_law
-from calibration.laws.penalty_factor import EQ33, ConstantPenalty, PolynomialPenalty
-from calibration.export.reference_vectors import COLUMNS
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.laws import ContactPair, simplified_update
+from hertz2d.calibration.laws.hertz2d import max_normal_approach
+from hertz2d.calibration.export.law_file import FORMAT_VERSION, PENALTY_TERMS, law_description, read_law
+from hertz2d.calibration.laws.penalty_factor import EQ33, ConstantPenalty, PolynomialPenalty
+from hertz2d.calibration.export.reference_vectors import COLUMNS
 
 TOLERANCE = 1e-12
 
@@ -316,7 +316,7 @@ def test_header_alone_compiles_as_strict_c99(strict_c99, request, tmp_path, expo
     (lambda law: law.pop("units"), "no units"),
 ])
 def test_a_bad_law_file_is_an_input_error_naming_what_is_wrong(tmp_path, mutate, message):
-    from checks import InputError
+    from hertz2d.checks import InputError
     law = law_description(EQ33, "clamped")
     mutate(law)
     path = tmp_path / "law.json"
@@ -326,7 +326,7 @@ def test_a_bad_law_file_is_an_input_error_naming_what_is_wrong(tmp_path, mutate,
 
 
 def test_unreadable_law_files_are_input_errors(tmp_path):
-    from checks import InputError
+    from hertz2d.checks import InputError
     (tmp_path / "broken.json").write_text("{not json")
     for name in ("missing.json", "broken.json"):
         with pytest.raises(InputError, match=name):

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from meshes.gmsh_session import gmsh_session
+from hertz2d.meshes.gmsh_session import gmsh_session
 
 STATUS = Path("/proc/self/status")
 

@@ -3,10 +3,10 @@ import numpy as np
 import pytest
 from scipy.sparse.linalg import spsolve
 
-from calibration.laws.closed_forms import (normal_displacement_eq17, penalty_factor_eq33,
+from hertz2d.calibration.laws.closed_forms import (normal_displacement_eq17, penalty_factor_eq33,
                                  penalty_factor_from_displacement)
-from fem.halfround import HalfRoundBody
-from meshes.halfround import DEFAULT_LEVEL
+from hertz2d.fem.halfround import HalfRoundBody
+from hertz2d.meshes.halfround import DEFAULT_LEVEL
 
 E, NU, R = 10e9, 0.25, 0.5
 

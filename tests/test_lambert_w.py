@@ -1,4 +1,4 @@
-"""W_{-1} (calibration.laws.lambert_w) against references computed independently at high precision.
+"""W_{-1} (hertz2d.calibration.laws.lambert_w) against references computed independently at high precision.
 
 Two references: a Newton iteration on ``v - log(1 + v) = -1 - log(-z)`` (v = -1 - W) in Python's
 ``decimal`` at 50 digits, always available, and mpmath's ``lambertw`` at 60 digits where mpmath
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from scipy.special import lambertw
 
-from calibration.laws.lambert_w import lambert_w_minus1, lambert_w_minus1_array
+from hertz2d.calibration.laws.lambert_w import lambert_w_minus1, lambert_w_minus1_array
 
 #: the relative error the module's docstring states (measured: 4.4e-16)
 BOUND = 5e-16

@@ -24,13 +24,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from calibration.laws import ContactPair
-from calibration.laws.calibrated import CalibratedState, calibrated_update, curve_constants
-from calibration.export.calibrated_law_file import read_calibrated_law
-from calibration.laws.hertz2d import normal_stiffness
-from calibration.export.lammps import runtime
-from calibration.export.lammps.impact import impact_record
-from calibration.export.lammps.inputs import number, write_data
+from hertz2d.calibration.laws import ContactPair
+from hertz2d.calibration.laws.calibrated import CalibratedState, calibrated_update, curve_constants
+from hertz2d.calibration.export.calibrated_law_file import read_calibrated_law
+from hertz2d.calibration.laws.hertz2d import normal_stiffness
+from hertz2d.calibration.export.lammps import runtime
+from hertz2d.calibration.export.lammps.impact import impact_record
+from hertz2d.calibration.export.lammps.inputs import number, write_data
 
 REASON = runtime.supported()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"LAMMPS plugin: {REASON}")
@@ -178,7 +178,7 @@ def test_prescribed_motion_gives_the_python_laws_forces(calibrated_plugin, wall)
 # -- impacts -------------------------------------------------------------------------------------
 
 def python_impact(coefficients, angle: float, wall: bool, steps: int) -> np.ndarray:
-    """The impact of calibration.export.lammps.impact integrated as LAMMPS's fix nve/sphere disc
+    """The impact of hertz2d.calibration.export.lammps.impact integrated as LAMMPS's fix nve/sphere disc
     does (velocity Verlet, forces at the half-step velocities, I = m r^2/2), the contact by
     calibrated_update in hertz2d's DEM geometry; rows as impact_record's."""
     theta = math.radians(angle)

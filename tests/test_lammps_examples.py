@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from calibration.export.lammps import runtime
+from hertz2d.calibration.export.lammps import runtime
 
 REASON = runtime.supported()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"LAMMPS plugin: {REASON}")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from calibration.export.lammps import build, runtime
+from hertz2d.calibration.export.lammps import build, runtime
 
 REASON = runtime.supported()
 pytestmark = pytest.mark.skipif(REASON is not None or not Path("/proc/self").exists(),
@@ -42,7 +42,7 @@ def _default_interrupt():
 
 
 def export(target: Path, cache: Path) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "calibration", "export-law", "--lammps",
+    return subprocess.Popen([sys.executable, "-m", "hertz2d.calibration", "export-law", "--lammps",
                              str(target)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             env={**os.environ, "HERTZ2D_CACHE": str(cache)},
                             preexec_fn=_default_interrupt)
@@ -93,7 +93,7 @@ def test_leftovers_of_dead_exports_go_and_a_running_exports_stay(tmp_path):
     """remove_leftovers keeps the hidden folder of an export whose process runs (two exports
     beside one folder do not disturb each other) and removes a dead process's and a day-old
     one's."""
-    from calibration.export.lammps.staging import remove_leftovers
+    from hertz2d.calibration.export.lammps.staging import remove_leftovers
     target = tmp_path / "plugin"
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()

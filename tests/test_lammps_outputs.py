@@ -22,12 +22,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from calibration.laws import ContactPair
-from calibration.laws.calibrated import CalibratedState, calibrated_update
-from calibration.export.calibrated_law_file import read_calibrated_law
-from calibration.export.lammps import runtime
-from calibration.export.lammps.inputs import DiscSystem, disc_lines, number, write_data
-from calibration.laws.scalar import hertz2d_normal_energy
+from hertz2d.calibration.laws import ContactPair
+from hertz2d.calibration.laws.calibrated import CalibratedState, calibrated_update
+from hertz2d.calibration.export.calibrated_law_file import read_calibrated_law
+from hertz2d.calibration.export.lammps import runtime
+from hertz2d.calibration.export.lammps.inputs import DiscSystem, disc_lines, number, write_data
+from hertz2d.calibration.laws.scalar import hertz2d_normal_energy
 
 REASON = runtime.supported()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"LAMMPS plugin: {REASON}")
@@ -151,7 +151,7 @@ def replay(pair: ContactPair, coefficients, rows: dict[int, np.ndarray], steps: 
 
 def _hertz(pair: ContactPair, overlap: float) -> float:
     """Eqs. 4 + 22's normal force of the pair (the calibrated law's N less its coupling term)."""
-    from calibration.laws.hertz2d import normal_force
+    from hertz2d.calibration.laws.hertz2d import normal_force
     return float(normal_force(pair, pair.pair_displacement(overlap))[0])
 
 
@@ -202,9 +202,9 @@ def header_step_stiffness(pair: ContactPair, delta_n: float, delta_previous: flo
     order from first touch: a new contact the mean of kt over its first step (Gauss-Laguerre in
     the approach fraction), Simpson's rule with kt at the middle approach while the approach
     changes by more than 1 % in the step, else the trapezoid; from the vectorised law's kt."""
-    from calibration.laws import scalar
-    from calibration.laws.hertz2d import normal_force, tangential_stiffness
-    from calibration.laws.penalty_factor import EQ33
+    from hertz2d.calibration.laws import scalar
+    from hertz2d.calibration.laws.hertz2d import normal_force, tangential_stiffness
+    from hertz2d.calibration.laws.penalty_factor import EQ33
 
     def kt_at(approach):
         return float(tangential_stiffness(pair, normal_force(pair, approach)[1], EQ33))
@@ -222,9 +222,9 @@ def replay_simplified(pair: ContactPair, rows: dict[int, np.ndarray], steps: int
     """:func:`replay` for the simplified law (Table 1, Eq. 33's penalty factor): the Python law
     on the plugin's inputs (N, a, kt of Eqs. 4, 22, 31; Eq. 32's increment with the header's step
     stiffness, :func:`header_step_stiffness`), its tangential energy the spring's T^2/(2 kt)."""
-    from calibration.laws.hertz2d import normal_force, tangential_stiffness
-    from calibration.laws.penalty_factor import EQ33
-    from calibration.laws.scalar import capped_update
+    from hertz2d.calibration.laws.hertz2d import normal_force, tangential_stiffness
+    from hertz2d.calibration.laws.penalty_factor import EQ33
+    from hertz2d.calibration.laws.scalar import capped_update
     share, scale = (0.5, 2.0) if pair.wall else (1.0, 1.0)
     weights = [float(w) for w in pair.bracket_weights]
     T = kt = delta = 0.0

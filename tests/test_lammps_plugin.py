@@ -18,13 +18,13 @@ import subprocess
 import numpy as np
 import pytest
 
-from calibration.cli import main
-from calibration.laws import ContactPair, simplified_update
-from calibration.export.lammps import build, runtime
-from calibration.export.lammps.impact import lammps_impact
-from calibration.export.lammps.inputs import DiscSystem, disc_lines, write_data
-from calibration.laws.penalty_factor import EQ33
-from checks import InputError
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.laws import ContactPair, simplified_update
+from hertz2d.calibration.export.lammps import build, runtime
+from hertz2d.calibration.export.lammps.impact import lammps_impact
+from hertz2d.calibration.export.lammps.inputs import DiscSystem, disc_lines, write_data
+from hertz2d.calibration.laws.penalty_factor import EQ33
+from hertz2d.checks import InputError
 
 REASON = runtime.supported()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"LAMMPS plugin: {REASON}")
@@ -37,8 +37,8 @@ EQUAL = 1e-6
 def dem_impact(angle, wall, mu=MU, ratio=0.0, local=0.0):
     """hertz2d's DEM on the impact, and the step budget it checked."""
     pytest.importorskip("numba", reason="hertz2d's DEM needs numba")
-    from dem import Damping, Law
-    from dem.impact import check_impact, impact
+    from hertz2d.dem import Damping, Law
+    from hertz2d.dem.impact import check_impact, impact
     law, damping = Law.simplified(E, NU, mu, EQ33), Damping(ratio=ratio, local=local)
     steps = check_impact(law, SPEED, angle, RADIUS, DENSITY, DT, wall, damping)
     return law, impact(law, speed=SPEED, angle=angle, wall=wall, dt=DT, damping=damping), steps
@@ -74,9 +74,9 @@ def test_impact_equals_hertz2d_dem(plugin, angle, wall, ratio, local):
 
 
 def test_elastic_normal_impact_closed_form_and_energy(plugin):
-    """The law's own contact time (the quadrature of dem.impact) to its dt error (second order in
+    """The law's own contact time (the quadrature of hertz2d.dem.impact) to its dt error (second order in
     dt), and energy kept as hertz2d keeps it, frictionless and undamped."""
-    from dem.impact import elastic_contact_time
+    from hertz2d.dem.impact import elastic_contact_time
     law, ours, steps = dem_impact(0.0, True, mu=0.0)
     theirs = plugin_impact(plugin, 0.0, True, steps, mu=0.0)
     closed = elastic_contact_time(law, 0.5 * DENSITY * math.pi * RADIUS**2, 2 * SPEED, RADIUS)
@@ -96,7 +96,7 @@ def test_local_damping_restitution_closed_form(plugin):
 def test_sliding_impact_closed_form(plugin):
     """At 65 degrees the disc slides throughout: Coulomb's impulse fixes rebound and spin (to the
     lever arm R - delta, 1e-3, as hertz2d's own check)."""
-    from dem.impact import sliding_impact
+    from hertz2d.dem.impact import sliding_impact
     _, _, steps = dem_impact(65.0, True)
     theirs = plugin_impact(plugin, 65.0, True, steps)
     angle, spin = sliding_impact(SPEED, 65.0, MU, theirs.restitution, RADIUS, wall=True)

@@ -20,18 +20,18 @@ import statistics
 import numpy as np
 import pytest
 
-from calibration.cli import main
-from calibration.export.lammps import runtime
-from calibration.export.lammps.bed import run_box
-from calibration.export.lammps.inputs import DiscSystem
-from calibration.laws.penalty_factor import EQ33
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.export.lammps import runtime
+from hertz2d.calibration.export.lammps.bed import run_box
+from hertz2d.calibration.export.lammps.inputs import DiscSystem
+from hertz2d.calibration.laws.penalty_factor import EQ33
 
 REASON = runtime.supported()
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(REASON is not None, reason=f"LAMMPS plugin: {REASON}")]
 numba = pytest.importorskip("numba", reason="hertz2d's DEM needs numba")
 
-from dem import Damping, Discs, Law, Simulation, Walls, random_packing  # noqa: E402
+from hertz2d.dem import Damping, Discs, Law, Simulation, Walls, random_packing  # noqa: E402
 
 E, NU, MU, DENSITY, DT, GRAVITY = 10e9, 0.25, 0.3, 2700.0, 1e-5, 9.81
 WIDTH, HEIGHT, SKIN = 1.0, 1.5, 0.01
@@ -149,9 +149,9 @@ def test_settled_bed_agrees_with_hertz2d(plugin, tmp_path):
 
 
 def test_biaxial_test_agrees_with_hertz2d(plugin):
-    from calibration.biaxial.lammps import headline, lammps_biaxial
-    from dem.biaxial import BiaxialSettings, run_biaxial
-    from dem.damping import PAPER
+    from hertz2d.calibration.biaxial.lammps import headline, lammps_biaxial
+    from hertz2d.dem.biaxial import BiaxialSettings, run_biaxial
+    from hertz2d.dem.damping import PAPER
     settings, seeds = BiaxialSettings(), range(1, 6)
     law = Law.simplified(settings.E, settings.nu, settings.mu, EQ33)
     ours = [headline(run_biaxial(law, PAPER, settings, seed).series, settings) for seed in seeds]

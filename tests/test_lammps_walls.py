@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from calibration.export.lammps import runtime
-from calibration.export.lammps.inputs import number, write_data
+from hertz2d.calibration.export.lammps import runtime
+from hertz2d.calibration.export.lammps.inputs import number, write_data
 
 REASON = runtime.supported()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"LAMMPS plugin: {REASON}")

@@ -8,12 +8,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibration.cli import main
-from calibration.laws import ContactPair, registry
-from calibration.laws.base import ContactLaw, law_table
-from calibration.laws.incremental import capped_history
-from calibration.laws.registry import LawEntry, register, unregister
-from checks import InputError, positive
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.laws import ContactPair, registry
+from hertz2d.calibration.laws.base import ContactLaw, law_table
+from hertz2d.calibration.laws.incremental import capped_history
+from hertz2d.calibration.laws.registry import LawEntry, register, unregister
+from hertz2d.checks import InputError, positive
 
 NAME = "toy-spring"
 #: the toy's one stiffness (normal and tangential), N/m per m
@@ -40,7 +40,7 @@ class ToySpring(ContactLaw):
 try:  # the DEM is an optional extra: without numba the toy runs in model only
     import numba
 
-    from dem.laws import (FRICTION, K_NORMAL, K_POTENTIAL, K_SLIPPING, K_STEP, KERNEL_STATE,
+    from hertz2d.dem.laws import (FRICTION, K_NORMAL, K_POTENTIAL, K_SLIPPING, K_STEP, KERNEL_STATE,
                           PARAMETERS, law_kernel)
 except ImportError:
     numba = None
@@ -48,7 +48,7 @@ except ImportError:
 if numba is not None:
     @law_kernel
     def toy_step(p, state, delta_n, d_delta_t, R1, R2):
-        """The toy's DEM kernel (:func:`dem.laws.law_kernel`): its own stiffness after the
+        """The toy's DEM kernel (:func:`hertz2d.dem.laws.law_kernel`): its own stiffness after the
         shared parameters, the friction coefficient among them."""
         parameters = numba.carray(p, PARAMETERS + 1, dtype=np.float64)
         out = numba.carray(state, KERNEL_STATE, dtype=np.float64)
@@ -105,9 +105,9 @@ def test_the_model_command_lists_the_toy_and_refuses_flags_it_does_not_take(toy,
 
 def test_the_toy_runs_in_the_dem_as_the_built_in_spring_of_the_same_stiffness(toy):
     pytest.importorskip("numba")
-    from dem import Law
-    from dem.impact import impact
-    from dem.laws import KERNEL
+    from hertz2d.dem import Law
+    from hertz2d.dem.impact import impact
+    from hertz2d.dem.laws import KERNEL
 
     law = Law.registered(NAME, 10e9, 0.25, 0.3, own=(STIFFNESS,))
     assert law.code == KERNEL and law.name == NAME and law.history_width == 4
@@ -160,8 +160,8 @@ def test_an_entry_that_contradicts_itself_is_refused():
 
 def test_the_engine_reads_its_codes_and_widths_from_the_registry():
     pytest.importorskip("numba")
-    from dem import Law
-    from dem import laws
+    from hertz2d.dem import Law
+    from hertz2d.dem import laws
 
     codes = {name: registry.entry(name).dem_code for name in registry.names(engine="dem")}
     assert len(set(codes.values())) == len(codes) and laws.KERNEL not in codes.values()

@@ -4,15 +4,15 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from calibration.laws import (AccurateModel, AppendixC, ConstantPenalty, ContactPair,
+from hertz2d.calibration.laws import (AccurateModel, AppendixC, ConstantPenalty, ContactPair,
                               HertzMindlin, LinearSpring, MindlinDeresiewicz, SimplifiedModel,
                               accurate_tangential_displacement, accurate_tangential_force,
                               full_slip_displacement, half_width, normal_approach, normal_force,
                               pressure, shear_traction, simplified_update, stick_half_width,
                               tangential_stiffness)
-from calibration.laws.hertz2d import ACCURATE_MAX_A_OVER_R, max_normal_approach
-from checks.loadpath import LoadPath
-from checks import InputError
+from hertz2d.calibration.laws.hertz2d import ACCURATE_MAX_A_OVER_R, max_normal_approach
+from hertz2d.checks.loadpath import LoadPath
+from hertz2d.checks import InputError
 
 radii = st.floats(1e-3, 10.0)
 moduli = st.floats(1e6, 1e12)

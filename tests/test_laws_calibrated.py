@@ -15,16 +15,16 @@ import pytest
 from scipy.integrate import quad
 from scipy.optimize import brentq
 
-from calibration.laws import ContactPair, energy_per_cycle
-from calibration.laws import calibrated_kernel as kernel
-from calibration.laws.calibrated import (FORMAT, FORMAT_VERSION, SHIPPED_COEFFICIENTS,
+from hertz2d.calibration.laws import ContactPair, energy_per_cycle
+from hertz2d.calibration.laws import calibrated_kernel as kernel
+from hertz2d.calibration.laws.calibrated import (FORMAT, FORMAT_VERSION, SHIPPED_COEFFICIENTS,
                                          CalibratedCoefficients, CalibratedModel,
                                          CalibratedState, branch_displacement, calibrated_update,
                                          coupling_beta, curve_constants)
-from calibration.laws.hertz2d import normal_force
-from calibration.laws.rigid_kinematics import contact_frame
-from checks import InputError
-from checks.loadpath import LoadPath
+from hertz2d.calibration.laws.hertz2d import normal_force
+from hertz2d.calibration.laws.rigid_kinematics import contact_frame
+from hertz2d.checks import InputError
+from hertz2d.checks.loadpath import LoadPath
 
 #: a set of coefficients with every term switched on (not a fit: the tests are about the law)
 COEFFICIENTS = CalibratedCoefficients(
@@ -228,7 +228,7 @@ def test_the_slip_front_inverts_the_displacement_curve(ratio):
 
 def test_compiled_batch_equals_the_python_law():
     pytest.importorskip("numba")
-    from calibration.calibrate.objective import compiled_kernel
+    from hertz2d.calibration.calibrate.objective import compiled_kernel
     rng = np.random.default_rng(3)
     rows, steps = 5, 120
     N = 1e6 * (1 + 0.5 * np.abs(np.sin(np.cumsum(rng.normal(0, 0.2, (rows, steps)), axis=1))))
@@ -307,7 +307,7 @@ def test_every_group_declares_an_admissible_range_the_fits_keep_to():
     and the coefficients every fit has produced lie inside them: the shipped (committed full
     run's), the fit's start (Eq. 33's w, no coupling) and this module's test law; the fit's
     bounds on the coupling width are the declared range."""
-    from calibration.calibrate.fit import START, WIDTH_BOUNDS
+    from hertz2d.calibration.calibrate.fit import START, WIDTH_BOUNDS
     ranges = CalibratedCoefficients.admissible()
     assert set(ranges) == set(CalibratedCoefficients.groups())
     assert all(low < high for group in ranges.values() for low, high in group)
@@ -338,8 +338,8 @@ def test_curve_constants_are_the_brackets_of_eq27_moved_by_the_coupling(pair):
     """curve_constants (the kernel's ``curves`` on the pair's ``curve_data``, which the DEM
     compiles) against the law's formulas written out with the closed forms of Eq. 20, to
     rounding; and the compiled kernel gives the same numbers."""
-    from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
-    from calibration.laws.calibrated import curve_data
+    from hertz2d.calibration.laws.closed_forms import half_space_bracket, penalty_bracket
+    from hertz2d.calibration.laws.calibrated import curve_data
     c = COEFFICIENTS
     a = np.geomspace(1e-4, 0.3, 7) * float(pair.R1)
     bracket = 0.0
@@ -355,7 +355,7 @@ def test_curve_constants_are_the_brackets_of_eq27_moved_by_the_coupling(pair):
     B = bracket + phi * (v[0] + v[1] * beta) + v[2] * beta**2 + v[3] * (1.0 if pair.wall else 0.0)
     found = curve_constants(pair, a, c)
     np.testing.assert_allclose(found.B, B, rtol=1e-14)
-    compile_functions = pytest.importorskip("dem.jit").compile_functions
+    compile_functions = pytest.importorskip("hertz2d.dem.jit").compile_functions
     compiled = compile_functions(kernel).curves
     data = tuple(float(v) for v in curve_data(pair, c))
     R1, R2 = float(pair.R1), float(pair.R2)
@@ -395,8 +395,8 @@ def test_a_front_moving_in_from_a_nearby_edge_is_the_root_to_rounding(ratio):
 def test_contacts_run_together_are_independent_of_each_other():
     """run_contacts moves several contacts a step at a time: each contact's table is the one it
     gets alone (bit for bit), whatever the others do; paths of two lengths are refused."""
-    from calibration.laws.admissibility import random_loops
-    from calibration.laws.calibrated import run_contacts
+    from hertz2d.calibration.laws.admissibility import random_loops
+    from hertz2d.calibration.laws.calibrated import run_contacts
     coefficients = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
     loops = [loop for loop in random_loops(9, seed=5) if not loop.pair.wall][:4]
     paths = [loop.path(40, 2) for loop in loops]

@@ -4,12 +4,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calibration.laws import (AccurateModel, ContactPair, SimplifiedModel, full_slip_displacement,
+from hertz2d.calibration.laws import (AccurateModel, ContactPair, SimplifiedModel, full_slip_displacement,
                               half_width, normal_approach, normal_force, tangential_stiffness)
-from calibration.laws.closed_forms import (normal_displacement_eq17, penalty_factor_eq33,
+from hertz2d.calibration.laws.closed_forms import (normal_displacement_eq17, penalty_factor_eq33,
                                            tangential_displacement_eq20)
-from calibration.laws.hertz2d import max_normal_approach
-from checks.loadpath import LoadPath
+from hertz2d.calibration.laws.hertz2d import max_normal_approach
+from hertz2d.checks.loadpath import LoadPath
 
 radii = st.floats(1e-3, 10.0)
 moduli = st.floats(1e6, 1e12)

@@ -4,16 +4,16 @@ import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from calibration.laws import (AccurateMemoryModel, AccurateModel, ContactPair, HertzMindlin,
+from hertz2d.calibration.laws import (AccurateMemoryModel, AccurateModel, ContactPair, HertzMindlin,
                               HystereticState, LinearSpring, MindlinDeresiewicz,
                               SimplifiedHystereticModel, SimplifiedModel,
                               accurate_tangential_displacement, accurate_tangential_force,
                               energy_per_cycle, full_slip_displacement, hysteretic_update,
                               normal_force, stick_half_width)
-from calibration.laws.hertz2d import ACCURATE_MAX_A_OVER_R, max_normal_approach
-from calibration.laws.hysteretic import branch_displacement, branch_fraction
-from checks.loadpath import LoadPath
-from checks import InputError
+from hertz2d.calibration.laws.hertz2d import ACCURATE_MAX_A_OVER_R, max_normal_approach
+from hertz2d.calibration.laws.hysteretic import branch_displacement, branch_fraction
+from hertz2d.checks.loadpath import LoadPath
+from hertz2d.checks import InputError
 
 PAPER = ContactPair.discs(R=0.5, E=10e9, nu=0.25, mu=0.3)  # Section 4.2
 DELTA_N = 0.025  # case 1

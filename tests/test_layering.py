@@ -1,15 +1,17 @@
 """The data flow runs one way: read from the sources' imports (AST), not from a running program.
 
-- no stage imports the command line (``calibration.commands``, ``calibration.cli``);
+- no stage imports the command line (``hertz2d.calibration.commands``, ``hertz2d.calibration.cli``);
 - the law library (``calibration/laws``) and the DEM (``dem``), which a DEM code may use on their
-  own, import nothing of ``meshes`` and of ``fem`` (the load paths are :mod:`checks.loadpath`),
+  own, import nothing of ``meshes`` and of ``fem`` (the load paths are :mod:`hertz2d.checks.loadpath`),
   and the law library no stage;
-- no two modules import each other, directly or through others (deferred imports included).
+- no two modules import each other, directly or through others (deferred imports included);
+- the project is imported by one name, ``hertz2d``, and installs every package folder.
 """
 import ast
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,7 @@ PACKAGES = ("checks", "meshes", "fem", "calibration", "dem")
 
 
 def _module_name(path: Path) -> str:
-    parts = path.relative_to(PROJECT).with_suffix("").parts
+    parts = ("hertz2d", *path.relative_to(PROJECT).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -40,7 +42,7 @@ def _imported(module: str, node: ast.AST) -> list[str]:
             base = ".".join(package[:len(package) - node.level + 1] + ([base] if base else []))
         names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
                  for alias in node.names]
-    return [name for name in names if name.split(".")[0] in PACKAGES]
+    return [name for name in names if name.split(".")[0] == "hertz2d"]
 
 
 def _imports(module: str) -> set[str]:
@@ -56,17 +58,17 @@ def _imports(module: str) -> set[str]:
 
 
 def test_the_sources_are_found():
-    assert {"checks", "calibration.laws.scalar", "dem.forces", "calibration.commands.model",
-            "checks.loadpath"} <= set(MODULES)
-    assert "calibration.laws.penalty_factor" in _imports("calibration.fitted")
+    assert {"hertz2d.checks", "hertz2d.calibration.laws.scalar", "hertz2d.dem.forces", "hertz2d.calibration.commands.model",
+            "hertz2d.checks.loadpath"} <= set(MODULES)
+    assert "hertz2d.calibration.laws.penalty_factor" in _imports("hertz2d.calibration.fitted")
 
 
 def test_no_stage_imports_the_command_line():
     offenders = {module: sorted(name for name in _imports(module)
-                                if name.startswith(("calibration.commands", "calibration.cli")))
+                                if name.startswith(("hertz2d.calibration.commands", "hertz2d.calibration.cli")))
                  for module in MODULES
-                 if not module.startswith(("calibration.commands", "calibration.cli",
-                                           "calibration.__main__"))}
+                 if not module.startswith(("hertz2d.calibration.commands", "hertz2d.calibration.cli",
+                                           "hertz2d.calibration.__main__"))}
     assert {module: names for module, names in offenders.items() if names} == {}
 
 
@@ -77,22 +79,22 @@ def _offenders(package: str, forbidden) -> dict[str, list[str]]:
 
 
 def _mesh_or_fem(name: str) -> bool:
-    return name.split(".")[0] in ("meshes", "fem")
+    return name.split(".")[:2] in (["hertz2d", "meshes"], ["hertz2d", "fem"])
 
 
-@pytest.mark.parametrize("package", ["calibration.laws", "dem"])
+@pytest.mark.parametrize("package", ["hertz2d.calibration.laws", "hertz2d.dem"])
 def test_the_law_library_and_the_dem_do_not_depend_on_meshes_or_the_fem(package):
     assert _offenders(package, _mesh_or_fem) == {}
 
 
-@pytest.mark.parametrize("package", ["calibration.laws", "dem"])
+@pytest.mark.parametrize("package", ["hertz2d.calibration.laws", "hertz2d.dem"])
 def test_importing_the_law_library_or_the_dem_loads_no_fem(package):
     """What a running program loads, not only what the sources name: a fresh interpreter that
     imports ``package`` has none of the FEM's packages (nor gmsh, scikit-fem) in sys.modules."""
-    if package == "dem":
+    if package == "hertz2d.dem":
         pytest.importorskip("numba")
-    probe = (f"import sys, {package}; print(sorted({{name.split('.')[0] for name in sys.modules}}"
-             " & {'fem', 'meshes', 'skfem', 'gmsh'}))")
+    probe = (f"import sys, {package}; print(sorted({{'.'.join(name.split('.')[:2]) for name in "
+             "sys.modules} & {'hertz2d.fem', 'hertz2d.meshes', 'skfem', 'gmsh'}))")
     run = subprocess.run([sys.executable, "-c", probe], cwd=PROJECT, capture_output=True,
                          text=True, check=True)
     assert run.stdout.strip() == "[]"
@@ -100,11 +102,11 @@ def test_importing_the_law_library_or_the_dem_loads_no_fem(package):
 
 def test_the_law_library_imports_no_stage():
     def stage(name):
-        return name.startswith(("calibration.export", "calibration.penalty",
-                                "calibration.validation", "calibration.biaxial",
-                                "calibration.report", "calibration.fitted",
-                                "calibration.commands", "calibration.cli"))
-    assert _offenders("calibration.laws", stage) == {}
+        return name.startswith(("hertz2d.calibration.export", "hertz2d.calibration.penalty",
+                                "hertz2d.calibration.validation", "hertz2d.calibration.biaxial",
+                                "hertz2d.calibration.report", "hertz2d.calibration.fitted",
+                                "hertz2d.calibration.commands", "hertz2d.calibration.cli"))
+    assert _offenders("hertz2d.calibration.laws", stage) == {}
 
 
 def test_no_import_cycles():
@@ -133,15 +135,15 @@ STAGE_FILE = re.compile(r"(^|/)(fit|coefficients|summary|law|run)\.json$|(^|/)(g
                         r"unit_free)\.csv$")
 #: the modules that own them: each stage's outputs type, the results layout, and the law
 #: library's file formats (law.json's name, the shipped coefficients)
-OWNERS = {"calibration.results_layout", "calibration.penalty.outputs",
-          "calibration.validation.outputs", "calibration.validation.map.outputs",
-          "calibration.calibrate.outputs", "calibration.biaxial.outputs",
-          "calibration.export.law_file", "calibration.laws.calibrated"}
+OWNERS = {"hertz2d.calibration.results_layout", "hertz2d.calibration.penalty.outputs",
+          "hertz2d.calibration.validation.outputs", "hertz2d.calibration.validation.map.outputs",
+          "hertz2d.calibration.calibrate.outputs", "hertz2d.calibration.biaxial.outputs",
+          "hertz2d.calibration.export.law_file", "hertz2d.calibration.laws.calibrated"}
 
 
 def test_only_a_stages_outputs_type_names_its_files():
     """No stage, command or report section names another stage's files (or its own, outside
-    its outputs type): they ask the type (:mod:`calibration.results_layout`)."""
+    its outputs type): they ask the type (:mod:`hertz2d.calibration.results_layout`)."""
     named = {}
     for module, path in MODULES.items():
         if module in OWNERS:
@@ -151,3 +153,25 @@ def test_only_a_stages_outputs_type_names_its_files():
                     and STAGE_FILE.search(node.value.strip())):
                 named.setdefault(module, []).append(node.value)
     assert named == {}
+
+
+def test_the_project_is_imported_by_one_name():
+    """Every import of a project module goes through ``hertz2d`` (the folders' own names are
+    not import names: a user's ``dem.py`` or ``checks.py`` cannot shadow them), and the
+    packages pyproject.toml installs are exactly the folders with an ``__init__.py``."""
+    old = {}
+    for module, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            else:
+                continue
+            found = [name for name in names if name.split(".")[0] in PACKAGES]
+            if found:
+                old.setdefault(module, []).extend(found)
+    assert old == {}
+    declared = set(tomllib.loads((PROJECT / "pyproject.toml").read_text())["tool"]["setuptools"]
+                   ["packages"])
+    assert declared == {name for name, path in MODULES.items() if path.name == "__init__.py"}

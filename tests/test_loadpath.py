@@ -3,8 +3,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from checks.loadpath import MAX_STEPS, LoadPath
-from checks import InputError
+from hertz2d.checks.loadpath import MAX_STEPS, LoadPath
+from hertz2d.checks import InputError
 
 
 def test_cycle_reverses_at_plus_and_minus_the_amplitude():

@@ -3,9 +3,9 @@ walks): closed periods, counted reversals, the swing's closed form, seeds, bad v
 import numpy as np
 import pytest
 
-from calibration.laws import energy_per_cycle
-from checks import InputError
-from checks.loadpath import MINOR_BACK, SWINGING, LoadPath, walk_turning_points
+from hertz2d.calibration.laws import energy_per_cycle
+from hertz2d.checks import InputError
+from hertz2d.checks.loadpath import MINOR_BACK, SWINGING, LoadPath, walk_turning_points
 
 DN, A = 0.02, 0.004
 
@@ -135,6 +135,6 @@ def test_bad_values_are_named(kind, changes, message):
 
 
 def test_the_command_line_knows_the_swinging_kinds():
-    from calibration.commands.pathargs import SWINGING as NAMED
+    from hertz2d.calibration.commands.pathargs import SWINGING as NAMED
 
     assert NAMED == tuple(SWINGING)

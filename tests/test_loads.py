@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from fem.elasticity import vector_basis
-from fem.loads import hertzian_traction, uniform_body_force
-from meshes.halfround import half_round_mesh
+from hertz2d.fem.elasticity import vector_basis
+from hertz2d.fem.loads import hertzian_traction, uniform_body_force
+from hertz2d.meshes.halfround import half_round_mesh
 
 
 @pytest.fixture(scope="module")

@@ -7,14 +7,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibration.cli import main
-from calibration.laws import normal_force
-from calibration.laws.closed_forms import EQ33_COEFFICIENTS
-from calibration.runs.spec_file import tomllib
-from calibration.validation.comparison import with_stiffness
-from calibration.validation.map.errors import ENERGY, case_errors
-from calibration.validation.map.regions import compact, force_errors, regions
-from calibration.validation.map.spec import MapSpec, PathSettings, Study, expand
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.laws import normal_force
+from hertz2d.calibration.laws.closed_forms import EQ33_COEFFICIENTS
+from hertz2d.calibration.runs.spec_file import tomllib
+from hertz2d.calibration.validation.comparison import with_stiffness
+from hertz2d.calibration.validation.map.errors import ENERGY, case_errors
+from hertz2d.calibration.validation.map.regions import compact, force_errors, regions
+from hertz2d.calibration.validation.map.spec import MapSpec, PathSettings, Study, expand
 
 BASE = """
 [base]
@@ -211,8 +211,8 @@ def test_the_closed_loop_table_counts_each_law_s_violations_as_it_declares():
     """Three loops, the cheap laws: the declared-admissible linear spring has no loop with
     W < 0 and T returns exactly in stick; the table has a row per law, the accurate model's
     saying it takes no closed path."""
-    from calibration.validation.map import loops
-    from calibration.validation.map.errors import LawChoice
+    from hertz2d.calibration.validation.map import loops
+    from hertz2d.calibration.validation.map.errors import LawChoice
     laws = [LawChoice("simplified"), LawChoice("accurate"), LawChoice("linear")]
     chosen = loops.settings(quick=True, loops=3)
     table = loops.loop_table(laws, chosen, progress=False)
@@ -277,7 +277,7 @@ def summary_of(capsys) -> dict:
 
 def test_a_tiny_map_runs_end_to_end_records_a_failure_and_reruns_only_it(
         fit_results, tmp_path, capsys, monkeypatch):
-    from fem.contact.frictional import ContactOutsideWindow, NodeToSegmentContact
+    from hertz2d.fem.contact.frictional import ContactOutsideWindow, NodeToSegmentContact
 
     spec = tmp_path / "tiny.toml"
     spec.write_text(TINY)

@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from calibration.validation.map.spec import expand, read, steps_of
-from checks import InputError
+from hertz2d.calibration.validation.map.spec import expand, read, steps_of
+from hertz2d.checks import InputError
 from tests.test_map import BASE
 
 if sys.version_info >= (3, 11):

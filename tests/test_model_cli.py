@@ -4,8 +4,8 @@ import json
 import pandas as pd
 import pytest
 
-from calibration.cli import main
-from calibration.laws import COLUMNS, LAWS
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.laws import COLUMNS, LAWS
 
 
 def run_cli(capsys, *argv):

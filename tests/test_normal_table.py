@@ -1,4 +1,4 @@
-"""The table inverse of the normal law (calibration.laws.normal_table) against mpmath.
+"""The table inverse of the normal law (hertz2d.calibration.laws.normal_table) against mpmath.
 
 Independent checks: the derivative formula the proof rests on against mpmath's numerical
 derivatives; every interval's polynomial against ``-W_{-1}(-z)`` at 40 digits at its ends and at
@@ -15,9 +15,9 @@ import pytest
 
 mpmath = pytest.importorskip("mpmath")
 
-from calibration.laws import normal_table, normal_table_build  # noqa: E402
-from calibration.laws.lambert_w import lambert_w_minus1, lambert_w_minus1_array  # noqa: E402
-from calibration.laws.normal_table import (BOUND, EXPONENTS, PARTS, ROW_BOUNDS, TABLE,  # noqa: E402
+from hertz2d.calibration.laws import normal_table, normal_table_build  # noqa: E402
+from hertz2d.calibration.laws.lambert_w import lambert_w_minus1, lambert_w_minus1_array  # noqa: E402
+from hertz2d.calibration.laws.normal_table import (BOUND, EXPONENTS, PARTS, ROW_BOUNDS, TABLE,  # noqa: E402
                                            interval, normal_root, normal_root_array,
                                            table_root)
 

@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibration.penalty.regression import constant_w_errors, fit_eq33
-from fem.supports import DEFAULT_SUPPORT
+from hertz2d.calibration.penalty.regression import constant_w_errors, fit_eq33
+from hertz2d.fem.supports import DEFAULT_SUPPORT
 
 
 @pytest.fixture(scope="module")

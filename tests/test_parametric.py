@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from calibration.laws.closed_forms import penalty_factor_from_displacement
-from fem.halfround import HalfRoundBody
-from fem.parametric import TOLERANCE, parametric_outputs, shifts_for
+from hertz2d.calibration.laws.closed_forms import penalty_factor_from_displacement
+from hertz2d.fem.halfround import HalfRoundBody
+from hertz2d.fem.parametric import TOLERANCE, parametric_outputs, shifts_for
 
 E, R = 10e9, 0.5
 GRID_NUS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.49)

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from scipy.integrate import quad
 
-from calibration.laws import closed_forms as penalty
+from hertz2d.calibration.laws import closed_forms as penalty
 
 
 def test_eq13_constant_is_the_hertzian_average_of_log():

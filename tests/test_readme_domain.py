@@ -11,8 +11,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
-from calibration.laws.pair import ContactPair
+from hertz2d.calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
+from hertz2d.calibration.laws.pair import ContactPair
 
 PROJECT = Path(__file__).resolve().parents[1]
 

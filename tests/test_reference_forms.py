@@ -1,15 +1,15 @@
-"""The verification module's closed forms (calibration.validation.reference_forms) against the
+"""The verification module's closed forms (hertz2d.calibration.validation.reference_forms) against the
 tests' own transcription of the equations and against hand-computed cases."""
 import numpy as np
 import pytest
 
-from calibration.laws.closed_forms import normal_displacement_eq17
-from calibration.validation import halfplane
-from calibration.laws.energy import loop_work
-from calibration.validation.reference_forms import (approach, dundurs_beta, half_width,
+from hertz2d.calibration.laws.closed_forms import normal_displacement_eq17
+from hertz2d.calibration.validation import halfplane
+from hertz2d.calibration.laws.energy import loop_work
+from hertz2d.calibration.validation.reference_forms import (approach, dundurs_beta, half_width,
                                                     masing_branch, masing_loop_energy,
                                                     normal_force, normal_loading_stick_ratio)
-from fem.twodisc import Disc, RigidFlat
+from hertz2d.fem.twodisc import Disc, RigidFlat
 from test_twodisc_reference import (approach_eq22, dundurs_beta_plane_strain, half_width_any,
                                     pressure, stick_half_width)
 

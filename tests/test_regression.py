@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
-from calibration.penalty.regression import constant_w_errors, fit_eq33
-from checks import InputError
+from hertz2d.calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
+from hertz2d.calibration.penalty.regression import constant_w_errors, fit_eq33
+from hertz2d.checks import InputError
 
 
 def grid_table(w_function, support="clamped"):

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from calibration.cli import main
-from calibration.report import build_report
-from calibration.report.screenshot import FLAGS, find_browser, screenshot
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.report import build_report
+from hertz2d.calibration.report.screenshot import FLAGS, find_browser, screenshot
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -157,8 +157,8 @@ def test_the_calibrated_section_gives_the_biaxial_differences_as_calibrated_minu
 
     import pandas as pd
 
-    from calibration.report.calibrated_sections import _biaxial
-    from calibration.report.document import Section, Table
+    from hertz2d.calibration.report.calibrated_sections import _biaxial
+    from hertz2d.calibration.report.document import Section, Table
 
     labels = {"simplified-eq33": "Table 1, Eq. 33", "calibrated": "calibrated",
               "linear": "linear spring"}
@@ -194,7 +194,7 @@ def test_a_report_killed_while_writing_leaves_no_temporary_after_the_next_run(qu
     gone.wait()  # a process id no running process has
     orphan = root / f".report.{gone.pid}-k1lled0x.html"
     orphan.write_bytes(b"<html>" * 1_000_000)
-    command = [sys.executable, "-m", "calibration", "report", "--results", str(root)]
+    command = [sys.executable, "-m", "hertz2d.calibration", "report", "--results", str(root)]
     run = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     mine = f".report.{run.pid}-"
     deadline = time.time() + 120

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from calibration.cli import main
+from hertz2d.calibration.cli import main
 
 PROJECT = Path(__file__).resolve().parents[1]
 QUICK_COMMANDS = [["all"], ["sweep"], ["validate"], ["map"], ["dem", "biaxial"]]
@@ -39,15 +39,15 @@ def test_the_committed_full_run_is_refused_to_the_obvious_quick_command(monkeypa
 @pytest.mark.parametrize("record", [None, {"quick": True, "command": "hertz2d all --quick",
                                            "date": "2026-01-01"}])
 def test_a_root_without_a_full_run_takes_quick_output(tmp_path, record):
-    from calibration.runs.run_record import check_quick_output
+    from hertz2d.calibration.runs.run_record import check_quick_output
     if record is not None:
         (tmp_path / "run.json").write_text(json.dumps(record))
     check_quick_output(tmp_path)  # no error
 
 
 def test_an_unreadable_record_is_taken_for_a_full_run(tmp_path):
-    from calibration.runs.run_record import check_quick_output
-    from checks import InputError
+    from hertz2d.calibration.runs.run_record import check_quick_output
+    from hertz2d.checks import InputError
     (tmp_path / "run.json").write_text("{not json")
     with pytest.raises(InputError, match="unreadable record"):
         check_quick_output(tmp_path)
@@ -61,8 +61,8 @@ def _summary(capsys) -> dict:
 
 def test_every_shipped_fit_is_the_committed_full_runs_byte_for_byte():
     """After a new full run, copy its fitted files to calibration/data/ (same names)."""
-    from calibration.fitted import SHIPPED
-    from calibration.penalty.outputs import FIT
+    from hertz2d.calibration.fitted import SHIPPED
+    from hertz2d.calibration.penalty.outputs import FIT
     shipped = [path for path in SHIPPED.rglob("*") if path.is_file()]
     assert SHIPPED / FIT in shipped
     for path in shipped:
@@ -81,7 +81,7 @@ def test_every_json_of_the_committed_full_run_is_strict_json(strict_json):
 
 def test_the_shipped_fits_are_package_data():
     import tomllib
-    from calibration.fitted import SHIPPED
+    from hertz2d.calibration.fitted import SHIPPED
     patterns = tomllib.loads((PROJECT / "pyproject.toml").read_text())[
         "tool"]["setuptools"]["package-data"]["calibration"]
     packaged = {path for pattern in patterns for path in (PROJECT / "calibration").glob(pattern)}
@@ -92,8 +92,8 @@ def test_the_shipped_fits_are_package_data():
 @pytest.mark.parametrize("penalty", ["refit", "confined"])
 def test_model_outside_the_project_uses_the_shipped_fit_and_says_so(tmp_path, monkeypatch, capsys,
                                                                     penalty):
-    from calibration.fitted import SHIPPED
-    from calibration.penalty.outputs import FIT, PenaltyFit
+    from hertz2d.calibration.fitted import SHIPPED
+    from hertz2d.calibration.penalty.outputs import FIT, PenaltyFit
     monkeypatch.chdir(tmp_path)  # a folder with no results/ in it
     assert main(["model", "--path", "hold-normal", "--penalty", penalty, "--json"]) == 0
     summary = _summary(capsys)

@@ -1,4 +1,4 @@
-"""calibration.runs.security against a TLS scheduler: a sweep through ``tls://`` with the
+"""hertz2d.calibration.runs.security against a TLS scheduler: a sweep through ``tls://`` with the
 certificates in dask's environment variables gives the rows of ``--jobs 1``; a client without the
 cluster's certificates is refused; a ``tls://`` address without certificates, or with certificates
 that do not load, is one line and exit 2 before the scheduler is contacted; a plain TCP address
@@ -24,12 +24,12 @@ from distributed import LocalCluster
 from distributed.comm import connect
 from distributed.security import Security
 
-from calibration.cli import main
-from calibration.runs import cluster
-from calibration.runs.executor_choice import SCHEDULER_VARIABLE
-from calibration.runs.security import (CLIENT_TLS_SETTINGS, environment_variable,
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.runs import cluster
+from hertz2d.calibration.runs.executor_choice import SCHEDULER_VARIABLE
+from hertz2d.calibration.runs.security import (CLIENT_TLS_SETTINGS, environment_variable,
                                        scheduler_security)
-from checks import InputError
+from hertz2d.checks import InputError
 
 #: level-0 half-round cases on the a/R x nu grid: 2 meshes (one task each), 8 cases
 SPEC = """
@@ -107,7 +107,7 @@ def _sweep(folder: Path, *where: str, **environment: str) -> pd.DataFrame:
     spec = folder / "spec.toml"
     spec.write_text(SPEC)
     env = {**os.environ, "HERTZ2D_CACHE": str(folder / "cache"), **environment}
-    run = subprocess.run([sys.executable, "-m", "calibration", "sweep", "--spec", str(spec),
+    run = subprocess.run([sys.executable, "-m", "hertz2d.calibration", "sweep", "--spec", str(spec),
                           *where, "--results", str(folder / "results"), "--json"],
                          env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr

@@ -10,11 +10,11 @@ code under test.
 import numpy as np
 import pytest
 
-from calibration.laws import (EQ33, ConstantPenalty, ContactPair, full_slip_displacement,
+from hertz2d.calibration.laws import (EQ33, ConstantPenalty, ContactPair, full_slip_displacement,
                               normal_force)
-from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
-from calibration.validation import stick_zone_term as stz
-from calibration.validation.reference_forms import masing_loop_energy
+from hertz2d.calibration.laws.closed_forms import half_space_bracket, penalty_bracket
+from hertz2d.calibration.validation import stick_zone_term as stz
+from hertz2d.calibration.validation.reference_forms import masing_loop_energy
 
 PAIR = ContactPair.discs(0.5, 10e9, 0.25, 0.3)
 N, A_HALF = (float(x) for x in normal_force(PAIR, 0.025))

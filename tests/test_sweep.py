@@ -2,12 +2,12 @@
 import numpy as np
 import pytest
 
-from calibration.penalty.spec import expand, load_spec
-from calibration.runs.executors import LocalPool
-from calibration.runs.store import CaseStore
-from calibration.penalty.sweep import run_sweep
-from fem.halfround import HalfRoundBody
-from checks import InputError
+from hertz2d.calibration.penalty.spec import expand, load_spec
+from hertz2d.calibration.runs.executors import LocalPool
+from hertz2d.calibration.runs.store import CaseStore
+from hertz2d.calibration.penalty.sweep import run_sweep
+from hertz2d.fem.halfround import HalfRoundBody
+from hertz2d.checks import InputError
 
 SMALL_SPEC = {
     "base": {"R": 0.5, "a": 0.025, "E": 10e9, "nu": 0.25, "T": 1e5, "level": 0,

@@ -6,14 +6,14 @@ issue at the default level 3 and checks mesh convergence against level 4.
 import numpy as np
 import pytest
 
-import fem.contact.frictional as frictional
-import fem.twodisc as twodisc
-from calibration.laws.closed_forms import penalty_factor_from_displacement
-from calibration.validation.verification import onset_of_full_slip
-from fem.halfround import HalfRoundBody
-from checks.loadpath import LoadPath
-from fem.twodisc import Disc, TwoBody, solve_two_disc
-from checks import InputError
+import hertz2d.fem.contact.frictional as frictional
+import hertz2d.fem.twodisc as twodisc
+from hertz2d.calibration.laws.closed_forms import penalty_factor_from_displacement
+from hertz2d.calibration.validation.verification import onset_of_full_slip
+from hertz2d.fem.halfround import HalfRoundBody
+from hertz2d.checks.loadpath import LoadPath
+from hertz2d.fem.twodisc import Disc, TwoBody, solve_two_disc
+from hertz2d.checks import InputError
 from test_twodisc_reference import (full_slip_displacement, half_width, normal_force, pressure,
                                     stick_half_width, traction)
 

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import fem.contact.frictional as frictional
-from calibration.cli import main
+import hertz2d.fem.contact.frictional as frictional
+from hertz2d.calibration.cli import main
 
 SMALL = ["--refine", "1", "--steps", "4", "--normal-steps", "2", "--delta-t", "0.004"]
 

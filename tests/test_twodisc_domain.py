@@ -10,18 +10,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibration.cli import main
-from calibration.laws import ContactPair
-from calibration.laws.hertz2d import accurate_tangential_force
-from calibration.validation import halfplane
-from calibration.validation.domain_checks import DomainSettings, domain_checks, masing_residuals
-from calibration.laws.energy import energy_per_cycle
-from calibration.validation.reference_forms import (dundurs_beta, masing_loop_energy,
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.laws import ContactPair
+from hertz2d.calibration.laws.hertz2d import accurate_tangential_force
+from hertz2d.calibration.validation import halfplane
+from hertz2d.calibration.validation.domain_checks import DomainSettings, domain_checks, masing_residuals
+from hertz2d.calibration.laws.energy import energy_per_cycle
+from hertz2d.calibration.validation.reference_forms import (dundurs_beta, masing_loop_energy,
                                                     normal_loading_stick_ratio)
-from calibration.validation.verification import onset_of_full_slip
-from calibration.runs.store import CaseStore
-from checks.loadpath import LoadPath
-from fem.twodisc import Disc, RigidFlat, TwoBody, solve_two_disc
+from hertz2d.calibration.validation.verification import onset_of_full_slip
+from hertz2d.calibration.runs.store import CaseStore
+from hertz2d.checks.loadpath import LoadPath
+from hertz2d.fem.twodisc import Disc, RigidFlat, TwoBody, solve_two_disc
 from test_twodisc_reference import half_width_any, normal_force, normal_force_eq22
 
 DISC = (0.5, 10e9, 0.25)

@@ -5,9 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from checks import InputError
-from meshes.halfround import node_at
-from meshes.twodisc import (build_half_disc, contact_windows, expected_half_width, tagged_mesh,
+from hertz2d.checks import InputError
+from hertz2d.meshes.halfround import node_at
+from hertz2d.meshes.twodisc import (build_half_disc, contact_windows, expected_half_width, tagged_mesh,
                             two_body_meshes)
 
 R1, R2 = 0.5, 0.4  # lower, upper
@@ -70,7 +70,7 @@ def test_the_windows_are_uniform_and_cover_contact_and_slide(bodies):
 def test_the_tagged_mesh_is_scikit_fems_reading_of_the_gmsh_file(tmp_path, side):
     from skfem.io.meshio import from_meshio
 
-    from meshes.cache import read_checked
+    from hertz2d.meshes.cache import read_checked
 
     windows = contact_windows(0.02, (-0.01, 0.02), (R1, R2), (C, C))
     build_half_disc(str(tmp_path / "body.msh"), R1 if side > 0 else R2, side,

@@ -11,7 +11,7 @@ import pytest
 from scipy.integrate import quad
 from scipy.optimize import brentq
 
-from meshes.twodisc import expected_half_width
+from hertz2d.meshes.twodisc import expected_half_width
 
 
 def modulus(E, nu):

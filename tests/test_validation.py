@@ -4,10 +4,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from calibration.validation.comparison import (error_table, linear_spring_from, regimes,
+from hertz2d.calibration.validation.comparison import (error_table, linear_spring_from, regimes,
                                                with_stiffness)
-from calibration.validation.fem_runs import FemRun
-from calibration.validation.outputs import ValidationRecord
+from hertz2d.calibration.validation.fem_runs import FemRun
+from hertz2d.calibration.validation.outputs import ValidationRecord
 
 
 def fem_table():

@@ -11,8 +11,8 @@ import subprocess
 import pandas as pd
 import pytest
 
-from calibration.cli import main
-from calibration.runs.atomic import atomic_path, together, write_text
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.runs.atomic import atomic_path, together, write_text
 
 
 def _no_space(*args, **kwargs):
@@ -113,7 +113,7 @@ def test_together_renames_every_file_at_the_end_or_none(tmp_path):
 
 def test_a_folder_that_refuses_files_midway_is_exit_1_naming_the_file(tmp_path, capsys,
                                                                        monkeypatch):
-    from calibration.runs import atomic
+    from hertz2d.calibration.runs import atomic
     mkstemp = atomic.tempfile.mkstemp
 
     def refuses_law_json(**kwargs):  # after the check that the folder is writable

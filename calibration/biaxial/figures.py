@@ -1,7 +1,7 @@
 """Figures of the biaxial stage: the paper's Figs. 16-18 per law and across laws, the analyses.
 
 Each function returns a matplotlib figure (the stage saves it). ``showcase`` arguments are
-``[(label, run)]`` with the first seed's :class:`calibration.biaxial.runs.FinishedRun` of each
+``[(label, run)]`` with the first seed's :class:`hertz2d.calibration.biaxial.runs.FinishedRun` of each
 law; ``every_seed`` maps a label to all its runs.
 """
 from __future__ import annotations
@@ -13,9 +13,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from dem.analysis import histogram, mobilised_friction  # noqa: E402
-from dem.biaxial import Frames, shear_strains  # noqa: E402
-from dem.output import draw_frame, frame_limits  # noqa: E402
+from hertz2d.dem.analysis import histogram, mobilised_friction  # noqa: E402
+from hertz2d.dem.biaxial import Frames, shear_strains  # noqa: E402
+from hertz2d.dem.output import draw_frame, frame_limits  # noqa: E402
 
 #: columns of a law's ``shear.csv``
 SHEAR_COLUMNS = ["time", "axial_strain", "lateral_strain", "volumetric_strain", "axial_stress",
@@ -281,7 +281,7 @@ def tangential_forces(showcase, friction: float):
 
 def normalised_profiles(profiles: pd.DataFrame, speed: float) -> pd.DataFrame:
     """A run's velocity profiles (averaged over the shear stage,
-    :func:`dem.biaxial.mean_profiles`) over the top wall's ``speed``."""
+    :func:`hertz2d.dem.biaxial.mean_profiles`) over the top wall's ``speed``."""
     table = profiles.copy()
     if len(table):
         table[["velocity", "affine"]] /= speed

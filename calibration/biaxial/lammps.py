@@ -1,6 +1,6 @@
 """The paper's biaxial test (Section 4.3) run in LAMMPS with the hertz2d plugin.
 
-The schedule of :mod:`dem.biaxial` on the same packing (``random_packing`` with the settings and
+The schedule of :mod:`hertz2d.dem.biaxial` on the same packing (``random_packing`` with the settings and
 seed): the discs settle under gravity in the four walls of the box; the top wall is placed on the
 packing and the right, top and left walls go on the stress servo; the top wall moves down at the
 shear speed while the side walls stay on the servo. In LAMMPS the walls are one ``fix
@@ -8,8 +8,8 @@ wall/hertz2d`` (the mirror rule and PFC's servo, as ``dem/walls.py``) changed be
 ``run`` commands with ``fix_modify``; local damping is ``fix damping/hertz2d`` and dashpots are
 the pair style's (hertz2d's damping). Every ``output_every`` s ``fix print`` writes the walls'
 positions and stresses, from which :func:`lammps_biaxial` returns the rows :func:`headline`
-needs (stage, time, deviator, width, height, volume), as ``dem.biaxial.measure`` defines them.
-One rank, in this process (:func:`calibration.export.lammps.open_lammps`).
+needs (stage, time, deviator, width, height, volume), as ``hertz2d.dem.biaxial.measure`` defines them.
+One rank, in this process (:func:`hertz2d.calibration.export.lammps.open_lammps`).
 """
 from __future__ import annotations
 
@@ -19,12 +19,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from calibration.export.lammps import open_lammps
-from calibration.export.lammps.inputs import DiscSystem, disc_lines, write_data
-from dem.biaxial import RESIDUAL_FRACTION, STAGES, BiaxialSettings, shear_strains
-from dem.damping import Damping
-from dem.packing import random_packing
-from dem.simulation import SKIN
+from hertz2d.calibration.export.lammps import open_lammps
+from hertz2d.calibration.export.lammps.inputs import DiscSystem, disc_lines, write_data
+from hertz2d.dem.biaxial import RESIDUAL_FRACTION, STAGES, BiaxialSettings, shear_strains
+from hertz2d.dem.damping import Damping
+from hertz2d.dem.packing import random_packing
+from hertz2d.dem.simulation import SKIN
 
 #: fix wall/hertz2d's vector, per side (xlo, xhi, ylo, yhi): position is value 1, stress 5
 SIDES = ("xlo", "xhi", "ylo", "yhi")
@@ -68,7 +68,7 @@ def lammps_biaxial(plugin_folder, law_file: str, settings: BiaxialSettings, damp
 
 
 def _start_stage(lmp, stage: str, s: BiaxialSettings) -> None:
-    """dem.biaxial.start_stage in LAMMPS commands."""
+    """hertz2d.dem.biaxial.start_stage in LAMMPS commands."""
     if stage == "isotropic":
         n = lmp.extract_global("nlocal")
         top = float(np.max(lmp.numpy.extract_atom("x")[:n, 1]
@@ -82,7 +82,7 @@ def _start_stage(lmp, stage: str, s: BiaxialSettings) -> None:
 
 
 def _series(rows: np.ndarray, s: BiaxialSettings) -> pd.DataFrame:
-    """The printed rows as dem.biaxial's columns."""
+    """The printed rows as hertz2d.dem.biaxial's columns."""
     table = pd.DataFrame(rows, columns=["step"] + [f"{side}_{q}" for side in SIDES
                                                    for q in ("position", "stress")])
     ends = np.cumsum([s.steps(getattr(s, stage)) for stage in STAGES])
@@ -99,7 +99,7 @@ def _series(rows: np.ndarray, s: BiaxialSettings) -> pd.DataFrame:
 
 def headline(series: pd.DataFrame, settings: BiaxialSettings) -> dict:
     """Peak and residual deviator (Pa) and the volumetric strain at the end, as
-    ``dem.biaxial.headline`` computes them."""
+    ``hertz2d.dem.biaxial.headline`` computes them."""
     shear = shear_strains(series)
     late = shear[shear.time >= shear.time.iloc[-1] - RESIDUAL_FRACTION * settings.shear - 1e-12]
     return {"peak_deviator": float(shear.deviator.max()),

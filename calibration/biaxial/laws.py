@@ -20,7 +20,7 @@ key                      law
 =======================  ========================================================================
 
 The exported law is the one the DEM runs: when ``<results>/law/law.json`` (``hertz2d
-export-law``) exists, it is read (:func:`calibration.export.law_file.read_law`) and its penalty
+export-law``) exists, it is read (:func:`hertz2d.calibration.export.law_file.read_law`) and its penalty
 factor replaces the entry with the same six coefficients, whose source then names the file; a
 law.json matching none of them is run as ``simplified-exported``. The *reference* law (the first
 of the list, the one the damping study runs) is the law.json law, else the refit, else Eq. 33.
@@ -31,18 +31,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from calibration import results_layout as layout
-from calibration.fitted import (FittedFile, PenaltyChoice, calibrated_coefficients, found,
+from hertz2d.calibration import results_layout as layout
+from hertz2d.calibration.fitted import (FittedFile, PenaltyChoice, calibrated_coefficients, found,
                                 penalty_fit)
-from calibration.laws import ConstantPenalty, registry
-from calibration.export.law_file import FILE as LAW_FILE
-from calibration.export.law_file import read_law
-from calibration.laws.linear import PAPER_KN, PAPER_KT
-from calibration.laws.penalty_factor import EQ33
-from calibration.validation.outputs import SUMMARY as VALIDATION_SUMMARY
-from calibration.validation.outputs import ValidationRecord
-from dem.laws import PARAMETERS, PENALTY, Law
-from checks import InputError, one_of
+from hertz2d.calibration.laws import ConstantPenalty, registry
+from hertz2d.calibration.export.law_file import FILE as LAW_FILE
+from hertz2d.calibration.export.law_file import read_law
+from hertz2d.calibration.laws.linear import PAPER_KN, PAPER_KT
+from hertz2d.calibration.laws.penalty_factor import EQ33
+from hertz2d.calibration.validation.outputs import SUMMARY as VALIDATION_SUMMARY
+from hertz2d.calibration.validation.outputs import ValidationRecord
+from hertz2d.dem.laws import PARAMETERS, PENALTY, Law
+from hertz2d.checks import InputError, one_of
 
 #: ``--law`` values beside the registry's: every law (the comparison), the FEM-regressed spring
 VARIANTS = ("all", "linear-fem")
@@ -50,7 +50,7 @@ VARIANTS = ("all", "linear-fem")
 
 def choices() -> tuple[str, ...]:
     """``--law`` values: ``all``, the laws with a branch in the DEM
-    (:mod:`calibration.laws.registry`) and ``linear-fem``."""
+    (:mod:`hertz2d.calibration.laws.registry`) and ``linear-fem``."""
     built_in = tuple(name for name in registry.names(engine="dem")
                      if registry.entry(name).dem_code is not None)
     return (VARIANTS[0], *built_in, *VARIANTS[1:])

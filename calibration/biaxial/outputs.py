@@ -6,7 +6,7 @@
 :class:`BiaxialOutputs`
     the comparison's files: ``summary.json`` (strict JSON), ``runs.csv``, ``comparison.csv``,
     ``differences.csv``, ``damping.csv`` and each law's ``<key>/series.csv`` (checked tables,
-    :func:`calibration.runs.tables.read_table`), and every figure's path.
+    :func:`hertz2d.calibration.runs.tables.read_table`), and every figure's path.
 
 The file names are :data:`LAW_FILES` (one law's folder) and :data:`COMPARISON_FILES`,
 :data:`COMPARISON_FIGURES` (the comparison's); the stage writes through them.
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration import results_layout as layout
-from calibration.runs.json_file import Field, json_object, read_json
-from calibration.runs.tables import read_table
+from hertz2d.calibration import results_layout as layout
+from hertz2d.calibration.runs.json_file import Field, json_object, read_json
+from hertz2d.calibration.runs.tables import read_table
 
 SUMMARY = "summary.json"
 #: one law's files in its folder ``<key>/``

@@ -1,10 +1,10 @@
 """The biaxial runs of the comparison: one per (law, damping, packing seed), cached, parallel.
 
-Each run (:func:`dem.biaxial.run_biaxial`) is a task for the stage's executor
-(:mod:`calibration.runs.executors`); its result, JSON-ready (tables as column lists, the velocity profiles averaged
-over the shear stage, the frames as compressed float32 arrays), is stored in the case store (:class:`calibration.runs.store.CaseStore`)
+Each run (:func:`hertz2d.dem.biaxial.run_biaxial`) is a task for the stage's executor
+(:mod:`hertz2d.calibration.runs.executors`); its result, JSON-ready (tables as column lists, the velocity profiles averaged
+over the shear stage, the frames as compressed float32 arrays), is stored in the case store (:class:`hertz2d.calibration.runs.store.CaseStore`)
 as soon as it is handed back, under a namespace that hashes the source of every module this one
-imports (the engine included, :mod:`meshes.digest`) and the versions of numba and numpy: a rerun
+imports (the engine included, :mod:`hertz2d.meshes.digest`) and the versions of numba and numpy: a rerun
 computes only what is missing, an interrupted run keeps every finished one, a changed engine
 recomputes everything. A run whose law fails (a contact beyond Eq. 23's largest approach) is
 recorded with its reason, not stored, and retried on the next run.
@@ -20,15 +20,15 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
-from calibration.runs.cached import cached_results
-from calibration.runs.executors import Executor, Inline
-from calibration.runs.provenance import versions
-from calibration.runs.store import CaseStore
-from dem.biaxial import BiaxialSettings, Frames, headline, mean_profiles, run_biaxial
-from dem.damping import Damping
-from dem.laws import Law
-from dem.simulation import LawFailure
-from meshes.digest import code_digest
+from hertz2d.calibration.runs.cached import cached_results
+from hertz2d.calibration.runs.executors import Executor, Inline
+from hertz2d.calibration.runs.provenance import versions
+from hertz2d.calibration.runs.store import CaseStore
+from hertz2d.dem.biaxial import BiaxialSettings, Frames, headline, mean_profiles, run_biaxial
+from hertz2d.dem.damping import Damping
+from hertz2d.dem.laws import Law
+from hertz2d.dem.simulation import LawFailure
+from hertz2d.meshes.digest import code_digest
 
 #: the frames' arrays kept in the store
 FRAME_ARRAYS = ("position", "velocity", "stress", "contacts", "box")

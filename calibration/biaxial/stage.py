@@ -1,8 +1,8 @@
 """The biaxial stage (``hertz2d dem biaxial``): every law on several packings, tables, figures.
 
-Runs (:mod:`calibration.biaxial.runs`) the paper's biaxial test (:mod:`dem.biaxial`) for each law
-of the selection (:mod:`calibration.biaxial.laws`) on ``seeds`` packings with the paper's
-damping (local, alpha = 0.7, :mod:`dem.damping`); for the comparison also the reference law with
+Runs (:mod:`hertz2d.calibration.biaxial.runs`) the paper's biaxial test (:mod:`hertz2d.dem.biaxial`) for each law
+of the selection (:mod:`hertz2d.calibration.biaxial.laws`) on ``seeds`` packings with the paper's
+damping (local, alpha = 0.7, :mod:`hertz2d.dem.damping`); for the comparison also the reference law with
 the damping study's other dampings (:data:`DAMPING_STUDY`). Outputs in
 ``<results>/dem/biaxial/``:
 
@@ -16,7 +16,7 @@ the damping study's other dampings (:data:`DAMPING_STUDY`). Outputs in
   ``.mp4``);
 - for the comparison: ``runs.csv`` (one row per run), ``comparison.csv`` (mean and spread per law),
   ``differences.csv`` (every pair of laws against the seeds' scatter), ``damping.csv`` (the damping
-  study), ``summary.json`` and the comparison figures (:mod:`calibration.biaxial.figures`).
+  study), ``summary.json`` and the comparison figures (:mod:`hertz2d.calibration.biaxial.figures`).
 """
 from __future__ import annotations
 
@@ -28,21 +28,21 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from calibration.biaxial import figures
-from calibration.biaxial.comparison import QUANTITIES, differences, spread
-from calibration.biaxial.laws import BiaxialLaw, selection
-from calibration.biaxial.outputs import (COMPARISON_FILES, LAW_FILES, SUMMARY, BiaxialSummary,
+from hertz2d.calibration.biaxial import figures
+from hertz2d.calibration.biaxial.comparison import QUANTITIES, differences, spread
+from hertz2d.calibration.biaxial.laws import BiaxialLaw, selection
+from hertz2d.calibration.biaxial.outputs import (COMPARISON_FILES, LAW_FILES, SUMMARY, BiaxialSummary,
                                          figure_path, folder)
-from calibration.biaxial.runs import BiaxialCase, FinishedRun, biaxial_runs
-from calibration.fitted import PenaltyChoice, fit_keys
-from calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
+from hertz2d.calibration.biaxial.runs import BiaxialCase, FinishedRun, biaxial_runs
+from hertz2d.calibration.fitted import PenaltyChoice, fit_keys
+from hertz2d.calibration.runs.atomic import (check_writable, save_figure, write_csv, write_json,
                                      writes_together)
-from calibration.runs.executors import Executor, Inline
-from calibration.runs.provenance import provenance
-from dem.biaxial import BiaxialSettings, settings_dict, shear_strains
-from dem.damping import PAPER, Damping
-from dem.output import write_animation, write_paraview
-from checks import count
+from hertz2d.calibration.runs.executors import Executor, Inline
+from hertz2d.calibration.runs.provenance import provenance
+from hertz2d.dem.biaxial import BiaxialSettings, settings_dict, shear_strains
+from hertz2d.dem.damping import PAPER, Damping
+from hertz2d.dem.output import write_animation, write_paraview
+from hertz2d.checks import count
 
 #: packings per law: the full run, the quick one
 FULL_SEEDS, QUICK_SEEDS = 5, 2
@@ -70,7 +70,7 @@ def biaxial(law: str | None = None, penalty: PenaltyChoice | None = None, quick:
             seeds: int | None = None, executor: Executor = Inline(),
             results: str | Path = "results", progress: bool = True) -> BiaxialSummary:
     """Run the stage (module docstring) and return its summary; ``law`` and ``penalty`` (the
-    ``--penalty`` flag parsed) choose the laws (:func:`calibration.biaxial.laws.selection`)."""
+    ``--penalty`` flag parsed) choose the laws (:func:`hertz2d.calibration.biaxial.laws.selection`)."""
     start = time.perf_counter()
     out = check_writable("results", folder(results), directory=True)
     settings = (BiaxialSettings.quick() if quick else BiaxialSettings()).check()

@@ -6,10 +6,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from calibration.calibrate.judgement import coupling_of
-from calibration.validation.map.errors import ENERGY
-from calibration.validation.map.regions import THRESHOLDS, force_errors
-from calibration.validation.map.spec import PATH_KINDS
+from hertz2d.calibration.calibrate.judgement import coupling_of
+from hertz2d.calibration.validation.map.errors import ENERGY
+from hertz2d.calibration.validation.map.regions import THRESHOLDS, force_errors
+from hertz2d.calibration.validation.map.spec import PATH_KINDS
 
 #: the smallest ``|beta|/mu`` drawn (a contact of one material is put here on the log axis)
 FLOOR = 1e-3

@@ -1,6 +1,6 @@
 """The calibrated law's coefficients by least squares on the training paths.
 
-The residuals are :func:`calibration.calibrate.objective.residuals`: the map's relative errors of
+The residuals are :func:`hertz2d.calibration.calibrate.objective.residuals`: the map's relative errors of
 the horizontal force on every judged step of every path (each path weighed as one) and each
 cycle's relative error in energy per cycle, under a soft-L1 loss of scale :data:`LOSS_SCALE` (an
 error of a few per cent counts as in least squares, a larger one linearly: the targets count paths
@@ -10,7 +10,7 @@ refit from an empty cache gives the same numbers:
 
 1. the penalty factor on the paths of bodies of one material and of a wall whose Dundurs
    coupling vanishes (beta = 0): there the law has nothing else to fit (its stick-zone weight
-   kappa follows from w, :func:`calibration.laws.calibrated.kappa_ceiling`);
+   kappa follows from w, :func:`hertz2d.calibration.laws.calibrated.kappa_ceiling`);
 2. every group of coefficients asked for, on every path, from the first stage's result, the
    coupling widths kept in [:data:`WIDTH_BOUNDS`].
 
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import least_squares
 
-from calibration.calibrate.objective import residuals
-from calibration.calibrate.training import Batch, batches
-from calibration.laws.calibrated import CalibratedCoefficients, coupling_beta
+from hertz2d.calibration.calibrate.objective import residuals
+from hertz2d.calibration.calibrate.training import Batch, batches
+from hertz2d.calibration.laws.calibrated import CalibratedCoefficients, coupling_beta
 
 #: where every fit starts: Eq. 33's penalty factor, kappa = 1, no coupling
 START = CalibratedCoefficients()

@@ -2,7 +2,7 @@
 contact and by load path, from a map's error table, and the FEM's first and second cycles.
 
 :func:`coupling_of` adds to a map table the contact's ``|beta|``
-(:func:`calibration.laws.calibrated.coupling_beta`) and ``|beta|/mu``; :func:`by_coupling` counts a
+(:func:`hertz2d.calibration.laws.calibrated.coupling_beta`) and ``|beta|/mu``; :func:`by_coupling` counts a
 law's paths within the force threshold per band of ``|beta|`` and :func:`by_domain` gives its
 targets (both metrics) on the contacts with ``|beta|`` up to a bound, on the walls and on the
 stiff counterparts (``|beta| > 0.25``) as rows of their own; :func:`energy_verdicts` gives the
@@ -16,15 +16,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from calibration.calibrate.objective import run_batch
-from calibration.calibrate.targets import ENERGY_LIMIT, ENERGY_SHARE, law_targets
-from calibration.calibrate.training import batches
-from calibration.laws import ContactPair
-from calibration.laws.calibrated import CalibratedCoefficients, coupling_beta
-from calibration.laws.energy import loop_work
-from calibration.validation.map.errors import ENERGY
-from calibration.validation.map.regions import force_errors
-from calibration.validation.map.spec import DEFAULT_VARIANT
+from hertz2d.calibration.calibrate.objective import run_batch
+from hertz2d.calibration.calibrate.targets import ENERGY_LIMIT, ENERGY_SHARE, law_targets
+from hertz2d.calibration.calibrate.training import batches
+from hertz2d.calibration.laws import ContactPair
+from hertz2d.calibration.laws.calibrated import CalibratedCoefficients, coupling_beta
+from hertz2d.calibration.laws.energy import loop_work
+from hertz2d.calibration.validation.map.errors import ENERGY
+from hertz2d.calibration.validation.map.regions import force_errors
+from hertz2d.calibration.validation.map.spec import DEFAULT_VARIANT
 
 #: bands of ``|beta|`` the report counts paths in
 BETA_BANDS = (0.0, 1e-9, 0.1, 0.2, 0.3, 0.5)
@@ -70,7 +70,7 @@ def by_coupling(errors: pd.DataFrame, law: str, threshold: float = 0.05,
 
 def by_domain(errors: pd.DataFrame, law: str,
               bounds: tuple[float, ...] = DOMAIN_BOUNDS) -> pd.DataFrame:
-    """A law's targets (:func:`~calibration.calibrate.targets.law_targets`) on the contacts
+    """A law's targets (:func:`~hertz2d.calibration.calibrate.targets.law_targets`) on the contacts
     with ``|beta|`` up to each bound (``inf``: all of them), then on the discs on walls and on
     the contacts with ``|beta| >`` :data:`STRONG_BETA`, one row each (``contacts`` names it)."""
     mine = coupling_of(errors[errors.law == law])
@@ -93,7 +93,7 @@ def energy_verdicts(errors: pd.DataFrame, law: str,
     cycles, a law's cycles at the map's own runs (``variant``; a sample with its own mesh level,
     the stick cycles', is judged at that level, listed), the share within 10 % of the FEM's
     energy, the median and largest error, and whether the share reaches
-    :data:`~calibration.calibrate.targets.ENERGY_SHARE`."""
+    :data:`~hertz2d.calibration.calibrate.targets.ENERGY_SHARE`."""
     mine = errors[(errors.law == law) & (errors.variant == variant)
                   & (errors.quantity == ENERGY)]
     groups = [(kind, of_kind) for kind, of_kind in mine.groupby("path", sort=False)]
@@ -125,7 +125,7 @@ def law_normal_swings(paths: list, coefficients: CalibratedCoefficients) -> dict
     """Per path ``(run, FEM table)`` with two or more cycles (keyed by run) the swing of the
     calibrated law's normal force over the cycles on the FEM's own path: the law's N carries the
     tangential state through the coupling term of its stored energy
-    (:func:`calibration.laws.calibrated_kernel.normal_coupling`), so on a ``cycle`` path, whose
+    (:func:`hertz2d.calibration.laws.calibrated_kernel.normal_coupling`), so on a ``cycle`` path, whose
     delta_n is held, it moves as T does."""
     cycling = {run: table for run, table in paths if len(_unloading_starts(table)) >= 2}
     swings = {}

@@ -1,11 +1,11 @@
 """The calibrated law on a batch of paths at once, and the residuals its fit minimises.
 
-:func:`run_batch` runs every path of a :class:`~calibration.calibrate.training.Batch` through the
-law's kernel (:func:`calibration.laws.calibrated_kernel.run_batch`, compiled by numba: the fit
+:func:`run_batch` runs every path of a :class:`~hertz2d.calibration.calibrate.training.Batch` through the
+law's kernel (:func:`hertz2d.calibration.laws.calibrated_kernel.run_batch`, compiled by numba: the fit
 evaluates the law on every training path a few hundred times) and returns the driving forces in
 the frame of the line of centres. :func:`residuals` compares them
 with the FEM by the validity map's metric: per judged step ``(Fx_law - Fx_FEM)/reference``
-(:mod:`calibration.calibrate.training`), each path's steps weighed by ``1/sqrt(steps)`` so that a
+(:mod:`hertz2d.calibration.calibrate.training`), each path's steps weighed by ``1/sqrt(steps)`` so that a
 path counts once whatever its length, and per cycle path its energy per cycle's relative error
 (weight :data:`ENERGY_WEIGHT`): the two quantities the map's targets are set on.
 """
@@ -15,11 +15,11 @@ import numpy as np
 
 from functools import lru_cache
 
-from calibration.calibrate.training import Batch
-from calibration.laws import calibrated_kernel
-from calibration.laws.calibrated import (CalibratedCoefficients, curve_constants,
+from hertz2d.calibration.calibrate.training import Batch
+from hertz2d.calibration.laws import calibrated_kernel
+from hertz2d.calibration.laws.calibrated import (CalibratedCoefficients, curve_constants,
                                          normal_tangent)
-from calibration.laws.rigid_kinematics import ContactFrame
+from hertz2d.calibration.laws.rigid_kinematics import ContactFrame
 
 #: an energy per cycle's relative error counts as much as this many of a path's force steps
 ENERGY_WEIGHT = 1.0
@@ -28,7 +28,7 @@ ENERGY_WEIGHT = 1.0
 @lru_cache(maxsize=None)
 def compiled_kernel():
     """The law's kernel compiled by numba (the ``dem`` extra, which the fit needs)."""
-    from dem.jit import compile_functions
+    from hertz2d.dem.jit import compile_functions
     return compile_functions(calibrated_kernel)
 
 
@@ -36,7 +36,7 @@ def run_batch(batch: Batch, coefficients: CalibratedCoefficients
               ) -> tuple[np.ndarray, np.ndarray]:
     """``(Fx, Fz)`` of the law on every path of ``batch``, (paths, steps) each: the tangential
     force of the kernel and the normal force of Eqs. 4 + 22 with the tangential state's coupling
-    term (:func:`calibration.laws.calibrated_kernel.normal_coupling`)."""
+    term (:func:`hertz2d.calibration.laws.calibrated_kernel.normal_coupling`)."""
     found = curve_constants(batch.pair, np.where(batch.a > 0, batch.a, 1.0), coefficients)
     shape = batch.N.shape
 
@@ -57,7 +57,7 @@ def run_batch(batch: Batch, coefficients: CalibratedCoefficients
 
 def cycle_energy(batch: Batch, Fx: np.ndarray, Fz: np.ndarray) -> np.ndarray:
     """The law's energy per cycle on each path's last cycle (the trapezoid rule of
-    :func:`calibration.laws.energy_per_cycle`); NaN where the path has no cycle."""
+    :func:`hertz2d.calibration.laws.energy_per_cycle`); NaN where the path has no cycle."""
     inside = batch.cycle[:, 1:] & batch.cycle[:, :-1]
     work = (np.diff(batch.delta_t, axis=1) * 0.5 * (Fx[:, 1:] + Fx[:, :-1])
             + np.diff(batch.delta_n, axis=1) * 0.5 * (Fz[:, 1:] + Fz[:, :-1]))

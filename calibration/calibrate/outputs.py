@@ -3,7 +3,7 @@
 
 :class:`CoefficientsRecord`
     ``coefficients.json``: the fitted coefficients (format ``hertz2d-calibrated``, checked on
-    read by :meth:`calibration.laws.calibrated.CalibratedCoefficients.from_file`: format,
+    read by :meth:`hertz2d.calibration.laws.calibrated.CalibratedCoefficients.from_file`: format,
     version, each group's length, finite values and admissible ranges), the training contacts'
     spec, paths and ranges, the fit's record, provenance.
 :class:`CalibrateSummary`
@@ -11,7 +11,7 @@
 :class:`CalibratedOutputs`
     everything the report reads: ``summary.json``, the coefficients, ``targets.csv``,
     ``by_coupling.csv``, ``domain.csv``, ``cycles.csv``, ``energy.csv``, the held-out map
-    (``heldout/``, :class:`calibration.validation.map.outputs.MapOutputs`) and the figure
+    (``heldout/``, :class:`hertz2d.calibration.validation.map.outputs.MapOutputs`) and the figure
     ``heldout.png``.
 """
 from __future__ import annotations
@@ -21,14 +21,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration import results_layout as layout
-from calibration.laws.calibrated import FORMAT, FORMAT_VERSION, CalibratedCoefficients
-from calibration.export.calibrated_law_file import training_record
-from calibration.runs.atomic import write_csv, write_json
-from calibration.runs.json_file import Field, json_object, read_json
-from calibration.runs.provenance import provenance
-from calibration.runs.tables import read_table
-from calibration.validation.map.outputs import MapOutputs
+from hertz2d.calibration import results_layout as layout
+from hertz2d.calibration.laws.calibrated import FORMAT, FORMAT_VERSION, CalibratedCoefficients
+from hertz2d.calibration.export.calibrated_law_file import training_record
+from hertz2d.calibration.runs.atomic import write_csv, write_json
+from hertz2d.calibration.runs.json_file import Field, json_object, read_json
+from hertz2d.calibration.runs.provenance import provenance
+from hertz2d.calibration.runs.tables import read_table
+from hertz2d.calibration.validation.map.outputs import MapOutputs
 
 #: ``coefficients.json`` under a results root (and under the package's shipped copy)
 COEFFICIENTS = layout.COEFFICIENTS

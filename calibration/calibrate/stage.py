@@ -3,8 +3,8 @@
 1. The training paths: the two-body FEM of the map's spec (``default.toml``, or ``quick.toml``),
    its default runs on symmetric flats (the configuration of a disc held in a packing; the
    clamped-flat study is the paper's configuration and stays out), from the case store or
-   computed on the executor (:func:`calibration.validation.map.runs.run_paths`).
-2. The fit (:mod:`calibration.calibrate.fit`) of every coefficient group from the fixed start,
+   computed on the executor (:func:`hertz2d.calibration.validation.map.runs.run_paths`).
+2. The fit (:mod:`hertz2d.calibration.calibrate.fit`) of every coefficient group from the fixed start,
    written to ``<results>/calibrated/coefficients.json`` (the quick run: w only, refitted on its
    few paths from the coefficients shipped with hertz2d).
 3. The held-out contacts (``heldout.toml``: a Latin hypercube never used to fit or choose
@@ -16,7 +16,7 @@
    0.1, 0.2 and on all, on the walls and with ``|beta|`` > 0.25 in ``domain.csv``, its
    energy-per-cycle target per kind of cycle in ``energy.csv``, the figure
    ``heldout.png``, and the FEM's first against last cycle of every training cycle path in
-   ``cycles.csv`` (:mod:`calibration.calibrate.judgement`).
+   ``cycles.csv`` (:mod:`hertz2d.calibration.calibrate.judgement`).
 """
 from __future__ import annotations
 
@@ -25,22 +25,22 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration.calibrate.figures import heldout_errors
-from calibration.calibrate.fit import ALL_GROUPS, BASE_GROUPS, fit
-from calibration.calibrate.judgement import (by_coupling, by_domain, cycle_energies,
+from hertz2d.calibration.calibrate.figures import heldout_errors
+from hertz2d.calibration.calibrate.fit import ALL_GROUPS, BASE_GROUPS, fit
+from hertz2d.calibration.calibrate.judgement import (by_coupling, by_domain, cycle_energies,
                                               energy_verdicts)
-from calibration.calibrate.targets import law_targets, met
-from calibration import results_layout as layout
-from calibration.calibrate.outputs import (HELDOUT_FIGURE, CalibrateSummary, CoefficientsRecord,
+from hertz2d.calibration.calibrate.targets import law_targets, met
+from hertz2d.calibration import results_layout as layout
+from hertz2d.calibration.calibrate.outputs import (HELDOUT_FIGURE, CalibrateSummary, CoefficientsRecord,
                                            folder, write_tables)
-from calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
-from calibration.runs.atomic import check_writable, save_figure
-from calibration.runs.executors import Executor, Inline
-from calibration.validation.map.outputs import MapOutputs
-from calibration.validation.map.runs import run_paths
-from calibration.validation.map.spec import MapSpec, read
-from calibration.validation.map.stage import run_map
-from checks import InputError
+from hertz2d.calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
+from hertz2d.calibration.runs.atomic import check_writable, save_figure
+from hertz2d.calibration.runs.executors import Executor, Inline
+from hertz2d.calibration.validation.map.outputs import MapOutputs
+from hertz2d.calibration.validation.map.runs import run_paths
+from hertz2d.calibration.validation.map.spec import MapSpec, read
+from hertz2d.calibration.validation.map.stage import run_map
+from hertz2d.checks import InputError
 
 #: the flats' support the law is fitted for
 TRAINING_SUPPORT = "symmetric"

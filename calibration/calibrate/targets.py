@@ -1,8 +1,8 @@
 """How a law does against the calibrated law's targets, from a map's error table.
 
-Per law, on the default runs of a map (:mod:`calibration.validation.map.errors`): the share of
+Per law, on the default runs of a map (:mod:`hertz2d.calibration.validation.map.errors`): the share of
 paths whose force error (the larger of N's and Fx's largest relative error,
-:func:`calibration.validation.map.regions.force_errors`) is under 5 % and under 10 %, and the
+:func:`hertz2d.calibration.validation.map.regions.force_errors`) is under 5 % and under 10 %, and the
 largest, by both of the map's metrics: the *amplitude-relative* error (the map's: on unloading
 and reloading branches relative to the path's largest ``|F|``; columns ``force < 5 %`` ...) and the
 *floor* error (every step relative to ``max(|FEM|, 0.2 max |FEM|)``; columns ``floor: force <
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from calibration.validation.map.errors import ENERGY
-from calibration.validation.map.regions import force_errors
-from calibration.validation.map.spec import DEFAULT_VARIANT
+from hertz2d.calibration.validation.map.errors import ENERGY
+from hertz2d.calibration.validation.map.regions import force_errors
+from hertz2d.calibration.validation.map.spec import DEFAULT_VARIANT
 
 #: the targets: force error under 5 % on this share of paths and under 10 % on all; stiffness
 #: within 10 % on partial-slip steps; energy per cycle within 10 % on this share of cycle paths

@@ -2,10 +2,10 @@
 
 A :class:`Batch` holds paths of one kind of counterpart (discs, or a rigid wall: the law's pair
 is built differently) padded to the longest: per path the contact pair's constants, per step the
-contact frame of the line of centres (:mod:`calibration.laws.rigid_kinematics`), Eqs. 4 and 22's
+contact frame of the line of centres (:mod:`hertz2d.calibration.laws.rigid_kinematics`), Eqs. 4 and 22's
 normal force and half-width there (they do not depend on the fitted coefficients, so they are
 computed once), the FEM's horizontal force and the steps the map judges
-(:mod:`calibration.validation.map.errors`: after the normal stage, each relative to the FEM's own
+(:mod:`hertz2d.calibration.validation.map.errors`: after the normal stage, each relative to the FEM's own
 value on a monotonic stage and to its largest magnitude on a cycle's reversing branches), and for
 a cycle the last cycle's steps and the FEM's energy per cycle.
 """
@@ -16,12 +16,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from calibration.laws import ContactPair, energy_per_cycle, normal_force
-from calibration.laws.energy import last_cycle
-from calibration.laws.rigid_kinematics import contact_frame
-from calibration.validation.comparison import NEGLIGIBLE, regimes
-from calibration.validation.map.errors import REVERSING
-from calibration.validation.map.spec import MapRun
+from hertz2d.calibration.laws import ContactPair, energy_per_cycle, normal_force
+from hertz2d.calibration.laws.energy import last_cycle
+from hertz2d.calibration.laws.rigid_kinematics import contact_frame
+from hertz2d.calibration.validation.comparison import NEGLIGIBLE, regimes
+from hertz2d.calibration.validation.map.errors import REVERSING
+from hertz2d.calibration.validation.map.spec import MapRun
 
 
 @dataclass

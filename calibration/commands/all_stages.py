@@ -16,7 +16,7 @@ import logging
 import sys
 import time
 
-from calibration.commands.executorargs import add_executor_arguments, executor_from
+from hertz2d.calibration.commands.executorargs import add_executor_arguments, executor_from
 
 #: the stages, for the progress lines ``[k/STAGES]``
 STAGES = 7
@@ -47,7 +47,7 @@ def _calibrate(quick: bool, executor, results):
     """The calibrated law's fit and held-out judgement, or None without numba."""
     if not _needs_numba("calibrate"):
         return None
-    from calibration.calibrate.stage import calibrate
+    from hertz2d.calibration.calibrate.stage import calibrate
     return calibrate(quick=quick, executor=executor, results=results)
 
 
@@ -55,7 +55,7 @@ def _biaxial(quick: bool, executor, results):
     """The DEM stage, or None (with a warning) when numba is not installed."""
     if not _needs_numba("DEM biaxial"):
         return None
-    from calibration.biaxial.stage import biaxial
+    from hertz2d.calibration.biaxial.stage import biaxial
     return biaxial(quick=quick, executor=executor, results=results)
 
 
@@ -64,7 +64,7 @@ def _announce(number: int, text: str) -> None:
 
 
 def run(args) -> dict:
-    from calibration.runs.atomic import check_writable
+    from hertz2d.calibration.runs.atomic import check_writable
 
     results = check_writable("results", args.results, directory=True)
     with executor_from(args) as executor:
@@ -72,12 +72,12 @@ def run(args) -> dict:
 
 
 def _pipeline(args, results, executor) -> dict:
-    from calibration.penalty import stage as penalty
-    from calibration.report import build_report
-    from calibration.runs.provenance import provenance
-    from calibration.runs.run_record import RunRecord
-    from calibration.validation.map.stage import run_map
-    from calibration.validation.stage import validate
+    from hertz2d.calibration.penalty import stage as penalty
+    from hertz2d.calibration.report import build_report
+    from hertz2d.calibration.runs.provenance import provenance
+    from hertz2d.calibration.runs.run_record import RunRecord
+    from hertz2d.calibration.validation.map.stage import run_map
+    from hertz2d.calibration.validation.stage import validate
 
     start = time.perf_counter()
     clock = {}

@@ -2,7 +2,7 @@
 contacts."""
 from __future__ import annotations
 
-from calibration.commands.executorargs import add_executor_arguments, executor_from
+from hertz2d.calibration.commands.executorargs import add_executor_arguments, executor_from
 
 
 def register(subparsers, parents):
@@ -29,7 +29,7 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
-    from calibration.calibrate.stage import calibrate
+    from hertz2d.calibration.calibrate.stage import calibrate
 
     with executor_from(args) as executor:
         return calibrate(args.spec, args.heldout, args.quick, executor, args.results).as_json()

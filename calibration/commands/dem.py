@@ -1,8 +1,8 @@
-"""``hertz2d dem``: the discrete element engine (:mod:`dem`), one sub-command per run type.
+"""``hertz2d dem``: the discrete element engine (:mod:`hertz2d.dem`), one sub-command per run type.
 
 ``hertz2d dem impact``: one disc against a rigid wall or an equal disc (the particle-level
-verification runs of :mod:`dem.impact`). ``hertz2d dem biaxial``: the paper's biaxial test with
-every contact law (:mod:`calibration.biaxial.stage`). A new run type is a ``register_<name>(subparsers,
+verification runs of :mod:`hertz2d.dem.impact`). ``hertz2d dem biaxial``: the paper's biaxial test with
+every contact law (:mod:`hertz2d.calibration.biaxial.stage`). A new run type is a ``register_<name>(subparsers,
 parents)`` function that adds its parser (with ``set_defaults(run=..., command="dem <name>")``)
 and an entry in :data:`SUBCOMMANDS`.
 
@@ -11,16 +11,16 @@ that message, and every other command works.
 """
 from __future__ import annotations
 
-from calibration.commands.deferred import add_deferred
-from calibration.commands.executorargs import add_executor_arguments, executor_from
-from calibration.commands.lawargs import refuse_flags_of_other_laws
-from checks import InputError, one_of, poisson, positive
+from hertz2d.calibration.commands.deferred import add_deferred
+from hertz2d.calibration.commands.executorargs import add_executor_arguments, executor_from
+from hertz2d.calibration.commands.lawargs import refuse_flags_of_other_laws
+from hertz2d.checks import InputError, one_of, poisson, positive
 
 
 def dem_laws() -> tuple[str, ...]:
-    """The laws the DEM runs (:mod:`calibration.laws.registry`), read when asked: the
+    """The laws the DEM runs (:mod:`hertz2d.calibration.laws.registry`), read when asked: the
     registry imports the law library, which ``--help`` should not wait for."""
-    from calibration.laws import registry
+    from hertz2d.calibration.laws import registry
     return registry.names(engine="dem")
 
 
@@ -32,7 +32,7 @@ def _law_help() -> str:
 
 def _engine():
     try:
-        import dem
+        from hertz2d import dem
     except ImportError as error:
         raise InputError(str(error)) from None
     return dem
@@ -61,9 +61,9 @@ def law_from_args(args):
     """The engine's law from the flags (one line naming a bad value), and the fitted file its
     penalty factor came from (or None)."""
     dem = _engine()
-    from calibration.fitted import PenaltyChoice, calibrated_coefficients
-    from calibration.laws import registry
-    from calibration.laws.linear import PAPER_KN, PAPER_KT
+    from hertz2d.calibration.fitted import PenaltyChoice, calibrated_coefficients
+    from hertz2d.calibration.laws import registry
+    from hertz2d.calibration.laws.linear import PAPER_KN, PAPER_KT
 
     one_of("law", args.law, dem_laws())
     if registry.entry(args.law).dem_code is None:
@@ -108,8 +108,8 @@ def register_impact(subparsers, parents) -> None:
 
 def run_impact(args) -> dict:
     dem = _engine()
-    from calibration.fitted import fit_keys
-    from dem.impact import impact_summary
+    from hertz2d.calibration.fitted import fit_keys
+    from hertz2d.dem.impact import impact_summary
 
     law, fit = law_from_args(args)
     damping = dem.Damping(ratio=args.damping, local=args.local_damping)
@@ -148,8 +148,8 @@ def register_biaxial(subparsers, parents) -> None:
 
 def run_biaxial(args) -> dict:
     _engine()
-    from calibration.biaxial.stage import biaxial
-    from calibration.fitted import PenaltyChoice
+    from hertz2d.calibration.biaxial.stage import biaxial
+    from hertz2d.calibration.fitted import PenaltyChoice
 
     penalty = (None if args.penalty is None
                else PenaltyChoice.parse(args.penalty, args.results))

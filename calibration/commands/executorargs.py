@@ -2,14 +2,14 @@
 
 ``--jobs N`` (local processes) and ``--scheduler ADDRESS`` (a dask.distributed cluster) exclude
 each other; :func:`executor_from` opens what they ask for
-(:func:`calibration.runs.executor_choice.open_executor`, which also reads ``$HERTZ2D_SCHEDULER``).
+(:func:`hertz2d.calibration.runs.executor_choice.open_executor`, which also reads ``$HERTZ2D_SCHEDULER``).
 """
 from __future__ import annotations
 
 import argparse
 
-from calibration.runs.executor_choice import DEFAULT_JOBS, SCHEDULER_VARIABLE, open_executor
-from calibration.runs.executors import Executor
+from hertz2d.calibration.runs.executor_choice import DEFAULT_JOBS, SCHEDULER_VARIABLE, open_executor
+from hertz2d.calibration.runs.executors import Executor
 
 
 def add_executor_arguments(parser: argparse.ArgumentParser) -> None:

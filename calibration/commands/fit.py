@@ -16,7 +16,7 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
-    from calibration.penalty import stage
+    from hertz2d.calibration.penalty import stage
 
     fit = stage.fit(args.grid, args.results)
     default = fit.by_support[fit.default_support]

@@ -3,17 +3,17 @@ from __future__ import annotations
 
 import time
 
-from calibration.commands.deferred import add_deferred
-from checks import count, one_of, poisson, positive
+from hertz2d.calibration.commands.deferred import add_deferred
+from hertz2d.checks import count, one_of, poisson, positive
 
 
 def _support_help() -> str:
-    from fem.supports import DEFAULT_SUPPORT, SUPPORTS
+    from hertz2d.fem.supports import DEFAULT_SUPPORT, SUPPORTS
     return f"base support: {' or '.join(SUPPORTS)} ({DEFAULT_SUPPORT})"
 
 
 def _level_help() -> str:
-    from meshes.halfround import DEFAULT_LEVEL
+    from hertz2d.meshes.halfround import DEFAULT_LEVEL
     return f"mesh refinement level, each halves all sizes ({DEFAULT_LEVEL})"
 
 
@@ -37,12 +37,12 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
-    from calibration.laws.closed_forms import (normal_displacement_eq17, penalty_factor_eq33,
+    from hertz2d.calibration.laws.closed_forms import (normal_displacement_eq17, penalty_factor_eq33,
                                                penalty_factor_from_displacement,
                                                tangential_displacement_eq20)
-    from fem.halfround import HalfRoundBody
-    from fem.supports import DEFAULT_SUPPORT, SUPPORTS
-    from meshes.halfround import DEFAULT_LEVEL, check_geometry
+    from hertz2d.fem.halfround import HalfRoundBody
+    from hertz2d.fem.supports import DEFAULT_SUPPORT, SUPPORTS
+    from hertz2d.meshes.halfround import DEFAULT_LEVEL, check_geometry
 
     support = DEFAULT_SUPPORT if args.support is None else args.support
     refine = DEFAULT_LEVEL if args.refine is None else args.refine

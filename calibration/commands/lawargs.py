@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from checks import InputError
+from hertz2d.checks import InputError
 
 #: the calibrated law's only form (its coefficients are fitted in it)
 CALIBRATED_FORM = "per-body"

@@ -1,13 +1,13 @@
 """``hertz2d map``: the validity map, every contact law against the FEM over a space of contacts."""
 from __future__ import annotations
 
-from calibration.commands.deferred import add_deferred
-from calibration.commands.executorargs import add_executor_arguments, executor_from
-from checks import count, positive
+from hertz2d.calibration.commands.deferred import add_deferred
+from hertz2d.calibration.commands.executorargs import add_executor_arguments, executor_from
+from hertz2d.checks import count, positive
 
 
 def _cpu_hours_help() -> str:
-    from calibration.validation.map.spec import MAX_CPU_HOURS, MEASURED_LEVEL, SECONDS_PER_STEP
+    from hertz2d.calibration.validation.map.spec import MAX_CPU_HOURS, MEASURED_LEVEL, SECONDS_PER_STEP
     return (f"refuse, before any work, a spec whose FEM paths are estimated to take more CPU "
             f"time than this ({MAX_CPU_HOURS:g}; the default map takes about 0.1): the estimate "
             f"counts the paths from the axes' lengths at {SECONDS_PER_STEP} CPU s a load step at "
@@ -15,7 +15,7 @@ def _cpu_hours_help() -> str:
 
 
 def _loops_help() -> str:
-    from calibration.validation.map.loops import LOOPS, QUICK_LOOPS
+    from hertz2d.calibration.validation.map.loops import LOOPS, QUICK_LOOPS
     return (f"random closed loops every law runs for the admissibility table "
             f"(map/admissibility.csv; 0 leaves it out; default {LOOPS}, {QUICK_LOOPS} with "
             f"--quick)")
@@ -48,8 +48,8 @@ def run(args) -> dict:
         positive("max_cpu_hours", args.max_cpu_hours)
     if args.loops is not None:
         count("loops", args.loops, minimum=0, maximum=100_000)
-    from calibration.validation.map.spec import MAX_CPU_HOURS
-    from calibration.validation.map.stage import run_map
+    from hertz2d.calibration.validation.map.spec import MAX_CPU_HOURS
+    from hertz2d.calibration.validation.map.stage import run_map
 
     hours = MAX_CPU_HOURS if args.max_cpu_hours is None else args.max_cpu_hours
     with executor_from(args) as executor:

@@ -10,18 +10,18 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from calibration.commands.deferred import add_deferred
-from calibration.commands.lawargs import refuse_flags_of_other_laws, refuse_form
-from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
+from hertz2d.calibration.commands.deferred import add_deferred
+from hertz2d.calibration.commands.lawargs import refuse_flags_of_other_laws, refuse_form
+from hertz2d.calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
                                            load_path_from_args, path_name, path_summary)
-from checks import one_of
+from hertz2d.checks import one_of
 
 #: the default law and form (the law library's)
 DEFAULT_LAW, DEFAULT_FORM = "simplified", "per-body"
 
 
 def _law_help() -> str:
-    from calibration.laws import registry
+    from hertz2d.calibration.laws import registry
     return ("; ".join(f"{name} ({', '.join(registry.entry(name).model.paths)} paths)"
                       for name in registry.names(engine="model"))
             + f" ({DEFAULT_LAW})")
@@ -59,9 +59,9 @@ def register(subparsers, parents):
 
 def build_law(args):
     """The law the flags ask for, and the fitted file its penalty factor came from (or None)."""
-    from calibration.fitted import PenaltyChoice, calibrated_coefficients
-    from calibration.laws import FORMS, ContactPair, make_law, registry
-    from calibration.laws.linear import PAPER_KN, PAPER_KT
+    from hertz2d.calibration.fitted import PenaltyChoice, calibrated_coefficients
+    from hertz2d.calibration.laws import FORMS, ContactPair, make_law, registry
+    from hertz2d.calibration.laws.linear import PAPER_KN, PAPER_KT
 
     check_disc_arguments(args)
     one_of("law", args.law, registry.names(engine="model"))
@@ -86,9 +86,9 @@ def build_law(args):
 
 
 def run(args) -> dict:
-    from calibration.fitted import fit_keys
-    from calibration.laws import energy_per_cycle
-    from calibration.runs.atomic import check_writable, write_csv
+    from hertz2d.calibration.fitted import fit_keys
+    from hertz2d.calibration.laws import energy_per_cycle
+    from hertz2d.calibration.runs.atomic import check_writable, write_csv
 
     law, pair, fit = build_law(args)
     path = load_path_from_args(args)

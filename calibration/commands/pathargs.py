@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import argparse
 
-from calibration.commands.deferred import add_deferred
-from checks import InputError, non_negative, one_of, poisson, positive
+from hertz2d.calibration.commands.deferred import add_deferred
+from hertz2d.checks import InputError, non_negative, one_of, poisson, positive
 
 COUNTERPARTS = ("disc", "wall")
 #: the step flags of a built path and their defaults (None: the path's own rule); each applies to
 #: the paths listed, none to ``--path-file`` (the file gives every step)
 STEP_FLAGS = {"delta_n": 0.025, "delta_t": 0.025, "steps": 50, "normal_steps": 10, "cycles": 1,
               "normal_swing": None, "delta_n_end": None, "seed": None, "reversals": None}
-#: the kinds whose approach swings (checks.loadpath's SWINGING, named here to keep the import lazy)
+#: the kinds whose approach swings (hertz2d.checks.loadpath's SWINGING, named here to keep the import lazy)
 SWINGING = ("stick-cycle", "sliding-reversal", "random-walk")
 ONLY_FOR = {"cycles": ("cycle", "coupled-cycle", *SWINGING),
             "normal_swing": ("coupled-cycle", *SWINGING),
@@ -26,7 +26,7 @@ ONLY_FOR = {"cycles": ("cycle", "coupled-cycle", *SWINGING),
 
 
 def _path_help() -> str:
-    from checks.loadpath import PATHS
+    from hertz2d.checks.loadpath import PATHS
     return (f"one of {', '.join(PATHS)}. hold-normal: delta_n applied then held while delta_t "
             "rises (case 1); proportional: both rise together (case 2); cycle: delta_n held, "
             "delta_t 0 -> +A -> -A -> +A (--cycles times), A = --delta-t; coupled-cycle: a cycle "
@@ -39,7 +39,7 @@ def _path_help() -> str:
 
 
 def _swing_help() -> str:
-    from checks.loadpath import NORMAL_SWING
+    from hertz2d.checks.loadpath import NORMAL_SWING
     return ("a coupled-cycle's approach varies by this fraction of --delta-n each way, in phase "
             "with delta_t; a stick-cycle's, sliding-reversal's or random-walk's with the share "
             f"of the cycle's travel ({NORMAL_SWING:g})")
@@ -132,9 +132,9 @@ def check_path_flags(args: argparse.Namespace) -> None:
 
 
 def load_path_from_args(args: argparse.Namespace):
-    """The :class:`~checks.loadpath.LoadPath` of ``--path`` (with its step flags) or of
+    """The :class:`~hertz2d.checks.loadpath.LoadPath` of ``--path`` (with its step flags) or of
     ``--path-file``: exactly one of them (:func:`check_path_flags`)."""
-    from checks.loadpath import NORMAL_SWING, REVERSALS, LoadPath
+    from hertz2d.checks.loadpath import NORMAL_SWING, REVERSALS, LoadPath
 
     check_path_flags(args)
     if args.path_file is not None:

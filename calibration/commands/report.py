@@ -14,9 +14,9 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
-    from calibration.report import build_report
-    from calibration.report.screenshot import screenshot
-    from calibration.runs.atomic import check_writable
+    from hertz2d.calibration.report import build_report
+    from hertz2d.calibration.report.screenshot import screenshot
+    from hertz2d.calibration.runs.atomic import check_writable
 
     if args.screenshot:
         check_writable("screenshot", args.screenshot)

@@ -1,7 +1,7 @@
 """``hertz2d sweep``: the paper's parametric studies and the a/R x nu grid of half-round cases."""
 from __future__ import annotations
 
-from calibration.commands.executorargs import add_executor_arguments, executor_from
+from hertz2d.calibration.commands.executorargs import add_executor_arguments, executor_from
 
 
 def register(subparsers, parents):
@@ -19,7 +19,7 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
-    from calibration.penalty import stage
+    from hertz2d.calibration.penalty import stage
 
     with executor_from(args) as executor:
         return stage.sweep(args.spec, args.quick, executor, args.results).as_json()

@@ -16,19 +16,19 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from calibration.commands.deferred import add_deferred
-from calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
+from hertz2d.calibration.commands.deferred import add_deferred
+from hertz2d.calibration.commands.pathargs import (add_load_path_arguments, check_disc_arguments,
                                            load_path_from_args, path_name, path_summary)
-from checks import InputError
+from hertz2d.checks import InputError
 
 
 def _support_help() -> str:
-    from fem.supports import DEFAULT_SUPPORT, SUPPORTS
+    from hertz2d.fem.supports import DEFAULT_SUPPORT, SUPPORTS
     return f"flat supports: {' or '.join(SUPPORTS)} ({DEFAULT_SUPPORT})"
 
 
 def _level_help() -> str:
-    from meshes.twodisc import DEFAULT_LEVEL
+    from hertz2d.meshes.twodisc import DEFAULT_LEVEL
     return f"mesh refinement level, each halves all sizes ({DEFAULT_LEVEL})"
 
 
@@ -51,11 +51,11 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
-    from calibration.runs.atomic import check_writable, together, write_csv, write_json
-    from calibration.runs.provenance import provenance
-    from fem.supports import DEFAULT_SUPPORT
-    from fem.twodisc import Disc, RigidFlat, solve_two_disc
-    from meshes.twodisc import DEFAULT_LEVEL
+    from hertz2d.calibration.runs.atomic import check_writable, together, write_csv, write_json
+    from hertz2d.calibration.runs.provenance import provenance
+    from hertz2d.fem.supports import DEFAULT_SUPPORT
+    from hertz2d.fem.twodisc import Disc, RigidFlat, solve_two_disc
+    from hertz2d.meshes.twodisc import DEFAULT_LEVEL
 
     check_disc_arguments(args)  # support, refine and the touching check: in TwoBody
     args.support = DEFAULT_SUPPORT if args.support is None else args.support

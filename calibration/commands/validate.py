@@ -1,7 +1,7 @@
 """``hertz2d validate``: every contact law against the two-disc FEM, error table and figures."""
 from __future__ import annotations
 
-from calibration.commands.executorargs import add_executor_arguments, executor_from
+from hertz2d.calibration.commands.executorargs import add_executor_arguments, executor_from
 
 
 def register(subparsers, parents):
@@ -23,7 +23,7 @@ def register(subparsers, parents):
 
 
 def run(args) -> dict:
-    from calibration.validation.stage import validate
+    from hertz2d.calibration.validation.stage import validate
 
     with executor_from(args) as executor:
         return validate(args.quick, executor, args.results).as_json()

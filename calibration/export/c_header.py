@@ -2,9 +2,9 @@
 
 Each law's header is a template in ``c99/`` (readable C) rendered with its ``law.json`` object;
 the part every law shares, the pair of two bodies, their bracket weights, Lambert's W_{-1}
-(:mod:`calibration.laws.lambert_w`, the same arithmetic), the table of its inverse
-(:mod:`calibration.laws.normal_table`, the same doubles), the normal law (the exact solve of
-:func:`calibration.laws.hertz2d.normal_force`, Eq. 29's kn, dN/d(delta_n)) and a wall's mirror
+(:mod:`hertz2d.calibration.laws.lambert_w`, the same arithmetic), the table of its inverse
+(:mod:`hertz2d.calibration.laws.normal_table`, the same doubles), the normal law (the exact solve of
+:func:`hertz2d.calibration.laws.hertz2d.normal_force`, Eq. 29's kn, dN/d(delta_n)) and a wall's mirror
 image, is one template of its own (``c99/normal_law.h.in``) that :func:`render` puts where the
 law's template says ``${normal_law}``, so the two headers share one source.
 
@@ -16,8 +16,8 @@ law's template says ``${normal_law}``, so the two headers share one source.
 - The calibrated law (``c99/calibrated_law.h.in``, :func:`calibrated_header`): the per-body
   form, the fitted coefficients (``law["coefficients"]["values"]``, group ``penalty`` entry 0 as
   ``HERTZ2D_PENALTY_0`` and so on), the curve of
-  :func:`calibration.laws.calibrated.curve_constants`, the pair's kappa
-  (:func:`calibration.laws.calibrated.kappa_ceiling`), the slip-front kernel of :mod:`calibration.laws.calibrated_kernel` (its far fronts through the
+  :func:`hertz2d.calibration.laws.calibrated.curve_constants`, the pair's kappa
+  (:func:`hertz2d.calibration.laws.calibrated.kappa_ceiling`), the slip-front kernel of :mod:`hertz2d.calibration.laws.calibrated_kernel` (its far fronts through the
   shared W_{-1}), the stored energy and the normal coupling term, with the kernel's constants
   (``law["constants"]``).
 """
@@ -26,7 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 from string import Template
 
-from calibration.laws import normal_table, scalar
+from hertz2d.calibration.laws import normal_table, scalar
 
 FOLDER = Path(__file__).with_name("c99")
 TEMPLATE = FOLDER / "hertz2d_law.h.in"
@@ -46,7 +46,7 @@ def _comment_text(text: str) -> str:
 
 
 def _table_values() -> dict:
-    """The normal law's table (:mod:`calibration.laws.normal_table`) for ``c99/normal_law.h.in``."""
+    """The normal law's table (:mod:`hertz2d.calibration.laws.normal_table`) for ``c99/normal_law.h.in``."""
     rows = ",\n".join("    {" + ", ".join(_c_double(c) for c in row) + "}"
                        for row in normal_table.TABLE)
     return {"normal_table": rows, "table_rows": str(normal_table.TABLE.shape[0]),

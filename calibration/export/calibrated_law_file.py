@@ -1,6 +1,6 @@
-"""``law.json`` of the calibrated law (:mod:`calibration.laws.calibrated`), for other codes.
+"""``law.json`` of the calibrated law (:mod:`hertz2d.calibration.laws.calibrated`), for other codes.
 
-The same file format as the simplified law's (:mod:`calibration.export.law_file`, format
+The same file format as the simplified law's (:mod:`hertz2d.calibration.export.law_file`, format
 ``hertz2d-law`` version 2) with the law ``hertz2d-calibrated``: the formula of each piece (ids
 with the paper's equation numbers and the calibrated law's own (C1), (C2)), the fitted
 coefficients (:meth:`CalibratedCoefficients.as_dict`, with the role of each group), where they
@@ -21,15 +21,15 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from calibration.laws import calibrated_kernel as kernel
-from calibration.laws.calibrated import (CEILING_A_OVER_R, CEILING_MARGIN, KAPPA_FLOOR,
+from hertz2d.calibration.laws import calibrated_kernel as kernel
+from hertz2d.calibration.laws.calibrated import (CEILING_A_OVER_R, CEILING_MARGIN, KAPPA_FLOOR,
                                          CalibratedCoefficients)
-from calibration.export.law_file import (BRACKET_WEIGHTS, FORMAT, FORMAT_VERSION, FORMULAS,
+from hertz2d.calibration.export.law_file import (BRACKET_WEIGHTS, FORMAT, FORMAT_VERSION, FORMULAS,
                                        NORMAL_RANGE, UNITS, check_law_header, hertz2d_version,
                                        number_pair, require)
-from calibration.runs.json_file import json_object, read_json
-from calibration.runs.provenance import provenance
-from checks import InputError
+from hertz2d.calibration.runs.json_file import json_object, read_json
+from hertz2d.calibration.runs.provenance import provenance
+from hertz2d.checks import InputError
 
 LAW_ID = "hertz2d-calibrated"
 FORM = "per-body"
@@ -261,7 +261,7 @@ def read_calibrated_law(path: str | Path) -> tuple[CalibratedCoefficients, dict]
     Returns
     -------
     coefficients : CalibratedCoefficients
-        For :func:`~calibration.laws.calibrated.calibrated_update`.
+        For :func:`~hertz2d.calibration.laws.calibrated.calibrated_update`.
     law : dict
         The whole checked object.
 

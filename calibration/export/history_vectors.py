@@ -1,8 +1,8 @@
 """Test vectors of the calibrated law, made by the Python law for another implementation.
 
-The calibrated law has memory (:mod:`calibration.laws.calibrated_kernel`), so its vectors are
+The calibrated law has memory (:mod:`hertz2d.calibration.laws.calibrated_kernel`), so its vectors are
 histories: each contact starts unloaded and takes a sequence of steps, and a port must give, step
-by step, what :func:`calibration.laws.calibrated.calibrated_update` gives with the contact's
+by step, what :func:`hertz2d.calibration.laws.calibrated.calibrated_update` gives with the contact's
 history carried along. The contacts (:func:`history_vectors`) cross
 
 - :data:`BODIES`: equal discs, dissimilar discs (Dundurs' constant 0.06 and 0.26) and discs on
@@ -30,11 +30,11 @@ import math
 import numpy as np
 import pandas as pd
 
-from calibration.laws.calibrated import (CalibratedCoefficients, CalibratedState,
+from hertz2d.calibration.laws.calibrated import (CalibratedCoefficients, CalibratedState,
                                          calibrated_update, curve_constants)
-from calibration.laws.hertz2d import max_normal_approach, normal_stiffness
-from calibration.laws.pair import ContactPair
-from calibration.laws.scalar import hertz2d_normal_tangent
+from hertz2d.calibration.laws.hertz2d import max_normal_approach, normal_stiffness
+from hertz2d.calibration.laws.pair import ContactPair
+from hertz2d.calibration.laws.scalar import hertz2d_normal_tangent
 
 #: a vector's inputs: the contact and step, the pair, the step's approach and increment
 INPUTS = ("contact", "step", "wall", "R1", "R2", "E1", "E2", "nu1", "nu2", "mu", "delta_n",

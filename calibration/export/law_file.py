@@ -2,7 +2,7 @@
 
 One JSON object describes the law a DEM code evaluates: which formula each piece is (ids with the
 paper's equation numbers), how two bodies' compliances combine (``form``, the law library's
-:data:`~calibration.laws.pair.FORMS`: ``per-body``, the default, weighs body i's bracket with
+:data:`~hertz2d.calibration.laws.pair.FORMS`: ``per-body``, the default, weighs body i's bracket with
 ``omega_i = 2 s_i``, ``s_i = ((1 - nu_i^2)/E_i) E*``, Eq. 22 and its tangential analogue;
 ``composite`` is Table 1 as printed, omega_i = 1; the two are the same law for bodies of one
 material and for walls), the six coefficients of the penalty factor in Eq. 33's form
@@ -26,12 +26,12 @@ import math
 from importlib import metadata
 from pathlib import Path
 
-from calibration.laws.pair import FORMS
-from calibration.laws.penalty_factor import (FITTED_RANGE, W_RANGE, ConstantPenalty,
+from hertz2d.calibration.laws.pair import FORMS
+from hertz2d.calibration.laws.penalty_factor import (FITTED_RANGE, W_RANGE, ConstantPenalty,
                                             PolynomialPenalty, admissible_coefficients)
-from calibration.runs import json_file
-from calibration.runs.provenance import provenance
-from checks import InputError, one_of
+from hertz2d.calibration.runs import json_file
+from hertz2d.calibration.runs.provenance import provenance
+from hertz2d.checks import InputError, one_of
 
 #: the file's name in an export folder (``hertz2d export-law``)
 FILE = "law.json"
@@ -128,7 +128,7 @@ def hertz2d_version() -> str:
 
 def law_description(penalty, base_support: str, source: dict | None = None,
                     form: str = "per-body") -> dict:
-    """The ``law.json`` object of Table 1 in ``form`` (:data:`~calibration.laws.pair.FORMS`)
+    """The ``law.json`` object of Table 1 in ``form`` (:data:`~hertz2d.calibration.laws.pair.FORMS`)
     with ``penalty`` (a polynomial of Eq. 33's form or a constant w) whose coefficients were
     fitted with ``base_support``; ``source`` (optional) names what the penalty was read from (a
     refit's fit.json, say) and goes into the provenance."""
@@ -230,7 +230,7 @@ def read_law(path: str | Path) -> tuple[PolynomialPenalty, dict]:
     -------
     penalty : PolynomialPenalty
         ``penalty.coefficients`` are the six numbers of Eq. 33's form (a constant w is
-        ``(w, 0, 0, 0, 0, 0)``); pass it to :func:`~calibration.laws.hertz2d.simplified_update`
+        ``(w, 0, 0, 0, 0, 0)``); pass it to :func:`~hertz2d.calibration.laws.hertz2d.simplified_update`
         with a pair of ``law["form"]``.
     law : dict
         The whole checked object.
@@ -246,6 +246,6 @@ def read_law(path: str | Path) -> tuple[PolynomialPenalty, dict]:
 
 def read_json(path: str | Path):
     """The JSON value of a law file (:class:`InputError` if it cannot be read, or is not strict
-    JSON: :func:`calibration.runs.json_file.read_json`)."""
+    JSON: :func:`hertz2d.calibration.runs.json_file.read_json`)."""
     return json_file.read_json(path, "law")
 

@@ -1,11 +1,11 @@
 """Test vectors of the simplified law (Table 1), made by the Python law for another implementation.
 
-:func:`reference_vectors` evaluates :func:`calibration.laws.hertz2d.simplified_update` in one of
-the law library's forms (per-body or composite, :data:`calibration.laws.pair.FORMS`) on a spread
+:func:`reference_vectors` evaluates :func:`hertz2d.calibration.laws.hertz2d.simplified_update` in one of
+the law library's forms (per-body or composite, :data:`hertz2d.calibration.laws.pair.FORMS`) on a spread
 of contacts that reaches every branch of Table 1: equal and dissimilar discs (sizes, moduli,
 Poisson's ratios 0 to 0.49; where the forms differ) and discs on a wall (Section 3.2), open
 contacts, approaches from 1e-15 of the admissible range to 1 - 1e-6 of it (the normal law's
-largest approach, :func:`calibration.laws.hertz2d.max_normal_approach`, where the contact is so
+largest approach, :func:`hertz2d.calibration.laws.hertz2d.max_normal_approach`, where the contact is so
 wide that w is clipped to 0), stick and slip (Eq. 32's cap) for both signs of d(delta_t) and of
 the previous force, mu = 0 and mu > 0, a previous half-width (Eq. 32's trapezoidal step) of a new
 contact (0), of a smaller and of a larger approach, plus a seeded random sample of all of these. Written with
@@ -18,9 +18,9 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from calibration.laws.hertz2d import max_normal_approach, normal_force, simplified_update
-from calibration.laws.pair import ContactPair
-from calibration.laws.penalty_factor import EQ33
+from hertz2d.calibration.laws.hertz2d import max_normal_approach, normal_force, simplified_update
+from hertz2d.calibration.laws.pair import ContactPair
+from hertz2d.calibration.laws.penalty_factor import EQ33
 
 INPUTS = ("wall", "R1", "R2", "E1", "E2", "nu1", "nu2", "mu", "delta_n", "d_delta_t",
           "T_previous", "a_previous")

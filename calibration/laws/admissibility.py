@@ -3,7 +3,7 @@
 A law is admissible when no closed path of the relative displacements yields net work: over a
 loop that returns the bodies to where they were, ``W = closed integral of Fx d(delta_t) + Fz
 d(delta_n) >= 0`` (energy leaves through slip or traction released as a stuck contact recedes,
-it never enters). :func:`loop_work` drives a law (any :class:`~calibration.laws.base.ContactLaw`)
+it never enters). :func:`loop_work` drives a law (any :class:`~hertz2d.calibration.laws.base.ContactLaw`)
 through a :class:`Loop` repeated :data:`REPEATS` times from the unloaded state and returns W over
 the last repeat, normalised by ``mu N_max A`` (``N_max`` the law's largest normal force on that
 repeat, ``A`` the loop's tangential amplitude, the largest ``|delta_t|``), so that a number is
@@ -21,7 +21,7 @@ onset, a reversal of the slip), each ``O(h^2)``: the error falls as the square o
 times the steps 16 times smaller. At a hard kink (a spring that hits its cap) it is of order
 1e-4 mu N_max A at :data:`STEPS` (:data:`THRESHOLD`) and below 1e-6 at 16 times the steps
 (:data:`QUADRATURE_BOUND`). (The polyline's trapezoid rule of
-:func:`calibration.laws.energy.energy_per_cycle` errs by ``O(h^2)`` everywhere, of order 1e-6 mu
+:func:`hertz2d.calibration.laws.energy.energy_per_cycle` errs by ``O(h^2)`` everywhere, of order 1e-6 mu
 N_max A at 400 steps on a normal force that swings 40 %.) An incremental law's forces
 themselves depend on the step: that error is the law's, and it too falls with the step.
 :meth:`LoopWork.refined` reruns a loop with 4 and 16 times the steps; a negative W whose
@@ -47,11 +47,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from calibration.laws.base import ContactLaw
-from calibration.laws.calibrated import coupling_beta
-from calibration.laws.hertz2d import full_slip_displacement, normal_approach
-from calibration.laws.pair import ContactPair
-from checks.loadpath import LoadPath
+from hertz2d.calibration.laws.base import ContactLaw
+from hertz2d.calibration.laws.calibrated import coupling_beta
+from hertz2d.calibration.laws.hertz2d import full_slip_displacement, normal_approach
+from hertz2d.calibration.laws.pair import ContactPair
+from hertz2d.checks.loadpath import LoadPath
 
 #: repeats of a loop; W is measured over the last
 REPEATS = 3

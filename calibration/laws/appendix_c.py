@@ -33,12 +33,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from calibration.laws.base import ContactLaw
-from calibration.laws.hertz2d import (AccurateModel, full_slip_displacement, normal_force,
+from hertz2d.calibration.laws.base import ContactLaw
+from hertz2d.calibration.laws.hertz2d import (AccurateModel, full_slip_displacement, normal_force,
                                       normal_stiffness)
-from calibration.laws.pair import ContactPair
-from calibration.laws.penalty_factor import EQ33
-from checks.loadpath import LoadPath
+from hertz2d.calibration.laws.pair import ContactPair
+from hertz2d.calibration.laws.penalty_factor import EQ33
+from hertz2d.checks.loadpath import LoadPath
 
 #: bisection steps for the contact-normal rotation (alpha to 2^-60 of its bracket)
 BISECTIONS = 60

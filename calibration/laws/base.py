@@ -1,7 +1,7 @@
 """The common interface of a 2D contact law: run a load path, return the per-step table.
 
-A law is built from a :class:`~calibration.laws.pair.ContactPair` (and its own parameters) and
-``run(path)`` returns one row per step of a :class:`checks.loadpath.LoadPath`, with the columns of
+A law is built from a :class:`~hertz2d.calibration.laws.pair.ContactPair` (and its own parameters) and
+``run(path)`` returns one row per step of a :class:`hertz2d.checks.loadpath.LoadPath`, with the columns of
 the FEM's ``twodisc`` table first, so the two line up row by row:
 
 ``step, delta_n, delta_t, Fx, Fz, N, T, a, c`` then ``stage, kn, kt, slip``.
@@ -15,7 +15,7 @@ contact plane rotating, Appendix C).
 
 ``ContactLaw.paths`` names the load-path kinds a law is defined for (:data:`ALL_PATHS` unless the
 law derives from a constant normal force or a monotonic tangential load); ``run`` refuses the
-others with an :class:`~checks.InputError`. ``ContactLaw.admissible`` declares whether the law
+others with an :class:`~hertz2d.checks.InputError`. ``ContactLaw.admissible`` declares whether the law
 can create energy on a closed path and ``ContactLaw.varying_approach`` whether it takes a varying
 approach; ``tests/test_admissibility.py`` holds every law of the catalogue to its declaration.
 """
@@ -26,8 +26,8 @@ from abc import ABC, abstractmethod
 import numpy as np
 import pandas as pd
 
-from checks.loadpath import PATHS, STEP_COLUMNS, LoadPath
-from checks import InputError
+from hertz2d.checks.loadpath import PATHS, STEP_COLUMNS, LoadPath
+from hertz2d.checks import InputError
 
 #: a law table's columns: the FEM's per-step columns, then the law's own
 COLUMNS = (*STEP_COLUMNS, "stage", "kn", "kt", "slip")
@@ -43,14 +43,14 @@ class ContactLaw(ABC):
     #: the load-path kinds the law is defined for (incremental laws run every path)
     paths: tuple[str, ...] = ALL_PATHS
     #: whether no closed path in (delta_n, delta_t) yields net work
-    #: (:mod:`calibration.laws.admissibility`): True, the law cannot create energy; False, some
+    #: (:mod:`hertz2d.calibration.laws.admissibility`): True, the law cannot create energy; False, some
     #: closed paths with a varying approach create energy (a property test finds one); None, the
     #: law runs no closed path (it is defined for a monotonic load only)
     admissible: bool | None = None
     #: False for a law defined at a constant approach only (its closed paths hold N constant)
     varying_approach: bool = True
     #: True for a law applied in the frame of the line of centres as a DEM code applies it
-    #: (:mod:`calibration.laws.rigid_kinematics`): its overlap is the centres' distance's
+    #: (:mod:`hertz2d.calibration.laws.rigid_kinematics`): its overlap is the centres' distance's
     centres_frame: bool = False
 
     @property

@@ -13,7 +13,7 @@ raising N at constant T changes no tangential stress, the entering annulus stick
 ``|dT| <= mu dN``; lowering N releases the traction outside the new contact; a front reaching
 an earlier one's position passes it at no cost; full slip erases the memory): the contact's
 traction is a superposition of Hertzian tractions whose displacements (C1) gives
-(:mod:`calibration.laws.calibrated_kernel` holds the arithmetic, a few pieces of traction per
+(:mod:`hertz2d.calibration.laws.calibrated_kernel` holds the arithmetic, a few pieces of traction per
 contact). Term by term, and what each stands for:
 
 - ``B = sum_i omega_i [log(2 R_i/a) + 1/2 + w(a/R_i, nu_i) (log(4 R_i/a) + nu_i/(2(1 - nu_i)))]``
@@ -43,7 +43,7 @@ contact). Term by term, and what each stands for:
   ``[wall]`` (1 for a disc on a rigid wall, else 0) separates a rigid flat from the disc's mirror
   image, which stands in for the wall in the normal law (Section 3.2).
 
-Admissibility, part by part (:mod:`calibration.laws.admissibility` tests it on random closed
+Admissibility, part by part (:mod:`hertz2d.calibration.laws.admissibility` tests it on random closed
 loops):
 
 - the normal law is elastic: ``N_H = dU/d(delta_n)`` with U its potential;
@@ -53,11 +53,11 @@ loops):
   constant N in stick (mu -> infinity) returns T to its start;
 - a growing contact adds an annulus that carries no traction until the next increment, a
   shrinking one drops the traction outside (energy leaves); beyond the memory's size a
-  reduction lowers the stored energy (:func:`calibration.laws.calibrated_kernel.reduce_memory`);
+  reduction lowers the stored energy (:func:`hertz2d.calibration.laws.calibrated_kernel.reduce_memory`);
 - the structural compliance lambda(a) changes with the approach: its energy ``lambda T^2/2`` at
   fixed traction then changes, and the normal force carries the term that makes that exact,
   ``N = N_H - (T^2/2) d lambda/d(delta_n)``
-  (:func:`~calibration.laws.calibrated_kernel.normal_coupling`, a fraction of a per cent of N at
+  (:func:`~hertz2d.calibration.laws.calibrated_kernel.normal_coupling`, a fraction of a per cent of N at
   mu = 0.3: without it a closed path that loads the contact tangentially at one approach and
   unloads it at another returns more work than it took).
 
@@ -70,7 +70,7 @@ B)/kappa e^{-B/kappa}))`` with Lambert's W on its lower branch. Its slope at t i
 touch, 0 at full slip.
 
 A DEM code applies the law in the frame of the line of centres
-(:mod:`calibration.laws.rigid_kinematics`); :class:`CalibratedModel` does the same on a load path
+(:mod:`hertz2d.calibration.laws.rigid_kinematics`); :class:`CalibratedModel` does the same on a load path
 of the two-body FEM. The coefficients come from ``hertz2d calibrate``
 (:func:`CalibratedCoefficients.from_file`), with the ranges of the contacts they were fitted on;
 :func:`range_excess` says how far a contact is outside them.
@@ -85,15 +85,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from calibration.laws import calibrated_kernel as kernel
-from calibration.laws.base import ALL_PATHS, ContactLaw, law_table
-from calibration.laws.closed_forms import poisson_term
-from calibration.laws.hertz2d import _normal_constant, normal_force, normal_stiffness
-from calibration.laws.pair import ContactPair
-from calibration.laws.rigid_kinematics import contact_frame
-from calibration.runs.json_file import json_object, read_json
-from checks import InputError
-from checks.loadpath import LoadPath
+from hertz2d.calibration.laws import calibrated_kernel as kernel
+from hertz2d.calibration.laws.base import ALL_PATHS, ContactLaw, law_table
+from hertz2d.calibration.laws.closed_forms import poisson_term
+from hertz2d.calibration.laws.hertz2d import _normal_constant, normal_force, normal_stiffness
+from hertz2d.calibration.laws.pair import ContactPair
+from hertz2d.calibration.laws.rigid_kinematics import contact_frame
+from hertz2d.calibration.runs.json_file import json_object, read_json
+from hertz2d.checks import InputError
+from hertz2d.checks.loadpath import LoadPath
 
 log = logging.getLogger("hertz2d")
 
@@ -262,9 +262,9 @@ def kappa_ceiling(pair: ContactPair, penalty) -> np.ndarray:
 
 
 def curve_data(pair: ContactPair, coefficients: CalibratedCoefficients) -> tuple:
-    """The pair's :data:`~calibration.laws.calibrated_kernel.CURVE_DATA` numbers (arrays shaped
+    """The pair's :data:`~hertz2d.calibration.laws.calibrated_kernel.CURVE_DATA` numbers (arrays shaped
     as the pair's parameters): what (C1)'s B needs besides the half-width
-    (:func:`~calibration.laws.calibrated_kernel.curves`), and the pair's kappa
+    (:func:`~hertz2d.calibration.laws.calibrated_kernel.curves`), and the pair's kappa
     (:func:`kappa_ceiling`, at least :data:`KAPPA_FLOOR`). The Dundurs coupling's shift of B is
     ``phi (v0 + v1 |beta|) + v2 beta^2 + v3 wall`` with ``phi = b^2/(b^2 + b1^2)``, ``b =
     |beta|/mu`` (1 without friction), wall 1 for a disc on a wall."""
@@ -298,7 +298,7 @@ class Curve:
 
 def curve_constants(pair: ContactPair, a, coefficients: CalibratedCoefficients) -> Curve:
     """(C1)'s constants at half-width ``a`` (a > 0;
-    :func:`~calibration.laws.calibrated_kernel.curves` on the pair's :func:`curve_data`)."""
+    :func:`~hertz2d.calibration.laws.calibrated_kernel.curves` on the pair's :func:`curve_data`)."""
     a = np.asarray(a, float)
     data = curve_data(pair, coefficients)
     B, slope = kernel.curves(a, np.log(a), pair.R1, pair.R2, np.log(4.0 * pair.R1),
@@ -327,7 +327,7 @@ def sliding_ratio(pair: ContactPair, a, coefficients: CalibratedCoefficients) ->
     """``T/N`` of a sliding contact of half-width ``a``: ``mu/(1 + mu^2 g)``, ``g = -slope
     k_n/(4 pi E*)`` (>= 0). The traction's bound is ``mu N_H`` and the normal force carries the
     coupling term ``C = -T^2 slope k_n/(4 N_H pi E*)``
-    (:func:`~calibration.laws.calibrated_kernel.normal_coupling`), which at ``T = mu N_H`` is
+    (:func:`~hertz2d.calibration.laws.calibrated_kernel.normal_coupling`), which at ``T = mu N_H`` is
     ``mu^2 g N_H``: the term raises N, not the friction it can carry, so a sliding contact's
     ratio is a little below mu (the more so the wider the contact and the larger mu)."""
     found = curve_constants(pair, a, coefficients)
@@ -338,7 +338,7 @@ def sliding_ratio(pair: ContactPair, a, coefficients: CalibratedCoefficients) ->
 @dataclass
 class CalibratedState:
     """The history of a batch of contacts (one row of
-    :data:`~calibration.laws.calibrated_kernel.HISTORY` doubles each) and the last update's
+    :data:`~hertz2d.calibration.laws.calibrated_kernel.HISTORY` doubles each) and the last update's
     outputs (arrays, one entry per contact)."""
 
     history: np.ndarray
@@ -442,7 +442,7 @@ def warn_outside(coefficients: CalibratedCoefficients, what: str, excess: list[s
 
 class CalibratedModel(ContactLaw):
     """The calibrated law on a load path of the two-body FEM, in the frame of the line of
-    centres as a DEM code applies it (:mod:`calibration.laws.rigid_kinematics`)."""
+    centres as a DEM code applies it (:mod:`hertz2d.calibration.laws.rigid_kinematics`)."""
 
     name = "calibrated"
     paths = ALL_PATHS
@@ -482,7 +482,7 @@ def run_contacts(pairs: list[ContactPair], paths: list[LoadPath],
     Returns
     -------
     list of pandas.DataFrame
-        Per contact the law's per-step table (:func:`~calibration.laws.base.law_table`).
+        Per contact the law's per-step table (:func:`~hertz2d.calibration.laws.base.law_table`).
     """
     if len({len(path) for path in paths}) != 1 or len({p.wall for p in pairs}) != 1:
         raise ValueError("run_contacts takes paths of one length and one kind of counterpart")

@@ -1,10 +1,10 @@
 """The calibrated law one contact at a time: plain functions of floats and small arrays (``math``,
 and numpy for one work array), so that numba compiles them unchanged (the DEM, the fit) and they
-run as ordinary Python without it (the law's tables). :mod:`calibration.laws.calibrated` explains
+run as ordinary Python without it (the law's tables). :mod:`hertz2d.calibration.laws.calibrated` explains
 the law and why it is admissible; this module is its arithmetic.
 
 The tangential state is a superposition of Hertzian tractions (the accurate model with memory's
-representation, :mod:`calibration.laws.memory`): pieces ``(b_(j-1), b_j]`` of the contact's
+representation, :mod:`hertz2d.calibration.laws.memory`): pieces ``(b_(j-1), b_j]`` of the contact's
 half-width, each with a traction density ``-1 <= phi_j <= 1`` (``|phi| <= 1`` is Coulomb's law), so
 that ``T = mu N sum_j phi_j g_j`` with ``y = b^2/a^2`` and the pieces' widths ``g_j = y_j -
 y_(j-1)``, and the pieces stand for the tangential displacement ``U = sum_j phi_j [D(y_j) -
@@ -48,7 +48,7 @@ would keep seven digits of their distance, and each step would slip by the round
 The curve's constants at the contact's half-width a (:func:`curves`: (C1)'s B and the slope
 ``a dB/da + 2 kappa`` of the structural compliance, which the normal force's coupling term
 needs) come from a and from :data:`CURVE_DATA` numbers of the pair that do not depend on a
-(:func:`calibration.laws.calibrated.curve_data`), so that a DEM code computes those once per
+(:func:`hertz2d.calibration.laws.calibrated.curve_data`), so that a DEM code computes those once per
 pair and only :func:`curves`' few products per step.
 """
 from __future__ import annotations
@@ -57,7 +57,7 @@ import math
 
 import numpy as np
 
-from calibration.laws.lambert_w import lambert_w_minus1
+from hertz2d.calibration.laws.lambert_w import lambert_w_minus1
 
 #: the most traction pieces a contact keeps (one more for the length of a step)
 PIECES = 8
@@ -68,7 +68,7 @@ HISTORY = 3 + 3 * PIECES
 AREA, WIDTHS, RATIOS, DENSITIES = 2, 3, 3 + PIECES, 3 + 2 * PIECES
 #: log(2), of the half-space term log(2R/a) = log(4R/a) - log(2)
 LOG_2 = 0.6931471805599453
-#: a pair's numbers for :func:`curves` (:func:`calibration.laws.calibrated.curve_data`): per body
+#: a pair's numbers for :func:`curves` (:func:`hertz2d.calibration.laws.calibrated.curve_data`): per body
 #: (body 2's at +BODY) its bracket weight omega, the penalty factor's terms constant and linear in
 #: x = a/R (``w0 + w2 nu + w5 nu^2``, ``w1 + w4 nu``) and ``nu/(2(1 - nu))``; then w3 (of x^2),
 #: the coupling's shift of B and the pair's kappa

@@ -1,31 +1,31 @@
 """Every contact law by its name, the load paths it runs, and one way to build any of them.
 
-    >>> from calibration.laws import LAWS, make_law, ContactPair
+    >>> from hertz2d.calibration.laws import LAWS, make_law, ContactPair
     >>> {name: law.paths for name, law in LAWS.items()}        # doctest: +SKIP
     >>> law = make_law("accurate-memory", ContactPair.discs(0.5, 10e9, 0.25, 0.3))
 
 The names are the ``hertz2d model --law`` values and each law's ``name``; this module declares
-the built-in laws in the registry (:mod:`calibration.laws.registry`), once each.
+the built-in laws in the registry (:mod:`hertz2d.calibration.laws.registry`), once each.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from calibration.laws import calibrated_kernel, registry
-from calibration.laws.appendix_c import AppendixC
-from calibration.laws.base import ContactLaw
-from calibration.laws.calibrated import CalibratedCoefficients, CalibratedModel
-from calibration.laws.hertz2d import AccurateModel, SimplifiedModel
-from calibration.laws.hysteretic import SimplifiedHystereticModel
-from calibration.laws.linear import PAPER_KN, PAPER_KT, LinearSpring
-from calibration.laws.memory import AccurateMemoryModel
-from calibration.laws.pair import ContactPair
-from calibration.laws.penalty_factor import EQ33
-from calibration.laws.registry import LawEntry, register
-from calibration.laws.sphere import HertzMindlin, MindlinDeresiewicz
-from checks import InputError
+from hertz2d.calibration.laws import calibrated_kernel, registry
+from hertz2d.calibration.laws.appendix_c import AppendixC
+from hertz2d.calibration.laws.base import ContactLaw
+from hertz2d.calibration.laws.calibrated import CalibratedCoefficients, CalibratedModel
+from hertz2d.calibration.laws.hertz2d import AccurateModel, SimplifiedModel
+from hertz2d.calibration.laws.hysteretic import SimplifiedHystereticModel
+from hertz2d.calibration.laws.linear import PAPER_KN, PAPER_KT, LinearSpring
+from hertz2d.calibration.laws.memory import AccurateMemoryModel
+from hertz2d.calibration.laws.pair import ContactPair
+from hertz2d.calibration.laws.penalty_factor import EQ33
+from hertz2d.calibration.laws.registry import LawEntry, register
+from hertz2d.calibration.laws.sphere import HertzMindlin, MindlinDeresiewicz
+from hertz2d.checks import InputError
 
-#: the DEM's damping of every law it runs but the linear spring (:mod:`dem.damping`)
+#: the DEM's damping of every law it runs but the linear spring (:mod:`hertz2d.dem.damping`)
 STEP_DASHPOTS = "dashpots 2 zeta sqrt(m* k) at the step's normal and tangential stiffnesses"
 #: the laws the DEM does not run: the law library's laws are undamped
 UNDAMPED = "none (the DEM does not run it)"
@@ -102,7 +102,7 @@ def make_law(name: str, pair: ContactPair, penalty=EQ33, kn: float = PAPER_KN,
     """The law ``name`` for ``pair``: the 2D laws with ``penalty``, the calibrated law with its
     ``coefficients`` (required), the linear spring with ``kn``, ``kt`` (N/m per m; the paper's
     2.7e9 and 1.5e9 by default) and the pair's friction, the sphere laws from the pair alone; a
-    registered law with the options its entry names (:mod:`calibration.laws.registry`).
+    registered law with the options its entry names (:mod:`hertz2d.calibration.laws.registry`).
 
     Parameters
     ----------
@@ -111,7 +111,7 @@ def make_law(name: str, pair: ContactPair, penalty=EQ33, kn: float = PAPER_KN,
     pair : ContactPair
         The two bodies in contact.
     penalty, kn, kt, coefficients
-        The options (:data:`calibration.laws.registry.OPTIONS`); a law takes those it names.
+        The options (:data:`hertz2d.calibration.laws.registry.OPTIONS`); a law takes those it names.
 
     Returns
     -------

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from checks import InputError
+from hertz2d.checks import InputError
 
 
 def loop_work(displacement, force) -> float:

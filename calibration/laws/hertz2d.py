@@ -18,8 +18,8 @@ weighted geometric mean ``(4 R1)^(2 s1) (4 R2)^(2 s2)``; beyond, the contact wou
 the discs). :func:`normal_force` solves it exactly: with ``u = C - log x`` it reads
 ``u e^(-u) = 4 R* delta_n e^(-C)``, whose root left of the maximum (u > 1) is
 ``u = -W_{-1}(-4 R* delta_n e^(-C))``, Lambert's W on its lower branch, read off a table of
-polynomials for the approaches of real contacts (:mod:`calibration.laws.normal_table`, within a
-proven 2.2e-16) and from :mod:`calibration.laws.lambert_w` elsewhere (4e-16); then
+polynomials for the approaches of real contacts (:mod:`hertz2d.calibration.laws.normal_table`, within a
+proven 2.2e-16) and from :mod:`hertz2d.calibration.laws.lambert_w` elsewhere (4e-16); then
 ``x = 4 R* delta_n / u`` and ``N = pi E* delta_n / u`` (Eq. 29's kn is ``pi E* / u``).
 
 Tangential law:
@@ -30,7 +30,7 @@ Tangential law:
   a/R_i <= 0.3 for both bodies, :data:`ACCURATE_MAX_A_OVER_R`, in either form since the weights
   are positive, and refuses wider contacts);
 - simplified model (Section 3.3, Table 1): ``kt = pi E*/B(a)`` (Eq. 31), ``T = T0 + kt d(delta_t)``
-  capped at ``|T| <= mu N`` (Eq. 32, :mod:`calibration.laws.incremental`), the step's kt the mean
+  capped at ``|T| <= mu N`` (Eq. 32, :mod:`hertz2d.calibration.laws.incremental`), the step's kt the mean
   of its two ends' (the increment integrated by the trapezoidal rule: second order in the step).
 
 For a dissimilar pair the forms differ by ``(s1 - s2)(b1 - b2)`` in the bracket (b_i body i's own
@@ -47,14 +47,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from calibration.laws.base import ContactLaw, law_table
-from calibration.laws.incremental import capped_history, capped_update, step_stiffness
-from calibration.laws.normal_table import normal_root_array
-from calibration.laws.pair import ContactPair
-from calibration.laws.penalty_factor import EQ33, bounded
-from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
-from checks.loadpath import LoadPath
-from checks import InputError
+from hertz2d.calibration.laws.base import ContactLaw, law_table
+from hertz2d.calibration.laws.incremental import capped_history, capped_update, step_stiffness
+from hertz2d.calibration.laws.normal_table import normal_root_array
+from hertz2d.calibration.laws.pair import ContactPair
+from hertz2d.calibration.laws.penalty_factor import EQ33, bounded
+from hertz2d.calibration.laws.closed_forms import half_space_bracket, penalty_bracket
+from hertz2d.checks.loadpath import LoadPath
+from hertz2d.checks import InputError
 
 #: bisection steps of the accurate model's inverse (c/a to 2^-60)
 BISECTIONS = 60
@@ -297,14 +297,14 @@ def simplified_update(pair: ContactPair, delta_n, d_delta_t, T_previous, penalty
     """Table 1 for a batch of contacts: the DEM hot path, vectorised over contacts.
 
     Eq. 32 takes the step's increment with kt integrated by the trapezoidal rule,
-    ``(kt(a_previous) + kt(a))/2`` (:func:`~calibration.laws.incremental.step_stiffness`): second
+    ``(kt(a_previous) + kt(a))/2`` (:func:`~hertz2d.calibration.laws.incremental.step_stiffness`): second
     order in the step, where kt of the step's end alone would be first order.
 
     Parameters
     ----------
     pair : ContactPair
         The bodies (scalars, or one entry per contact); a wall is
-        :meth:`ContactPair.disc_on_wall <calibration.laws.pair.ContactPair.disc_on_wall>`.
+        :meth:`ContactPair.disc_on_wall <hertz2d.calibration.laws.pair.ContactPair.disc_on_wall>`.
     delta_n : float or array_like
         The current approach (m), of the disc relative to the other body (doubled internally for
         a wall); <= 0 is an open contact.
@@ -363,7 +363,7 @@ class AccurateModel(ContactLaw):
     Eqs. 24-26, and T = mu N (c = 0) once delta_t passes Eq. 27. ``kt`` is the secant T/delta_t
     (the paper's Fig. 13). The finite slide after full slip is Appendix C's. It takes no closed
     path (a reversal or a varying N is outside its derivation): its extension to any path, with
-    Masing's rule and memory, is :class:`~calibration.laws.memory.AccurateMemoryModel`, which the
+    Masing's rule and memory, is :class:`~hertz2d.calibration.laws.memory.AccurateMemoryModel`, which the
     admissibility tests judge in its place.
     """
 

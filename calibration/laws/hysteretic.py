@@ -33,7 +33,7 @@ and the displacement u travelled along it. Each step:
 - full slip sets ``T* = -sigma mu N``, so a reversal starts a full Masing branch from the cap.
 
 At constant N the virgin curve is concave, so ``T_b <= T_s`` and the law is Masing's rule on the
-accurate model's curve: the accurate model with memory (:mod:`calibration.laws.memory`) to
+accurate model's curve: the accurate model with memory (:mod:`hertz2d.calibration.laws.memory`) to
 rounding, the same forces and energy per cycle (a test checks 1e-9) wherever every loop ends at
 a turning point of the loop around it (symmetric cycles, loops ending in full slip). When N
 changes, T_s carries the paper's rules: N rising at constant delta_t keeps T (the new N's
@@ -55,12 +55,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from calibration.laws.base import ALL_PATHS, ContactLaw, law_table
-from calibration.laws.closed_forms import half_space_bracket, penalty_bracket
-from calibration.laws.hertz2d import _check_accurate_domain, normal_force, normal_stiffness
-from calibration.laws.pair import ContactPair
-from calibration.laws.penalty_factor import EQ33, bounded
-from checks.loadpath import LoadPath
+from hertz2d.calibration.laws.base import ALL_PATHS, ContactLaw, law_table
+from hertz2d.calibration.laws.closed_forms import half_space_bracket, penalty_bracket
+from hertz2d.calibration.laws.hertz2d import _check_accurate_domain, normal_force, normal_stiffness
+from hertz2d.calibration.laws.pair import ContactPair
+from hertz2d.calibration.laws.penalty_factor import EQ33, bounded
+from hertz2d.checks.loadpath import LoadPath
 
 #: safeguarded Newton iterations for the inverse of d(t) (it needs about 6)
 NEWTON_ITERATIONS = 60

@@ -1,10 +1,10 @@
 """Lambert's W function on its lower branch: ``W_{-1}(z)``, the root ``w <= -1`` of ``w e^w = z``
 for ``-1/e <= z < 0``.
 
-The normal law of the paper's Table 1 inverts through it (:mod:`calibration.laws.hertz2d`):
+The normal law of the paper's Table 1 inverts through it (:mod:`hertz2d.calibration.laws.hertz2d`):
 ``4 R* delta_n = x (C - log x)`` in ``x = a^2`` gives ``x = -4 R* delta_n / W_{-1}(z)``,
 ``z = -4 R* delta_n e^(-C)``. Two versions of one algorithm: :func:`lambert_w_minus1` for one
-float (``math`` only, so that numba compiles it unchanged, as :mod:`calibration.laws.scalar`) and
+float (``math`` only, so that numba compiles it unchanged, as :mod:`hertz2d.calibration.laws.scalar`) and
 :func:`lambert_w_minus1_array` for numpy arrays; the arithmetic both share is written once, in
 the helpers below, which take floats or arrays alike.
 

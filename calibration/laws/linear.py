@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from calibration.laws.base import ContactLaw, law_table
-from calibration.laws.incremental import capped_history
-from checks.loadpath import LoadPath
-from checks import InputError, non_negative, positive
+from hertz2d.calibration.laws.base import ContactLaw, law_table
+from hertz2d.calibration.laws.incremental import capped_history
+from hertz2d.checks.loadpath import LoadPath
+from hertz2d.checks import InputError, non_negative, positive
 
 #: the paper's linear spring (Section 4.3): kn and kt of a disc pair, N/m per m
 PAPER_KN, PAPER_KT = 2.7e9, 1.5e9

@@ -16,9 +16,9 @@ constant beyond), a displacement history is followed branch by branch:
   passes through the sliding state (the rigid slip shifts the origin).
 
 This is the tangential part of Mindlin and Deresiewicz's theory at constant N (Johnson,
-*Contact Mechanics*, 1985, Section 7.2), which a sphere law (:mod:`calibration.laws.sphere`)
+*Contact Mechanics*, 1985, Section 7.2), which a sphere law (:mod:`hertz2d.calibration.laws.sphere`)
 uses; the 2D accurate model gets the same rules from its slip fronts
-(:mod:`calibration.laws.memory`).
+(:mod:`hertz2d.calibration.laws.memory`).
 """
 from __future__ import annotations
 

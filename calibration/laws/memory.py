@@ -66,13 +66,13 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import brentq
 
-from calibration.laws.base import ALL_PATHS, ContactLaw, law_table
-from calibration.laws.hertz2d import (_check_accurate_domain, normal_force, normal_stiffness,
+from hertz2d.calibration.laws.base import ALL_PATHS, ContactLaw, law_table
+from hertz2d.calibration.laws.hertz2d import (_check_accurate_domain, normal_force, normal_stiffness,
                                       tangential_bracket)
-from calibration.laws.pair import ContactPair
-from calibration.laws.penalty_factor import EQ33
-from checks.loadpath import LoadPath
-from checks import InputError
+from hertz2d.calibration.laws.pair import ContactPair
+from hertz2d.calibration.laws.penalty_factor import EQ33
+from hertz2d.checks.loadpath import LoadPath
+from hertz2d.checks import InputError
 
 #: relative step of the central difference for D'(c) in the tangent stiffness
 DERIVATIVE_STEP = 1e-6

@@ -1,8 +1,8 @@
 """The normal law's inverse from a table: ``u = -W_{-1}(-z)`` without a logarithm.
 
 Eqs. 4 + 22/23 solved for the half-width need ``u = C - log(a^2)``, the root u > 1 of
-``u e^(-u) = z`` with ``z = 4 R* delta_n e^(-C)`` (:func:`calibration.laws.hertz2d.normal_force`):
-``u = -W_{-1}(-z)``. :mod:`calibration.laws.lambert_w` computes it with two logarithms and a
+``u e^(-u) = z`` with ``z = 4 R* delta_n e^(-C)`` (:func:`hertz2d.calibration.laws.hertz2d.normal_force`):
+``u = -W_{-1}(-z)``. :mod:`hertz2d.calibration.laws.lambert_w` computes it with two logarithms and a
 division; a DEM step can instead read it off a table, since z of a real contact lies in a few
 binades:
 
@@ -11,10 +11,10 @@ binades:
   (:data:`PARTS`) into 912 intervals; on each, u is a polynomial of degree :data:`DEGREE` in
   ``t = (the mantissa's lower 48 bits) 2^-47 - 1`` in [-1, 1) (exact: no rounding before the
   polynomial), evaluated by Horner's rule: 8 multiply-adds, no division, no logarithm;
-- any other z (and a NaN) goes to :func:`calibration.laws.lambert_w.lambert_w_minus1`.
+- any other z (and a NaN) goes to :func:`hertz2d.calibration.laws.lambert_w.lambert_w_minus1`.
 
 The coefficients (``tables/normal_inverse.json``) are the Chebyshev interpolants of u at 50
-digits in powers of t, made by :mod:`calibration.laws.normal_table_build`, which also proves each
+digits in powers of t, made by :mod:`hertz2d.calibration.laws.normal_table_build`, which also proves each
 interval's relative error bound (interpolation, the coefficients' rounding to doubles and
 Horner's rounding, with or without fused multiply-adds) and records it: at most
 :data:`BOUND` over the whole table (:func:`proven_bound` reads the largest), against 4e-16 of
@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from calibration.laws.lambert_w import lambert_w_minus1, lambert_w_minus1_array
+from hertz2d.calibration.laws.lambert_w import lambert_w_minus1, lambert_w_minus1_array
 
 #: polynomial degree per interval
 DEGREE = 8
@@ -62,7 +62,7 @@ def _read() -> tuple[np.ndarray, np.ndarray]:
     data = json.loads(TABLE_FILE.read_text())
     if (data["degree"], data["parts"], tuple(data["exponents"])) != (DEGREE, PARTS, EXPONENTS):
         raise ValueError(f"{TABLE_FILE} was built for another layout; rebuild it with "
-                         f"python -m calibration.laws.normal_table_build")
+                         f"python -m hertz2d.calibration.laws.normal_table_build")
     return np.array(data["coefficients"], float), np.array(data["bound"], float)
 
 

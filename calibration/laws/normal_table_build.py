@@ -1,12 +1,12 @@
-"""Builds the table of :mod:`calibration.laws.normal_table` (``tables/normal_inverse.json``) and
+"""Builds the table of :mod:`hertz2d.calibration.laws.normal_table` (``tables/normal_inverse.json``) and
 proves its error bound, interval by interval. Needs mpmath (a test dependency); run as
-``python -m calibration.laws.normal_table_build`` to rewrite the file (deterministic: the same
+``python -m hertz2d.calibration.laws.normal_table_build`` to rewrite the file (deterministic: the same
 mpmath gives the same bytes, which tests/test_normal_table.py checks).
 
 The function: ``u(z) = -W_{-1}(-z)``, the root u > 1 of ``u e^(-u) = z`` (Eqs. 4 + 22/23 in
-``u = C - log(a^2)``, :func:`calibration.laws.hertz2d.normal_force`). On each interval
-``[z_lo, z_hi]`` of :mod:`calibration.laws.normal_table` (a binade of z cut into
-:data:`~calibration.laws.normal_table.PARTS` equal parts, z linear in the argument t in [-1, 1])
+``u = C - log(a^2)``, :func:`hertz2d.calibration.laws.hertz2d.normal_force`). On each interval
+``[z_lo, z_hi]`` of :mod:`hertz2d.calibration.laws.normal_table` (a binade of z cut into
+:data:`~hertz2d.calibration.laws.normal_table.PARTS` equal parts, z linear in the argument t in [-1, 1])
 the polynomial is u's interpolant at the DEGREE + 1 Chebyshev points of the first kind, computed
 at :data:`DIGITS` digits and written in powers of t, its coefficients rounded to doubles. Its
 error bound is the sum of three proven terms:
@@ -35,7 +35,7 @@ import json
 import math
 from pathlib import Path
 
-from calibration.laws.normal_table import (DEGREE, EXPONENTS, PARTS, TABLE_FILE, interval)
+from hertz2d.calibration.laws.normal_table import (DEGREE, EXPONENTS, PARTS, TABLE_FILE, interval)
 
 #: working precision of the reference values and the interpolant (decimal digits)
 DIGITS = 50
@@ -125,7 +125,7 @@ def build_interval(mp, iv, index: int) -> dict:
 
 
 def build() -> dict:
-    """The whole table (the JSON object :mod:`calibration.laws.normal_table` reads)."""
+    """The whole table (the JSON object :mod:`hertz2d.calibration.laws.normal_table` reads)."""
     import mpmath
     count = (EXPONENTS[1] - EXPONENTS[0]) * PARTS
     with mpmath.workdps(DIGITS):

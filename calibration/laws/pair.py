@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from checks import InputError, one_of
+from hertz2d.checks import InputError, one_of
 
 #: how the two bodies' compliances combine in the 2D laws (see the module docstring)
 FORMS = ("per-body", "composite")

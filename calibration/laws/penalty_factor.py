@@ -1,7 +1,7 @@
 """The penalty factor w(a/R, nu) a 2D Hertzian law uses: Eq. 33, a refit, or a constant.
 
 A refit is read from ``hertz2d fit``'s ``fit.json`` for one support
-(:meth:`calibration.penalty.outputs.PenaltyFit.penalty`): a half-round base of Section 2.3
+(:meth:`hertz2d.calibration.penalty.outputs.PenaltyFit.penalty`): a half-round base of Section 2.3
 (``clamped``, ``symmetric``) or the full disc held by K contacts (``confined-<K>``, and
 ``confined``: the one a DEM packing should use, pooled over K = 3 and 4); its coefficients are
 checked by :func:`admissible_coefficients`.
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
-from checks import InputError
+from hertz2d.calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
+from hertz2d.checks import InputError
 
 #: the range the paper gives w (Section 2.3): 0 for a half space, 1 at most
 W_RANGE = (0.0, 1.0)

@@ -6,10 +6,10 @@ the options it takes, its normal, tangential and damping parts in a line each (a
 ``pair_style granular`` composes a model), the engines that run it (:data:`ENGINES`: ``model``,
 the validity ``map``, the ``dem``) and the exports written for it (:data:`EXPORTS`). For the DEM,
 either the integer code of one of the engine's compiled branches (the built-in laws) or a
-compiled kernel of its own (:mod:`dem.laws` describes its signature), and the width of its
+compiled kernel of its own (:mod:`hertz2d.dem.laws` describes its signature), and the width of its
 per-contact history.
 
-The catalogue (:mod:`calibration.laws.catalogue`) registers the built-in laws; a user registers
+The catalogue (:mod:`hertz2d.calibration.laws.catalogue`) registers the built-in laws; a user registers
 a new one the same way, after importing it, with :func:`register`. Every list of laws
 (``hertz2d model``'s, the map's, the DEM's codes and choices, the biaxial selection,
 ``export-law``'s) is read from here with :func:`names` and :func:`entry`, so a law registered
@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from checks import InputError, one_of
+from hertz2d.checks import InputError, one_of
 
 #: the engines that run a law: ``hertz2d model`` (the law library along a load path), the
 #: validity map, the DEM
@@ -28,7 +28,7 @@ ENGINES = ("model", "map", "dem")
 #: what an export can hold: the law file (law.json), the C99 header, the test vectors, the
 #: LAMMPS plugin
 EXPORTS = ("law-file", "c99", "vectors", "lammps")
-#: the options :func:`calibration.laws.make_law` passes on to a law that takes them
+#: the options :func:`hertz2d.calibration.laws.make_law` passes on to a law that takes them
 OPTIONS = ("penalty", "kn", "kt", "coefficients")
 #: the per-contact history columns every DEM law keeps (N, T, kt, a)
 SHARED_HISTORY = 4
@@ -38,7 +38,7 @@ SHARED_HISTORY = 4
 class LawEntry:
     """A contact law, declared once.
 
-    ``model`` is the law library's class (a :class:`~calibration.laws.base.ContactLaw`);
+    ``model`` is the law library's class (a :class:`~hertz2d.calibration.laws.base.ContactLaw`);
     ``build(pair, **options)`` makes one for a contact pair from the :data:`OPTIONS` named in
     ``options`` (default: ``model(pair, *options)`` in that order). ``dem_code`` is the DEM's
     compiled branch of a built-in law, ``dem_kernel`` a registered law's compiled kernel (one of
@@ -63,14 +63,14 @@ class LawEntry:
 
         Parameters
         ----------
-        pair : calibration.laws.pair.ContactPair
+        pair : hertz2d.calibration.laws.pair.ContactPair
             The two bodies in contact.
         **options
             Values of :data:`OPTIONS`; those not in :attr:`options` are not passed.
 
         Returns
         -------
-        calibration.laws.base.ContactLaw
+        hertz2d.calibration.laws.base.ContactLaw
             The law, ready to run a load path.
         """
         given = [options[name] for name in self.options]
@@ -125,7 +125,7 @@ def unregister(name: str) -> LawEntry:
 
 
 def entry(name: str) -> LawEntry:
-    """The entry of the law ``name``; a name no law has is an :class:`~checks.InputError`."""
+    """The entry of the law ``name``; a name no law has is an :class:`~hertz2d.checks.InputError`."""
     return _ENTRIES[one_of("law", name, tuple(_ENTRIES))]
 
 

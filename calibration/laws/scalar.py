@@ -3,12 +3,12 @@
 These are the laws a time-stepping DEM code calls once per contact and step, written so that a
 compiler for numerical Python (numba's ``njit``, which the ``dem`` package applies when numba is
 installed) can compile them unchanged, and so that they run as ordinary Python without it. They
-compute the same quantities as the vectorised laws of :mod:`calibration.laws.hertz2d`,
-:mod:`calibration.laws.sphere`, :mod:`calibration.laws.linear` and
-:mod:`calibration.laws.incremental` (the tests cross-check them to 1e-12 on random inputs):
+compute the same quantities as the vectorised laws of :mod:`hertz2d.calibration.laws.hertz2d`,
+:mod:`hertz2d.calibration.laws.sphere`, :mod:`hertz2d.calibration.laws.linear` and
+:mod:`hertz2d.calibration.laws.incremental` (the tests cross-check them to 1e-12 on random inputs):
 
 - the paper's simplified model (Section 3.3, Table 1): the normal force of Eqs. 4 + 23 solved
-  exactly by Lambert's W function (:func:`hertz2d_root`, :mod:`calibration.laws.lambert_w`), kn of
+  exactly by Lambert's W function (:func:`hertz2d_root`, :mod:`hertz2d.calibration.laws.lambert_w`), kn of
   Eq. 29, kt of Eq. 31 with a penalty factor of Eq. 33's polynomial form (six coefficients, a
   constant w is ``(w, 0, 0, 0, 0, 0)``), the Coulomb-capped update of Eq. 32 with the step's
   increment integrated by the trapezoidal rule (:func:`step_stiffness`, :func:`capped_update`);
@@ -17,7 +17,7 @@ compute the same quantities as the vectorised laws of :mod:`calibration.laws.her
   ``kt = 8 G* a``.
 
 Two bodies of different materials: the 2D laws weigh body i's bracket with omega_i
-(:attr:`calibration.laws.ContactPair.bracket_weights`; :func:`pair_weights` gives the per-body
+(:attr:`hertz2d.calibration.laws.ContactPair.bracket_weights`; :func:`pair_weights` gives the per-body
 form's ``2 s_i``, the composite form of Eqs. 23/31 is omega = (1, 1), and bodies of one material,
 walls included, have omega = (1, 1) in both). Since omega1 + omega2 = 2 either way, the normal
 law only changes through ``C = omega1 log(4 R1) + omega2 log(4 R2) - 1`` (``log(16 R1 R2) - 1`` for
@@ -25,7 +25,7 @@ omega = 1). Every function that needs them takes ``omega1, omega2`` last, defaul
 
 Every function takes the quantities of the *pair*: two discs, or a disc and its mirror image when
 the counterpart is a rigid wall (Section 3.2; the caller doubles the disc-to-wall displacements,
-as :meth:`calibration.laws.ContactPair.pair_displacement` does). For each normal law there is also
+as :meth:`hertz2d.calibration.laws.ContactPair.pair_displacement` does). For each normal law there is also
 its tangent stiffness ``dN/d(delta_n)`` (for dashpots, servo gains and time-step estimates) and its
 potential ``U(delta_n) = int N d(delta_n)`` (for energy balances and impact integrals).
 Forces per unit thickness (N/m), displacements in m, energies in J/m.
@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 
-from calibration.laws.normal_table import normal_root
+from hertz2d.calibration.laws.normal_table import normal_root
 
 #: log(2), of Eq. 31's half-space term log(2R/a) = log(4R/a) - log(2)
 LOG_2 = 0.6931471805599453
@@ -77,7 +77,7 @@ def hertz2d_root(delta_n: float, radius: float, exp_minus_C: float) -> float:
 
     ``4 R* delta_n = x (C - log x)`` with ``x = e^(C - u)`` is ``u e^(-u) = 4 R* delta_n e^(-C)``,
     so ``u = -W_{-1}(-4 R* delta_n e^(-C))`` (the lower branch, u > 1: the admissible root left of
-    the maximum at u = 1), from the table of :func:`calibration.laws.normal_table.normal_root`
+    the maximum at u = 1), from the table of :func:`hertz2d.calibration.laws.normal_table.normal_root`
     (W_{-1} outside it). ``radius`` is R*, ``exp_minus_C`` e^(-C) of
     :func:`hertz2d_normal_constant` (a caller with many contacts computes it once per pair). Then
     ``a^2 = 4 R* delta_n / u``, Eq. 29's ``kn = pi E* / u`` and ``N = kn delta_n``. NaN at and
@@ -138,7 +138,7 @@ def hertz2d_body_bracket(log_4R_over_a: float, a_over_R: float, nu: float, w) ->
 
     ``w`` holds the six coefficients of Eq. 33's form ``w0 + w1 x + w2 nu + w3 x^2 + w4 x nu +
     w5 nu^2`` in ``x = a/R`` (Eq. 33 itself is ``(0.22, 2.89, 0.18, -10.31, 1.75, 0.36)``), its
-    value clipped to [0, 1] as :func:`calibration.laws.penalty_factor.bounded` does.
+    value clipped to [0, 1] as :func:`hertz2d.calibration.laws.penalty_factor.bounded` does.
     """
     x = a_over_R
     penalty = w[0] + w[1] * x + w[2] * nu + w[3] * x * x + w[4] * x * nu + w[5] * nu * nu
@@ -249,7 +249,7 @@ def hertz2d_update(delta_n: float, d_delta_t: float, T_previous: float, kt_previ
                    R1: float, R2: float, nu1: float, nu2: float, modulus: float, mu: float, w,
                    omega1: float = 1.0, omega2: float = 1.0):
     """Table 1 for one contact and step (the scalar counterpart of
-    :func:`calibration.laws.simplified_update`).
+    :func:`hertz2d.calibration.laws.simplified_update`).
 
     Returns ``(N, T, a, k_normal, kt, slipping)``: Eqs. 4 + 23 solved exactly
     (:func:`hertz2d_root`), kt of Eq. 31, Eq. 32 with the step's increment integrated by the
@@ -267,7 +267,7 @@ def step_stiffness(kt_previous: float, kt: float) -> float:
     """The stiffness of one step of Eq. 32, ``(kt_previous + kt)/2``: the increment integrated by
     the trapezoidal rule, second order in the step where kt varies (kt at the step's end alone
     is first order). A new contact (``kt_previous`` 0) takes its own kt; a constant kt is kept
-    exactly (as :func:`calibration.laws.incremental.step_stiffness`)."""
+    exactly (as :func:`hertz2d.calibration.laws.incremental.step_stiffness`)."""
     return 0.5 * (kt_previous + kt) if kt_previous > 0.0 else kt
 
 
@@ -275,7 +275,7 @@ def capped_update(T_previous: float, kt: float, d_delta_t: float, N: float,
                   mu: float) -> tuple[float, bool]:
     """Eq. 32 capped both ways: ``T = clip(T0 + kt d(delta_t), -mu N, mu N)``, 0 while open,
     with ``kt`` the step's stiffness; and whether the cap acted (as
-    :func:`calibration.laws.incremental.capped_update`)."""
+    :func:`hertz2d.calibration.laws.incremental.capped_update`)."""
     if N <= 0.0:
         return 0.0, False
     trial = T_previous + kt * d_delta_t

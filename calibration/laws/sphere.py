@@ -4,7 +4,7 @@ Many 2D DEM codes give discs the Hertz-Mindlin law of spheres of the same radius
 
 - Hertz: ``N = 4/3 E* sqrt(R*) delta_n^(3/2)``, contact radius ``a = sqrt(R* delta_n)``;
 - Mindlin, as DEM codes implement it: an incremental tangential spring of stiffness
-  ``kt = 8 G* sqrt(R* delta_n) = 8 G* a`` with Coulomb's cap (:mod:`calibration.laws.incremental`);
+  ``kt = 8 G* sqrt(R* delta_n) = 8 G* a`` with Coulomb's cap (:mod:`hertz2d.calibration.laws.incremental`);
 - Mindlin and Deresiewicz (1953) for a tangential displacement rising at constant N
   (``sphere_slip_sliding_memory`` seed, its Eq. 40):
   ``T = mu N [1 - (1 - delta_s/delta_su)^(3/2)]``, stick radius ``c = a (1 - T/(mu N))^(1/3)``,
@@ -14,14 +14,14 @@ Many 2D DEM codes give discs the Hertz-Mindlin law of spheres of the same radius
   measures one sphere's centre against the contact plane, hertz2d the relative displacement of
   the two bodies (as the FEM's delta_t). With the two-body value the initial slope 3 mu N/(2
   delta_su) is Mindlin's 8 G* a, which a test checks. Reversals follow Masing's rule with memory
-  (:mod:`calibration.laws.masing`): from a turning point (delta*, T*) the stick radius is
+  (:mod:`hertz2d.calibration.laws.masing`): from a turning point (delta*, T*) the stick radius is
   ``c = a (1 - |T - T*|/(2 mu N))^(1/3)``, the branch ``T* -+ 2 f(|delta_s - delta*|/2)``. The law
   is defined at constant N (``hold-normal`` and ``cycle`` paths, and ``file`` paths whose approach
   is held from the first tangential displacement on). Mindlin and Deresiewicz's varying-N cases
   are not implemented: with N and T changing together their stick annulus depends on the ratio
   dT/dN of every earlier increment (one loading rule per sign of dN and of dT, the history a
   stack of annuli), a law of its own; for discs the accurate model with memory
-  (:class:`~calibration.laws.memory.AccurateMemoryModel`) takes any path, and the admissibility
+  (:class:`~hertz2d.calibration.laws.memory.AccurateMemoryModel`) takes any path, and the admissibility
   tests judge this law on closed paths at a constant approach.
 
 E* and R* are Eqs. 5-6; ``1/G* = (2 - nu1)/G1 + (2 - nu2)/G2`` (:class:`ContactPair`).
@@ -36,12 +36,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from calibration.laws.base import ContactLaw, law_table
-from calibration.laws.incremental import capped_history
-from calibration.laws.masing import MasingHistory
-from calibration.laws.pair import ContactPair
-from checks.loadpath import LoadPath
-from checks import InputError
+from hertz2d.calibration.laws.base import ContactLaw, law_table
+from hertz2d.calibration.laws.incremental import capped_history
+from hertz2d.calibration.laws.masing import MasingHistory
+from hertz2d.calibration.laws.pair import ContactPair
+from hertz2d.checks.loadpath import LoadPath
+from hertz2d.checks import InputError
 
 
 def hertz_normal(pair: ContactPair, delta_n) -> tuple[np.ndarray, np.ndarray]:

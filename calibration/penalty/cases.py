@@ -17,11 +17,11 @@ import time
 
 from threadpoolctl import threadpool_limits
 
-from calibration.laws import closed_forms
-from calibration.penalty.spec import Case
-from calibration.runs.provenance import versions
-from fem.halfround import HalfRoundBody
-from meshes.digest import code_digest
+from hertz2d.calibration.laws import closed_forms
+from hertz2d.calibration.penalty.spec import Case
+from hertz2d.calibration.runs.provenance import versions
+from hertz2d.fem.halfround import HalfRoundBody
+from hertz2d.meshes.digest import code_digest
 
 
 def solver_namespace() -> str:

@@ -1,7 +1,7 @@
 """The confined disc in the penalty stage: its sweep table (``confined.csv``) and its summary.
 
 :func:`run_confined` solves the ``[confined]`` cases of a spec
-(:mod:`calibration.penalty.confined_cases`) in parallel, resumable through the case store,
+(:mod:`hertz2d.calibration.penalty.confined_cases`) in parallel, resumable through the case store,
 failures recorded, like the half-round sweep;
 :func:`read_confined` reads the table back, checked; :func:`summarise` refits Eq. 33's form to
 each K's penalty factors and collects the verification (Eq. 17 at K = 2, the mirrored check
@@ -15,13 +15,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from calibration.laws.closed_forms import half_space_bracket, penalty_bracket, penalty_factor_eq33
-from calibration.penalty.confined_cases import (MIRROR, ConfinedCase, groups, solve_group,
+from hertz2d.calibration.laws.closed_forms import half_space_bracket, penalty_bracket, penalty_factor_eq33
+from hertz2d.calibration.penalty.confined_cases import (MIRROR, ConfinedCase, groups, solve_group,
                                                 solver_namespace)
-from calibration.penalty.regression import fit_eq33
-from calibration.penalty.sweep import read_table, run_cases
-from calibration.runs.executors import Executor, Inline
-from calibration.runs.store import CaseStore
+from hertz2d.calibration.penalty.regression import fit_eq33
+from hertz2d.calibration.penalty.sweep import read_table, run_cases
+from hertz2d.calibration.runs.executors import Executor, Inline
+from hertz2d.calibration.runs.store import CaseStore
 
 COLUMNS = ["study", "support", "K", "balance", "R", "a", "a_over_R", "E", "nu", "T", "N", "level",
            "dofs", "u_t", "u_t_mean_axes", "w_fem", "w_mean_axes", "w_eq33", "approach",

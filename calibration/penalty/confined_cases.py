@@ -1,6 +1,6 @@
 """The confined-disc cases of the penalty stage: the spec's ``[confined]`` table, the worker task.
 
-A full disc held by K contacts (:mod:`fem.confined`) on the spec's a/R x nu ``[grid]``, with the
+A full disc held by K contacts (:mod:`hertz2d.fem.confined`) on the spec's a/R x nu ``[grid]``, with the
 ``[base]`` case's R, E and T, for each K of the table; the table's keys:
 
 ``K``
@@ -9,7 +9,7 @@ A full disc held by K contacts (:mod:`fem.confined`) on the spec's a/R x nu ``[g
     the normal resultant on every flat (w does not depend on it: the normal loads are symmetric
     about contact 1's axis and the problem is linear);
 ``level``
-    the mesh level of the grid cases (:mod:`meshes.fulldisc`);
+    the mesh level of the grid cases (:mod:`hertz2d.meshes.fulldisc`);
 ``convergence``
     mesh levels run at the base case's a/R and nu, for every K (optional);
 ``trend``
@@ -38,14 +38,14 @@ from dataclasses import asdict, dataclass, replace
 
 from threadpoolctl import threadpool_limits
 
-from calibration.laws import closed_forms
-from calibration.runs import spec_file
-from calibration.runs.provenance import versions
-from fem.confined import ConfinedDisc
-from checks import InputError, count, positive
-from meshes.digest import code_digest
-from meshes.fulldisc import LEVEL_LIMIT, MAX_LEVEL, check_contacts
-from meshes.halfround import check_geometry
+from hertz2d.calibration.laws import closed_forms
+from hertz2d.calibration.runs import spec_file
+from hertz2d.calibration.runs.provenance import versions
+from hertz2d.fem.confined import ConfinedDisc
+from hertz2d.checks import InputError, count, positive
+from hertz2d.meshes.digest import code_digest
+from hertz2d.meshes.fulldisc import LEVEL_LIMIT, MAX_LEVEL, check_contacts
+from hertz2d.meshes.halfround import check_geometry
 
 #: the support name of the mirrored K = 2 check
 MIRROR = "mirror-2"

@@ -6,8 +6,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
-from calibration.penalty.regression import CONSTANT_W, PenaltyFit, constant_w_errors
+from hertz2d.calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
+from hertz2d.calibration.penalty.regression import CONSTANT_W, PenaltyFit, constant_w_errors
 
 SUPPORT_STYLE = {"clamped": dict(marker="o", color="C0"),
                  "symmetric": dict(marker="s", color="C3", markerfacecolor="none")}

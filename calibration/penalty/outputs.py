@@ -7,23 +7,23 @@ into ``<results>/penalty/`` and how any other part of hertz2d reads them back (c
     ``fit.json``: the Eq. 33 refit per support, the paper's coefficients judged on the same
     cases, w's range, the constant-w errors, the mesh convergence, the confined disc's refits.
     Read back with its format, version and every refit's coefficients checked
-    (:func:`calibration.laws.penalty_factor.admissible_coefficients`); a law takes its penalty
+    (:func:`hertz2d.calibration.laws.penalty_factor.admissible_coefficients`); a law takes its penalty
     factor from :meth:`PenaltyFit.penalty`.
 
 :class:`PenaltyOutputs`
     what the report reads: the sweep's table ``grid.csv`` (checked by
-    :func:`calibration.penalty.sweep.read_grid`), the fit, and the figures' paths.
+    :func:`hertz2d.calibration.penalty.sweep.read_grid`), the fit, and the figures' paths.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from calibration import results_layout as layout
-from calibration.laws.penalty_factor import PolynomialPenalty, admissible_coefficients
-from calibration.runs.atomic import write_json
-from calibration.runs.json_file import Field, json_object, read_json
-from checks import InputError
+from hertz2d.calibration import results_layout as layout
+from hertz2d.calibration.laws.penalty_factor import PolynomialPenalty, admissible_coefficients
+from hertz2d.calibration.runs.atomic import write_json
+from hertz2d.calibration.runs.json_file import Field, json_object, read_json
+from hertz2d.checks import InputError
 
 #: ``fit.json`` under a results root (and under the package's shipped copy)
 FIT = layout.FIT
@@ -184,7 +184,7 @@ class PenaltyOutputs:
             if not path.exists():
                 raise InputError(f"results={str(results)!r} has no {path.relative_to(results)}; "
                                  f"run `{command}` first")
-        from calibration.penalty.sweep import read_grid  # the FEM's stack: for the report only
+        from hertz2d.calibration.penalty.sweep import read_grid  # the FEM's stack: for the report only
 
         self.folder = folder(results)
         self.grid = read_grid(grid_path(results))

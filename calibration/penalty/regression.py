@@ -11,9 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from calibration.laws.closed_forms import (EQ33_COEFFICIENTS, eq33_features, half_space_bracket,
+from hertz2d.calibration.laws.closed_forms import (EQ33_COEFFICIENTS, eq33_features, half_space_bracket,
                                  penalty_bracket)
-from checks import InputError
+from hertz2d.checks import InputError
 
 #: the constant penalty factor the paper suggests for convenience (Section 4.1, Fig. 9)
 CONSTANT_W = 0.5

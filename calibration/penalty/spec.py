@@ -11,20 +11,20 @@ base case. Every case is run for each support in ``base.supports``. A study vari
     when nu varies, E follows it so that E/(1-nu^2) stays at the base value (Fig. 7e).
 
 An optional ``[confined]`` table adds the full disc held by K contacts on the same grid (its keys
-and cases in :mod:`calibration.penalty.confined_cases`).
+and cases in :mod:`hertz2d.calibration.penalty.confined_cases`).
 
 Shipped specs: ``calibration/penalty/specs/default.toml`` and ``quick.toml``. Every value is
-checked by type (:mod:`calibration.runs.spec_file`).
+checked by type (:mod:`hertz2d.calibration.runs.spec_file`).
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from calibration.runs import spec_file
-from fem.supports import SUPPORTS
-from checks import InputError, count, one_of, poisson, positive
-from meshes.halfround import LEVEL_LIMIT, MAX_LEVEL, check_geometry
+from hertz2d.calibration.runs import spec_file
+from hertz2d.fem.supports import SUPPORTS
+from hertz2d.checks import InputError, count, one_of, poisson, positive
+from hertz2d.meshes.halfround import LEVEL_LIMIT, MAX_LEVEL, check_geometry
 
 VARIABLES = ("R", "a", "a_over_R", "E", "nu", "T")
 HOLDS = ("a_over_R", "plane_modulus")
@@ -120,7 +120,7 @@ def expand(spec: dict) -> list[Case]:
 
 def read(path: str | Path | None = None, quick: bool = False) -> dict:
     """The parsed TOML spec at ``path``, or the shipped default (or quick) spec."""
-    return spec_file.read_spec(path, "calibration.penalty.specs",
+    return spec_file.read_spec(path, "hertz2d.calibration.penalty.specs",
                                "quick.toml" if quick else "default.toml")
 
 

@@ -4,7 +4,7 @@ Outputs in ``<results>/penalty/``: ``grid.csv`` (one row per case, both supports
 ``confined.csv`` (one row per case of the disc held by K contacts, when the spec has a
 ``[confined]`` table), ``fit.json`` (the Eq. 33 refit per support next to the paper's, w range,
 constant-w errors, mesh convergence, provenance; under ``confined`` the confined disc's refits
-and checks, :func:`calibration.penalty.confined.summarise`), ``fig7_parameters.png``,
+and checks, :func:`hertz2d.calibration.penalty.confined.summarise`), ``fig7_parameters.png``,
 ``fig8_grid.png``, ``fig9_constant_w.png``, ``convergence.png``, ``confined_w.png``.
 """
 from __future__ import annotations
@@ -15,20 +15,20 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration.penalty import figures, outputs
-from calibration.penalty.confined import read_confined, run_confined
-from calibration.penalty.confined import summarise as summarise_confined
-from calibration.penalty.regression import CONSTANT_W, constant_w_errors, fit_eq33
-from calibration.penalty.confined_cases import expand_confined
-from calibration.penalty.outputs import (PenaltyFit, SweepSummary, confined_path, figure_path,
+from hertz2d.calibration.penalty import figures, outputs
+from hertz2d.calibration.penalty.confined import read_confined, run_confined
+from hertz2d.calibration.penalty.confined import summarise as summarise_confined
+from hertz2d.calibration.penalty.regression import CONSTANT_W, constant_w_errors, fit_eq33
+from hertz2d.calibration.penalty.confined_cases import expand_confined
+from hertz2d.calibration.penalty.outputs import (PenaltyFit, SweepSummary, confined_path, figure_path,
                                          folder, grid_path)
-from calibration.penalty.spec import expand
-from calibration.penalty.spec import read as read_spec
-from calibration.penalty.sweep import read_grid, run_sweep
-from calibration.runs.atomic import check_writable, save_figure, write_csv, writes_together
-from calibration.runs.executors import Executor, Inline
-from calibration.runs.provenance import provenance
-from fem.supports import DEFAULT_SUPPORT, SUPPORTS
+from hertz2d.calibration.penalty.spec import expand
+from hertz2d.calibration.penalty.spec import read as read_spec
+from hertz2d.calibration.penalty.sweep import read_grid, run_sweep
+from hertz2d.calibration.runs.atomic import check_writable, save_figure, write_csv, writes_together
+from hertz2d.calibration.runs.executors import Executor, Inline
+from hertz2d.calibration.runs.provenance import provenance
+from hertz2d.fem.supports import DEFAULT_SUPPORT, SUPPORTS
 
 
 @writes_together

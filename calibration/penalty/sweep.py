@@ -1,8 +1,8 @@
 """The sweep engine: run half-round cases, in parallel, resumable, failures recorded.
 
-Cases are grouped by mesh, one group per worker task (:mod:`calibration.penalty.cases`); a failed
+Cases are grouped by mesh, one group per worker task (:mod:`hertz2d.calibration.penalty.cases`); a failed
 case is recorded with ``status = "failed"`` and its reason, and the sweep goes on. Finished cases
-go to a :class:`calibration.runs.store.CaseStore` as they arrive, so an interrupted sweep rerun
+go to a :class:`hertz2d.calibration.runs.store.CaseStore` as they arrive, so an interrupted sweep rerun
 computes only what is missing.
 """
 from __future__ import annotations
@@ -13,14 +13,14 @@ from typing import Callable
 
 import pandas as pd
 
-from calibration.penalty.cases import solve_group, solver_namespace
-from calibration.penalty.spec import Case
-from calibration.runs.cached import cached_results
-from calibration.runs.executors import Executor, Inline
-from calibration.runs.store import CaseStore
-from calibration.runs.tables import read_table as checked_table
-from fem.supports import SUPPORTS
-from checks import InputError
+from hertz2d.calibration.penalty.cases import solve_group, solver_namespace
+from hertz2d.calibration.penalty.spec import Case
+from hertz2d.calibration.runs.cached import cached_results
+from hertz2d.calibration.runs.executors import Executor, Inline
+from hertz2d.calibration.runs.store import CaseStore
+from hertz2d.calibration.runs.tables import read_table as checked_table
+from hertz2d.fem.supports import SUPPORTS
+from hertz2d.checks import InputError
 
 COLUMNS = ["study", "support", "R", "a", "a_over_R", "E", "nu", "T", "level", "dofs", "u_x",
            "w_fem", "w_eq33", "u_z", "u_z_eq17", "uz_over_eq17", "status", "error", "seconds",

@@ -1,6 +1,6 @@
 """``<results>/report.html`` and ``<results>/report.md`` from the pipeline's results.
 
-The same content (:mod:`calibration.report.document`) renders to one self-contained HTML file,
+The same content (:mod:`hertz2d.calibration.report.document`) renders to one self-contained HTML file,
 with every figure embedded, and to Markdown for reading on a code host.
 """
 from __future__ import annotations
@@ -10,21 +10,21 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration import results_layout as layout
-from calibration.biaxial.outputs import BiaxialOutputs
-from calibration.calibrate.outputs import CalibratedOutputs
-from calibration.penalty.outputs import PenaltyOutputs
-from calibration.runs.atomic import check_writable, write_text, writes_together
-from calibration.runs.provenance import provenance
-from calibration.runs.run_record import RunRecord
-from calibration.report import (calibrated_sections, dem_sections, domain_sections,
+from hertz2d.calibration import results_layout as layout
+from hertz2d.calibration.biaxial.outputs import BiaxialOutputs
+from hertz2d.calibration.calibrate.outputs import CalibratedOutputs
+from hertz2d.calibration.penalty.outputs import PenaltyOutputs
+from hertz2d.calibration.runs.atomic import check_writable, write_text, writes_together
+from hertz2d.calibration.runs.provenance import provenance
+from hertz2d.calibration.runs.run_record import RunRecord
+from hertz2d.calibration.report import (calibrated_sections, dem_sections, domain_sections,
                                  map_sections, penalty_sections, validation_sections)
-from calibration.report.document import Section, listed
-from calibration.report.render import to_html, to_markdown
-from calibration.report.stage_files import load_stage
-from calibration.validation.map.outputs import MapOutputs
-from calibration.validation.outputs import ValidationOutputs
-from checks import InputError
+from hertz2d.calibration.report.document import Section, listed
+from hertz2d.calibration.report.render import to_html, to_markdown
+from hertz2d.calibration.report.stage_files import load_stage
+from hertz2d.calibration.validation.map.outputs import MapOutputs
+from hertz2d.calibration.validation.outputs import ValidationOutputs
+from hertz2d.checks import InputError
 
 TITLE = "hertz2d: the 2D Hertzian frictional contact law, re-derived and validated by FEM"
 

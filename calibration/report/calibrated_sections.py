@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import pandas as pd
 
-from calibration.biaxial.outputs import BiaxialOutputs
-from calibration.calibrate.outputs import CalibratedOutputs
-from calibration.calibrate.targets import law_targets, met
-from calibration.report.dem_sections import difference_rows
-from calibration.report.document import Section
-from calibration.validation.map.spec import DEFAULT_VARIANT
+from hertz2d.calibration.biaxial.outputs import BiaxialOutputs
+from hertz2d.calibration.calibrate.outputs import CalibratedOutputs
+from hertz2d.calibration.calibrate.targets import law_targets, met
+from hertz2d.calibration.report.dem_sections import difference_rows
+from hertz2d.calibration.report.document import Section
+from hertz2d.calibration.validation.map.spec import DEFAULT_VARIANT
 
 
 def _percent(value: float) -> str:

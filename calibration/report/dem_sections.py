@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from calibration.biaxial.outputs import BiaxialOutputs
-from calibration.report.document import Section, listed
+from hertz2d.calibration.biaxial.outputs import BiaxialOutputs
+from hertz2d.calibration.report.document import Section, listed
 
 MPA = 1e-6
 

@@ -1,9 +1,9 @@
 """The report's content model: sections of paragraphs, tables and figures, in reading order.
 
-Builders in :mod:`calibration.report.penalty_sections`,
-:mod:`calibration.report.validation_sections`, :mod:`calibration.report.map_sections` and
-:mod:`calibration.report.dem_sections` produce these from a results root;
-:mod:`calibration.report.render` turns the same content into HTML and Markdown.
+Builders in :mod:`hertz2d.calibration.report.penalty_sections`,
+:mod:`hertz2d.calibration.report.validation_sections`, :mod:`hertz2d.calibration.report.map_sections` and
+:mod:`hertz2d.calibration.report.dem_sections` produce these from a results root;
+:mod:`hertz2d.calibration.report.render` turns the same content into HTML and Markdown.
 """
 from __future__ import annotations
 

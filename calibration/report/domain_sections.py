@@ -1,7 +1,7 @@
 """The report's section on the law's domain (``<results>/validation/domain_*.csv``).
 
 The numbers are the validation stage's findings
-(:func:`calibration.validation.domain_findings.domain_findings`, computed from those tables and
+(:func:`hertz2d.calibration.validation.domain_findings.domain_findings`, computed from those tables and
 tested there), the prose is the template
 ``templates/domain.md.j2``: this module only lays out the paragraphs, tables and figures.
 """
@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from calibration.laws.linear import PAPER_KT
-from calibration.report.document import Section
-from calibration.report.render import section_text
-from calibration.report.validation_sections import sticking_case2
-from calibration.validation.domain_findings import domain_findings
-from calibration.validation.outputs import ValidationOutputs
+from hertz2d.calibration.laws.linear import PAPER_KT
+from hertz2d.calibration.report.document import Section
+from hertz2d.calibration.report.render import section_text
+from hertz2d.calibration.report.validation_sections import sticking_case2
+from hertz2d.calibration.validation.domain_findings import domain_findings
+from hertz2d.calibration.validation.outputs import ValidationOutputs
 
 #: the paragraphs' template (one macro each)
 TEXT = section_text("domain.md.j2")

@@ -1,16 +1,16 @@
 """Report section from the validity map (``<results>/map/``): "Where each law holds".
 
 A results root made before the map existed has no ``map/``: the report reads it with
-:func:`~calibration.report.stage_files.load_stage`, gets None and leaves the section out.
+:func:`~hertz2d.calibration.report.stage_files.load_stage`, gets None and leaves the section out.
 """
 from __future__ import annotations
 
 import pandas as pd
 
-from calibration.report.document import Section
-from calibration.validation.map.outputs import MapOutputs
-from calibration.validation.map.regions import THRESHOLDS, force_errors, percent, region_table
-from calibration.validation.map.spec import DEFAULT_VARIANT, LOAD_MEANING
+from hertz2d.calibration.report.document import Section
+from hertz2d.calibration.validation.map.outputs import MapOutputs
+from hertz2d.calibration.validation.map.regions import THRESHOLDS, force_errors, percent, region_table
+from hertz2d.calibration.validation.map.spec import DEFAULT_VARIANT, LOAD_MEANING
 
 
 def _space(m: MapOutputs) -> str:

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
-from calibration.penalty.confined import tangential_stiffness_ratio
-from calibration.penalty.outputs import PenaltyOutputs
-from calibration.report.document import Section, listed
+from hertz2d.calibration.laws.closed_forms import EQ33_COEFFICIENTS, penalty_factor_eq33
+from hertz2d.calibration.penalty.confined import tangential_stiffness_ratio
+from hertz2d.calibration.penalty.outputs import PenaltyOutputs
+from hertz2d.calibration.report.document import Section, listed
 
 EQ33_TERMS = ("1", "a/R", "nu", "(a/R)^2", "(a/R) nu", "nu^2")
 
@@ -141,7 +141,7 @@ def disagreements(p: PenaltyOutputs) -> list[str]:
 
 def confined_conclusion(confined: dict) -> str:
     """Which penalty factor a DEM packing should use, with the evidence: one Markdown paragraph
-    from the ``confined`` part of ``fit.json`` (:func:`calibration.penalty.confined.summarise`)
+    from the ``confined`` part of ``fit.json`` (:func:`hertz2d.calibration.penalty.confined.summarise`)
     of a run with both half-round supports and K = 2, 3, 4 (the shipped specs)."""
     two = confined["two_disc"]
     w, ratio = two["w"], two["kt_over_kn"]

@@ -16,10 +16,10 @@ import markupsafe
 import pandas as pd
 from markdown_it import MarkdownIt
 
-from calibration.report.document import Figure, Paragraph, Section, Table
+from hertz2d.calibration.report.document import Figure, Paragraph, Section, Table
 
 _TEMPLATES = jinja2.Environment(
-    loader=jinja2.PackageLoader("calibration.report", "templates"),
+    loader=jinja2.PackageLoader("hertz2d.calibration.report", "templates"),
     autoescape=jinja2.select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
 _MARKDOWN = MarkdownIt("commonmark", {"html": False})
 
@@ -38,7 +38,7 @@ def _scientific(value: float) -> str:
 
 #: the sections' prose: Markdown templates of one macro per paragraph (not escaped: the
 #: renderers escape what the Markdown holds)
-_PROSE = jinja2.Environment(loader=jinja2.PackageLoader("calibration.report", "templates"),
+_PROSE = jinja2.Environment(loader=jinja2.PackageLoader("hertz2d.calibration.report", "templates"),
                             autoescape=False, undefined=jinja2.StrictUndefined)
 _PROSE.filters.update(pct=_percent, within=_within, sci=_scientific)
 

@@ -6,7 +6,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from checks import InputError
+from hertz2d.checks import InputError
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 #: flags for a sandboxed, offline machine (no first-run, no background networking)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from checks import InputError
+from hertz2d.checks import InputError
 
 
 def load_stage(kind, results: Path, present: bool = True):

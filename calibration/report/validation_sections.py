@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from calibration.report.document import Section
-from calibration.validation.domain_findings import stick_criterion_mu
-from calibration.validation.outputs import ValidationOutputs
+from hertz2d.calibration.report.document import Section
+from hertz2d.calibration.validation.domain_findings import stick_criterion_mu
+from hertz2d.calibration.validation.outputs import ValidationOutputs
 
 
 def sticking_case2(case2_mu: pd.DataFrame) -> str:

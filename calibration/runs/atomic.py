@@ -26,8 +26,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from calibration.runs import json_file
-from checks import InputError, no_file_creatable
+from hertz2d.calibration.runs import json_file
+from hertz2d.checks import InputError, no_file_creatable
 
 
 def check_writable(name: str, path, directory: bool = False) -> Path:
@@ -176,7 +176,7 @@ def write_csv(frame, path, float_format: str | None = None) -> Path:
 
 
 def write_json(data: dict, path) -> Path:
-    """Write ``data`` as indented strict JSON (:func:`calibration.runs.json_file.dumps`: a
+    """Write ``data`` as indented strict JSON (:func:`hertz2d.calibration.runs.json_file.dumps`: a
     number that is not finite becomes null, numpy scalars and arrays plain numbers and lists)."""
     return write_text(json_file.dumps(data, indent=2) + "\n", path)
 

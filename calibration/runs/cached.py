@@ -11,8 +11,8 @@ from typing import Callable, Hashable, Iterable
 
 from tqdm import tqdm
 
-from calibration.runs.executors import Executor, completed
-from calibration.runs.store import CaseStore
+from hertz2d.calibration.runs.executors import Executor, completed
+from hertz2d.calibration.runs.store import CaseStore
 
 
 def no_failure(row: dict) -> bool:

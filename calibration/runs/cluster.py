@@ -2,7 +2,7 @@
 
 ``--scheduler tls://HOST:PORT`` (or ``tcp://``, or ``$HERTZ2D_SCHEDULER``) connects a client to a
 running scheduler (started by hand, in a batch job or by dask-jobqueue: ``docs/cluster.md``) and submits every task to it, with the TLS certificates of dask's configuration
-(:mod:`calibration.runs.security`, checked before the scheduler is contacted). Only a task's
+(:mod:`hertz2d.calibration.runs.security`, checked before the scheduler is contacted). Only a task's
 arguments and its result travel: this process, the client, keeps writing the case store, so the
 workers need no shared file system. Each worker needs hertz2d and the same numerical packages
 installed, and keeps its own mesh cache (``$HERTZ2D_CACHE`` on its machine).
@@ -41,11 +41,11 @@ from distributed.comm import connect, parse_address
 from distributed.comm.addressing import get_address_host_port
 from distributed.comm.registry import get_backend
 
-from calibration.runs.executors import Executor
-from calibration.runs.provenance import versions
-from calibration.runs.security import scheduler_security
-from checks import InputError
-from meshes.digest import code_digest
+from hertz2d.calibration.runs.executors import Executor
+from hertz2d.calibration.runs.provenance import versions
+from hertz2d.calibration.runs.security import scheduler_security
+from hertz2d.checks import InputError
+from hertz2d.meshes.digest import code_digest
 
 log = logging.getLogger("hertz2d")
 
@@ -118,7 +118,7 @@ class DaskCluster(Executor):
     @classmethod
     def connect(cls, address: str, name: str = "scheduler") -> "DaskCluster":
         """A client of the scheduler at ``address``; :class:`InputError` naming ``name=address``
-        when its TLS settings are wrong (:func:`~calibration.runs.security.scheduler_security`),
+        when its TLS settings are wrong (:func:`~hertz2d.calibration.runs.security.scheduler_security`),
         when none answers within :data:`CONNECT_TIMEOUT` seconds (or refuses this client's
         certificate) or the address is malformed."""
         security = scheduler_security(address, name)

@@ -1,15 +1,15 @@
 """The executor that ``--jobs`` / ``--scheduler`` / ``$HERTZ2D_SCHEDULER`` ask for.
 
-Kept apart from :mod:`calibration.runs.executors` (the local executors) and
-:mod:`calibration.runs.cluster` (the dask one, which needs the optional ``cluster`` extra) so that
+Kept apart from :mod:`hertz2d.calibration.runs.executors` (the local executors) and
+:mod:`hertz2d.calibration.runs.cluster` (the dask one, which needs the optional ``cluster`` extra) so that
 neither imports the other: this module is the one place that knows both.
 """
 from __future__ import annotations
 
 import os
 
-from calibration.runs.executors import Executor, Inline, LocalPool
-from checks import InputError, count
+from hertz2d.calibration.runs.executors import Executor, Inline, LocalPool
+from hertz2d.checks import InputError, count
 
 #: the environment variable that names a dask scheduler when neither --jobs nor --scheduler is given
 SCHEDULER_VARIABLE = "HERTZ2D_SCHEDULER"
@@ -43,7 +43,7 @@ def open_executor(jobs: int | None = None, scheduler: str | None = None) -> Exec
                          "only share the CPUs, and each holds its own FEM, up to 1 GB")
         return Inline() if jobs == 1 else LocalPool(jobs)
     try:
-        from calibration.runs.cluster import DaskCluster
+        from hertz2d.calibration.runs.cluster import DaskCluster
     except ImportError as error:
         raise InputError(f"{name}={scheduler!r} needs dask.distributed ({error}); install it "
                          "with pip install 'hertz2d[cluster]'") from None

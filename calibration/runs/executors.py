@@ -2,14 +2,14 @@
 
 The sweep (half-round cases grouped by mesh), the validation (two-disc load paths) and the map
 need the same thing, :func:`completed`: each task's result handed back as soon as it finishes,
-so the caller stores it at once in the case store (:mod:`calibration.runs.store`, which stays on
+so the caller stores it at once in the case store (:mod:`hertz2d.calibration.runs.store`, which stays on
 the caller's machine: workers need no shared file system), and on an interruption (Ctrl-C, an
 exception from a task, the caller closing the generator) no new task started. Every finished
 result was yielded, and stored by the caller, before the interruption. Which executor ran a task
 never changes its result, and the callers assemble their tables in their own order, not in
 completion order, so a table is the same whichever executor made it.
 
-The executors, opened by :func:`calibration.runs.executor_choice.open_executor` from ``--jobs`` /
+The executors, opened by :func:`hertz2d.calibration.runs.executor_choice.open_executor` from ``--jobs`` /
 ``--scheduler`` and used as context managers (leaving the block frees the workers):
 
 :class:`Inline` (``jobs == 1``)
@@ -23,7 +23,7 @@ The executors, opened by :func:`calibration.runs.executor_choice.open_executor` 
     (SIGKILL included, when no clean-up code of the parent can run); multiprocessing's resource
     tracker then removes the pool's semaphores without a note on the user's terminal
     (:data:`TRACKER_NOTES`). A worker's warnings are one line each, as the command line's.
-:class:`calibration.runs.cluster.DaskCluster` (``--scheduler ADDRESS`` or ``$HERTZ2D_SCHEDULER``)
+:class:`hertz2d.calibration.runs.cluster.DaskCluster` (``--scheduler ADDRESS`` or ``$HERTZ2D_SCHEDULER``)
     the workers of an existing dask.distributed cluster; see that module.
 """
 from __future__ import annotations
@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 
-from calibration.runs.messages import one_line_warnings
+from hertz2d.calibration.runs.messages import one_line_warnings
 
 #: seconds between a local worker's checks that its parent is alive
 PARENT_POLL = 0.5
@@ -97,7 +97,7 @@ def _quiet_resource_tracker() -> None:
 
 
 def _start_worker(parent: int) -> None:
-    """Worker initializer: warnings as one line each (:mod:`calibration.runs.messages`), and a
+    """Worker initializer: warnings as one line each (:mod:`hertz2d.calibration.runs.messages`), and a
     daemon thread that ends the worker when ``parent`` is gone (:func:`_exit_with_parent`)."""
     one_line_warnings()
     _exit_with_parent(parent)

@@ -5,7 +5,7 @@ Written: a number that is not finite (a NaN for "not measured", an infinite rati
 ``JSON.parse``, ``jq``, Go, Rust) reads every file; Python's ``json`` would otherwise write the
 bare tokens ``NaN`` and ``Infinity``, which are not JSON.
 
-Read: :func:`read_json` refuses, in one :class:`~checks.InputError` line naming the file, what a
+Read: :func:`read_json` refuses, in one :class:`~hertz2d.checks.InputError` line naming the file, what a
 hand edit or another program may leave in a file hertz2d reads back: a missing or unreadable
 file, a UTF-8 byte-order mark (named as such: the parser would report "line 1, column 1"),
 text that is not JSON, and the non-standard ``NaN`` / ``Infinity`` tokens.
@@ -16,7 +16,7 @@ import json
 import math
 from pathlib import Path
 
-from checks import InputError
+from hertz2d.checks import InputError
 
 #: what a file that starts with a UTF-8 byte-order mark starts with, read as text
 BYTE_ORDER_MARK = "\ufeff"

@@ -5,7 +5,7 @@ skipped). :func:`one_line_warnings` prints them one line each and routes every P
 the same way: a numpy floating-point warning ("overflow encountered in multiply") that the checks
 before the arithmetic did not prevent reaches the user as ``hertz2d: warning: RuntimeWarning:
 overflow encountered in multiply (hertz2d.py:120)``, never as numpy's two raw lines. The command
-line installs it, and so does every local worker process (:mod:`calibration.runs.executors`).
+line installs it, and so does every local worker process (:mod:`hertz2d.calibration.runs.executors`).
 """
 from __future__ import annotations
 

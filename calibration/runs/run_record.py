@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from calibration import results_layout as layout
-from calibration.runs.atomic import write_json
-from calibration.runs.json_file import json_object, read_json
-from checks import InputError
+from hertz2d.calibration import results_layout as layout
+from hertz2d.calibration.runs.atomic import write_json
+from hertz2d.calibration.runs.json_file import json_object, read_json
+from hertz2d.checks import InputError
 
 #: the record's name under a results root
 RUN_RECORD = str(layout.RUN_RECORD)

@@ -26,7 +26,7 @@ import socket
 from distributed.comm.addressing import get_address_host, parse_address
 from distributed.security import Security
 
-from checks import InputError
+from hertz2d.checks import InputError
 
 log = logging.getLogger("hertz2d")
 

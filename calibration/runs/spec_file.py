@@ -1,7 +1,7 @@
 """Declarative run specifications in TOML: reading them and checking every value by its type.
 
 A spec is data a user edits by hand, so nothing in it is trusted: each value is checked where it
-is read, and a wrong one is an :class:`~checks.InputError` that names the table, the key
+is read, and a wrong one is an :class:`~hertz2d.checks.InputError` that names the table, the key
 and the value (``[base] R='half a metre' is not a number``), which the command line turns into
 exit 2. The stages build their cases from the checked values only.
 """
@@ -12,8 +12,8 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from calibration.runs.json_file import BYTE_ORDER_MARK
-from checks import InputError
+from hertz2d.calibration.runs.json_file import BYTE_ORDER_MARK
+from hertz2d.checks import InputError
 
 if sys.version_info >= (3, 11):
     import tomllib

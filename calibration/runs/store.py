@@ -3,7 +3,7 @@
 SQLite (standard library) gives atomic commits: a killed run leaves every case it finished and
 nothing half-written. The store lives in the cache directory (``$HERTZ2D_CACHE``), not under a
 results root. A row is keyed by a namespace, which names the code that computed it
-(:func:`meshes.digest.code_digest`), and by the case, so changing the solver or anything
+(:func:`hertz2d.meshes.digest.code_digest`), and by the case, so changing the solver or anything
 it imports invalidates old results. Only successful cases are stored; failed ones are retried on
 the next run.
 
@@ -24,7 +24,7 @@ import time
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-from meshes.cache_root import cache_root
+from hertz2d.meshes.cache_root import cache_root
 
 log = logging.getLogger("hertz2d")
 

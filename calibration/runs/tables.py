@@ -2,7 +2,7 @@
 checked before anything uses it.
 
 A table may have been edited, truncated or replaced since it was written, so
-:func:`read_table` refuses, in one :class:`~checks.InputError` line naming the file, the column
+:func:`read_table` refuses, in one :class:`~hertz2d.checks.InputError` line naming the file, the column
 and the value: a missing file (saying which command writes it), a file that is not a CSV table,
 a column named twice in the header (pandas would rename the second and a reader use the first),
 a missing column, and a number that is not finite (``inf``) or not a number at all where the
@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from checks import InputError, unique_columns
+from hertz2d.checks import InputError, unique_columns
 
 
 def header(path: Path, name: str) -> list[str]:

@@ -15,7 +15,7 @@ full slip; in the normal stage Fx is zero). The secant stiffness Fx/delta_t of t
 has exactly Fx's relative error, so the tangent is the stiffness that adds information. Steps
 where the FEM's value is below 1 % of its largest magnitude in that run are left out (a relative
 error of a near-zero quantity says nothing). :func:`relative_errors` and :func:`error_measures`
-are the metric; the validity map (:mod:`calibration.validation.map.errors`) judges its cases
+are the metric; the validity map (:mod:`hertz2d.calibration.validation.map.errors`) judges its cases
 with them too.
 """
 from __future__ import annotations
@@ -23,10 +23,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from calibration.laws import (EQ33, AccurateModel, AppendixC, ConstantPenalty, ContactLaw,
+from hertz2d.calibration.laws import (EQ33, AccurateModel, AppendixC, ConstantPenalty, ContactLaw,
                               ContactPair, HertzMindlin, LinearSpring, MindlinDeresiewicz,
                               PolynomialPenalty, SimplifiedModel)
-from calibration.validation.fem_runs import FemRun, ValidationSettings
+from hertz2d.calibration.validation.fem_runs import FemRun, ValidationSettings
 
 #: quantity -> (column, the regimes it is judged in)
 QUANTITIES = {"normal force": ("N", ("normal loading", "partial slip", "full slip")),

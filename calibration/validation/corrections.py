@@ -3,7 +3,7 @@
 - :func:`secant_drops`: how much the secant tangential stiffness ``Fx/delta_t`` (Fig. 13) falls
   over case 1's partial slip, FEM (both supports and mesh levels, horizontal Fx and contact-frame
   T) against the accurate model (Eq. 33's w, the half-round FEM's w at a, and the three forms
-  of Eq. 26's stick-zone term of :mod:`calibration.validation.stick_zone_term`).
+  of Eq. 26's stick-zone term of :mod:`hertz2d.calibration.validation.stick_zone_term`).
 - :func:`stick_criterion`: Mindlin and Deresiewicz's condition for proportional loading (case 2)
   to stick, ``kt / kn < mu``, with the tangent normal stiffness ``dN/d(delta_n)`` (the one the
   condition needs: it compares the increments ``dT = kt d(delta_t)`` and ``mu dN = mu kn_tangent
@@ -20,11 +20,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from calibration.laws import (EQ33, ConstantPenalty, ContactPair, full_slip_displacement,
+from hertz2d.calibration.laws import (EQ33, ConstantPenalty, ContactPair, full_slip_displacement,
                               normal_force, tangential_stiffness)
-from calibration.laws.sphere import MindlinDeresiewicz
-from calibration.validation import stick_zone_term as stz
-from calibration.validation.fem_runs import FemRun, ValidationSettings
+from hertz2d.calibration.laws.sphere import MindlinDeresiewicz
+from hertz2d.calibration.validation import stick_zone_term as stz
+from hertz2d.calibration.validation.fem_runs import FemRun, ValidationSettings
 
 
 def _partial(table: pd.DataFrame) -> pd.DataFrame:
@@ -42,7 +42,7 @@ def secant_drops(runs: list[FemRun], settings: ValidationSettings,
                  half_round: dict[str, stz.TabulatedPenalty]) -> pd.DataFrame:
     """One row per FEM run (case 1) and per model variant; ``half_round`` maps each support to
     the half-round FEM's w(c)
-    (:func:`calibration.validation.stick_zone_term.half_round_penalty`)."""
+    (:func:`hertz2d.calibration.validation.stick_zone_term.half_round_penalty`)."""
     rows = [{"source": "FEM", "support": r.support, "level": r.level, "force": force,
              "secant drop": fem_secant_drop(r.table, force)}
             for r in runs if r.case == "case 1" for force in ("Fx", "T")]

@@ -16,8 +16,8 @@ Tables (:func:`domain_checks` returns them by name):
     resultant (zero by symmetry), the largest shear traction over mu p0, how far q is from odd,
     the sign of ``q x`` (q resisting +delta_t, so negative when the upper body's surface would
     slide inward more), the stick zone c/a, against the half-plane models
-    (:mod:`calibration.validation.halfplane`: Goodman's approximation, whose closed form is
-    :func:`calibration.validation.reference_forms.normal_loading_stick_ratio`, and the coupled
+    (:mod:`hertz2d.calibration.validation.halfplane`: Goodman's approximation, whose closed form is
+    :func:`hertz2d.calibration.validation.reference_forms.normal_loading_stick_ratio`, and the coupled
     problem).
 ``beta_trend``
     the wall's normal-loading c/a at decreasing a/R: the FEM tends to the coupled half-plane
@@ -45,8 +45,8 @@ Tables (:func:`domain_checks` returns them by name):
     set-up and per-step time of every run at its level (seconds, as measured when it was
     computed, possibly by an earlier run), and why a path stopped if it did.
 
-The FEM runs are stored in the :class:`calibration.runs.store.CaseStore` under a namespace that
-hashes the source of every module this one imports (as :mod:`calibration.validation.fem_runs`),
+The FEM runs are stored in the :class:`hertz2d.calibration.runs.store.CaseStore` under a namespace that
+hashes the source of every module this one imports (as :mod:`hertz2d.calibration.validation.fem_runs`),
 so a rerun computes only what is missing.
 """
 from __future__ import annotations
@@ -60,24 +60,24 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from calibration.laws import EQ33, ContactPair
-from calibration.laws.energy import energy_per_cycle
-from calibration.laws.hertz2d import accurate_tangential_force
-from calibration.runs.cached import cached_results
-from calibration.runs.executors import Executor, Inline
-from calibration.runs.provenance import versions
-from calibration.runs.store import CaseStore
-from calibration.validation import halfplane
-from calibration.validation.comparison import linear_spring_from
-from calibration.validation.reference_forms import (approach, dundurs_beta, half_width,
+from hertz2d.calibration.laws import EQ33, ContactPair
+from hertz2d.calibration.laws.energy import energy_per_cycle
+from hertz2d.calibration.laws.hertz2d import accurate_tangential_force
+from hertz2d.calibration.runs.cached import cached_results
+from hertz2d.calibration.runs.executors import Executor, Inline
+from hertz2d.calibration.runs.provenance import versions
+from hertz2d.calibration.runs.store import CaseStore
+from hertz2d.calibration.validation import halfplane
+from hertz2d.calibration.validation.comparison import linear_spring_from
+from hertz2d.calibration.validation.reference_forms import (approach, dundurs_beta, half_width,
                                                     masing_branch, masing_loop_energy,
                                                     normal_force, normal_loading_stick_ratio)
-from calibration.validation.verification import onset_of_full_slip
-from checks.loadpath import LoadPath
-from fem.supports import DEFAULT_SUPPORT, SUPPORTS
-from fem.twodisc import Disc, RigidFlat, TwoBody
-from meshes.digest import code_digest
-from meshes.twodisc import DEFAULT_LEVEL
+from hertz2d.calibration.validation.verification import onset_of_full_slip
+from hertz2d.checks.loadpath import LoadPath
+from hertz2d.fem.supports import DEFAULT_SUPPORT, SUPPORTS
+from hertz2d.fem.twodisc import Disc, RigidFlat, TwoBody
+from hertz2d.meshes.digest import code_digest
+from hertz2d.meshes.twodisc import DEFAULT_LEVEL
 
 #: configuration -> (upper, lower, delta_n, delta_t of its hold-normal path)
 PAIRS = {"equal discs": (Disc(0.5, 10e9, 0.25), Disc(0.5, 10e9, 0.25), 0.025, 0.025),

@@ -1,4 +1,4 @@
-"""Figures of the law's domain (:mod:`calibration.validation.domain_stage`), one per table."""
+"""Figures of the law's domain (:mod:`hertz2d.calibration.validation.domain_stage`), one per table."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt

@@ -1,10 +1,10 @@
 """What the law's domain tables show, as numbers: the findings the report states about them.
 
-The domain stage (:mod:`calibration.validation.domain_stage`) writes its tables; the findings are
+The domain stage (:mod:`hertz2d.calibration.validation.domain_stage`) writes its tables; the findings are
 computed here from those tables alone (:func:`domain_findings`), so a results root of any age
 gives its own, and the report renders them (its template ``domain.md.j2``) without computing
 or typing a number. The configurations are described from
-:data:`~calibration.validation.domain_checks.PAIRS`, the bodies the stage runs
+:data:`~hertz2d.calibration.validation.domain_checks.PAIRS`, the bodies the stage runs
 (:func:`pair_description`).
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from calibration.validation.domain_checks import PAIRS
+from hertz2d.calibration.validation.domain_checks import PAIRS
 
 
 def _body(disc) -> str:
@@ -178,7 +178,7 @@ class DomainFindings:
 
 def domain_findings(tables: dict[str, pd.DataFrame], level: int) -> DomainFindings:
     """The findings of the domain tables (by name, as
-    :class:`~calibration.validation.outputs.DomainOutputs` reads them) at the stage's mesh
+    :class:`~hertz2d.calibration.validation.outputs.DomainOutputs` reads them) at the stage's mesh
     ``level``."""
     normal, stick = tables["normal"], tables["stick"]
     finest = int(normal.level.max())

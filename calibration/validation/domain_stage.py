@@ -1,13 +1,13 @@
 """The law's domain inside ``hertz2d validate``: the FEM beyond the paper's two equal discs.
 
-Runs :func:`calibration.validation.domain_checks.domain_checks` (a wall and a dissimilar pair
+Runs :func:`hertz2d.calibration.validation.domain_checks.domain_checks` (a wall and a dissimilar pair
 against Eqs. 17 and 22, Dundurs' beta, the stick zone, Masing's rule, the energy per cycle,
 normal unloading, case 2 over mu; FEM runs cached in the case store, on the stage's executor) and
 adds, from the same store:
 
 ``energy_laws``
     the energy per cycle of the FEM (Fx and T) against every law with memory and the Masing loops
-    of Eq. 26's three stick-zone terms (:mod:`calibration.validation.stick_zone_term`), at the
+    of Eq. 26's three stick-zone terms (:mod:`hertz2d.calibration.validation.stick_zone_term`), at the
     FEM's amplitudes (equal absolute A) and at the same fractions of each model's own full-slip
     displacement;
 ``energy_sensitivity``
@@ -26,7 +26,7 @@ adds, from the same store:
     with memory (for the figure).
 
 Everything is written as ``<results>/validation/domain_<table>.csv`` with the figures of
-:mod:`calibration.validation.domain_figures`.
+:mod:`hertz2d.calibration.validation.domain_figures`.
 """
 from __future__ import annotations
 
@@ -36,23 +36,23 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from calibration.laws import (EQ33, FORMS, ConstantPenalty, ContactPair, full_slip_displacement,
+from hertz2d.calibration.laws import (EQ33, FORMS, ConstantPenalty, ContactPair, full_slip_displacement,
                               make_law, normal_force)
-from calibration.laws.appendix_c import AppendixC
-from calibration.laws.sphere import MindlinDeresiewicz, hertz_normal
-from calibration.laws.energy import energy_per_cycle
-from calibration.runs.atomic import save_figure
-from calibration.runs.executors import Executor, Inline
-from calibration.validation import domain_figures
-from calibration.validation import stick_zone_term as stz
-from calibration.validation.domain_checks import (PAIRS, DomainSettings, PathCase, Runs,
+from hertz2d.calibration.laws.appendix_c import AppendixC
+from hertz2d.calibration.laws.sphere import MindlinDeresiewicz, hertz_normal
+from hertz2d.calibration.laws.energy import energy_per_cycle
+from hertz2d.calibration.runs.atomic import save_figure
+from hertz2d.calibration.runs.executors import Executor, Inline
+from hertz2d.calibration.validation import domain_figures
+from hertz2d.calibration.validation import stick_zone_term as stz
+from hertz2d.calibration.validation.domain_checks import (PAIRS, DomainSettings, PathCase, Runs,
                                                   _hold_normal, _normal_shear, cycle_cases,
                                                   domain_checks, first_cases)
-from calibration.validation.outputs import DOMAIN_FIGURES, figure_path, write_domain_tables
-from calibration.validation.reference_forms import masing_branch, masing_loop_energy
-from calibration.validation.verification import onset_of_full_slip
-from checks.loadpath import LoadPath
-from fem.supports import DEFAULT_SUPPORT
+from hertz2d.calibration.validation.outputs import DOMAIN_FIGURES, figure_path, write_domain_tables
+from hertz2d.calibration.validation.reference_forms import masing_branch, masing_loop_energy
+from hertz2d.calibration.validation.verification import onset_of_full_slip
+from hertz2d.checks.loadpath import LoadPath
+from hertz2d.fem.supports import DEFAULT_SUPPORT
 
 #: laws with memory (they dissipate below full slip), and those without, by label
 MEMORY_LAWS = {"accurate-memory": "accurate model with memory",

@@ -2,8 +2,8 @@
 
 Two load paths of Section 4.2 (case 1 ``hold-normal``, case 2 ``proportional``), both supports,
 at two mesh levels (the finer one gives the curves, the coarser one their mesh convergence).
-Each run is stored, table and traction profiles, in the :class:`calibration.runs.store.CaseStore`
-under a namespace that hashes the source of every module this one imports (:mod:`meshes.digest`),
+Each run is stored, table and traction profiles, in the :class:`hertz2d.calibration.runs.store.CaseStore`
+under a namespace that hashes the source of every module this one imports (:mod:`hertz2d.meshes.digest`),
 so a rerun or a run after Ctrl-C recomputes only what is missing and a changed solver recomputes
 everything.
 """
@@ -15,14 +15,14 @@ from functools import partial
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from calibration.runs.cached import cached_results
-from calibration.runs.executors import Executor, Inline
-from calibration.runs.provenance import versions
-from calibration.runs.store import CaseStore
-from checks.loadpath import LoadPath
-from fem.supports import SUPPORTS
-from fem.twodisc import Disc, solve_two_disc
-from meshes.digest import code_digest
+from hertz2d.calibration.runs.cached import cached_results
+from hertz2d.calibration.runs.executors import Executor, Inline
+from hertz2d.calibration.runs.provenance import versions
+from hertz2d.calibration.runs.store import CaseStore
+from hertz2d.checks.loadpath import LoadPath
+from hertz2d.fem.supports import SUPPORTS
+from hertz2d.fem.twodisc import Disc, solve_two_disc
+from hertz2d.meshes.digest import code_digest
 
 CASES = {"case 1": "hold-normal", "case 2": "proportional"}
 

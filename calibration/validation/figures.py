@@ -9,10 +9,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from calibration.laws import half_width, pressure, shear_traction, stick_half_width
-from calibration.laws.pair import ContactPair
-from calibration.validation.fem_runs import FemRun, ValidationSettings
-from calibration.validation.verification import PARTIAL_SLIP_DELTA_T
+from hertz2d.calibration.laws import half_width, pressure, shear_traction, stick_half_width
+from hertz2d.calibration.laws.pair import ContactPair
+from hertz2d.calibration.validation.fem_runs import FemRun, ValidationSettings
+from hertz2d.calibration.validation.verification import PARTIAL_SLIP_DELTA_T
 
 FEM_STYLE = {"FEM, clamped": dict(color="k", marker="o", ms=3.5, ls="none"),
              "FEM, symmetric": dict(color="0.55", marker="s", ms=3.5, ls="none", mfc="none")}

@@ -26,7 +26,7 @@ width 1; then, delta held, s rises in ``tangential_steps`` equal steps (the path
 ``hold-normal``). Each step solves Signorini's conditions for p and Coulomb's law for q with the
 friction history of the previous step (``|q| <= mu p``; the slip increment vanishes where q is
 below the bound and opposes q where it is at it), alternating the two convex problems (p >= 0 with
-q fixed; q in its box with p fixed; :func:`fem.contact.boxqp.solve_box_lcp`) until neither
+q fixed; q in its box with p fixed; :func:`hertz2d.fem.contact.boxqp.solve_box_lcp`) until neither
 changes. Normal loading alone is the plane version of Spence's problem (J. Elasticity 5 (1975)
 297, for spheres); the tangential stage after it the problem of dissimilar cylinders under normal
 and tangential load (Nowell, Hills & Sackfield, J. Mech. Phys. Solids 36 (1988) 59); with
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from fem.contact.boxqp import solve_box_lcp
+from hertz2d.fem.contact.boxqp import solve_box_lcp
 
 #: approach of the frictionless Hertz half-width 1 under this kernel: ``(1/2 + log 2) / 2``
 HERTZ_APPROACH = 0.5 * (0.5 + np.log(2.0))

@@ -10,8 +10,8 @@
 :class:`ValidationOutputs`
     the record and the stage's tables (``curves.csv``, ``verification.csv``, ``errors.csv``,
     ``secant_drop.csv``, ``unit_free.csv``) and the law's domain (:class:`DomainOutputs`:
-    ``domain_<table>.csv``, its findings, :mod:`calibration.validation.domain_findings`), each
-    table checked on read (:func:`calibration.runs.tables.read_table`), and every figure's path.
+    ``domain_<table>.csv``, its findings, :mod:`hertz2d.calibration.validation.domain_findings`), each
+    table checked on read (:func:`hertz2d.calibration.runs.tables.read_table`), and every figure's path.
 """
 from __future__ import annotations
 
@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration import results_layout as layout
-from calibration.runs.atomic import write_csv, write_json
-from calibration.runs.json_file import Field, json_object, read_json
-from calibration.runs.tables import read_table
-from checks import InputError
+from hertz2d.calibration import results_layout as layout
+from hertz2d.calibration.runs.atomic import write_csv, write_json
+from hertz2d.calibration.runs.json_file import Field, json_object, read_json
+from hertz2d.calibration.runs.tables import read_table
+from hertz2d.checks import InputError
 
 SUMMARY = "summary.json"
 #: the error table, the stage's main output

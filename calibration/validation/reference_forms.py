@@ -1,6 +1,6 @@
 """Closed forms the two-body FEM is verified against beyond the paper's equal discs.
 
-Bodies are :class:`fem.twodisc.Disc` (radius R, E, nu) or :class:`fem.twodisc.RigidFlat` (a rigid
+Bodies are :class:`hertz2d.fem.twodisc.Disc` (radius R, E, nu) or :class:`hertz2d.fem.twodisc.RigidFlat` (a rigid
 wall: infinite radius, zero compliance); forces per unit thickness.
 
 - Normal loading, frictionless, each disc's flat a mirror plane (the ``symmetric`` support):
@@ -21,11 +21,11 @@ wall: infinite radius, zero compliance); forces per unit thickness.
   ``|x| < c`` of the finite Hilbert-transform equation has a solution bounded at both ends only if
   ``K(sqrt(1 - k^2)) / K(k) = |beta| / mu``, ``k = c/a``, K the complete elliptic integral of the
   first kind (:func:`normal_loading_stick_ratio`; derived for this module and checked against
-  the numerical half-planes of :mod:`calibration.validation.halfplane` in the tests).
+  the numerical half-planes of :mod:`hertz2d.calibration.validation.halfplane` in the tests).
 - Masing's rule (elastic-frictional contact at constant N): from a reversal at ``(delta*, T*)``
   the branch is ``T(delta) = T* - 2 f((delta* - delta)/2)``, f the virgin loading curve, the
   reloading branch its mirror image; the energy dissipated per cycle of amplitude A is the loop's
-  area (:func:`calibration.laws.energy.energy_per_cycle` from a table), ``8 int_0^A f - 4 A f(A)``
+  area (:func:`hertz2d.calibration.laws.energy.energy_per_cycle` from a table), ``8 int_0^A f - 4 A f(A)``
   for a Masing loop.
 """
 from __future__ import annotations
@@ -34,7 +34,7 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import ellipk, ellipkm1
 
-from fem.twodisc import Disc, RigidFlat
+from hertz2d.fem.twodisc import Disc, RigidFlat
 
 Body = Disc | RigidFlat
 

@@ -5,9 +5,9 @@ one row per step, tidy), ``profiles.csv`` (the FEM's contact tractions of case 1
 the normal stage and at delta_t = 0.01 m), ``verification.csv``, ``errors.csv``, ``summary.json``
 (settings, the linear spring's regression, the paper's values, the numbers behind the report's
 corrected statements, failures, provenance), ``secant_drop.csv`` and ``unit_free.csv``
-(:mod:`calibration.validation.corrections`), the figures ``fig11_tractions.png`` ...
+(:mod:`hertz2d.calibration.validation.corrections`), the figures ``fig11_tractions.png`` ...
 ``fig15_case2.png``, ``laws_case1.png``, and the law's domain
-(:mod:`calibration.validation.domain_stage`: ``domain_*.csv`` and ``domain_*.png``).
+(:mod:`hertz2d.calibration.validation.domain_stage`: ``domain_*.csv`` and ``domain_*.png``).
 """
 from __future__ import annotations
 
@@ -18,22 +18,22 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from calibration.fitted import fit_keys, penalty_fit
-from calibration.runs.atomic import check_writable, save_figure, writes_together
-from calibration.runs.executors import Executor, Inline
-from calibration.laws import ContactPair, normal_force, tangential_stiffness
-from calibration.runs.provenance import provenance
-from calibration.validation import corrections, figures
-from calibration.validation import stick_zone_term as stz
-from calibration.validation.comparison import (error_table, law_curves, laws_to_validate,
+from hertz2d.calibration.fitted import fit_keys, penalty_fit
+from hertz2d.calibration.runs.atomic import check_writable, save_figure, writes_together
+from hertz2d.calibration.runs.executors import Executor, Inline
+from hertz2d.calibration.laws import ContactPair, normal_force, tangential_stiffness
+from hertz2d.calibration.runs.provenance import provenance
+from hertz2d.calibration.validation import corrections, figures
+from hertz2d.calibration.validation import stick_zone_term as stz
+from hertz2d.calibration.validation.comparison import (error_table, law_curves, laws_to_validate,
                                                linear_spring_from, with_stiffness)
-from calibration.validation.domain_stage import run_domain, settings_for
-from calibration.validation.fem_runs import FemRun, ValidationSettings, fem_runs
-from calibration.validation.outputs import (ERRORS, ValidationRecord, ValidationSummary,
+from hertz2d.calibration.validation.domain_stage import run_domain, settings_for
+from hertz2d.calibration.validation.fem_runs import FemRun, ValidationSettings, fem_runs
+from hertz2d.calibration.validation.outputs import (ERRORS, ValidationRecord, ValidationSummary,
                                             figure_path, folder, write_tables)
-from calibration.validation.verification import PARTIAL_SLIP_DELTA_T, verification_table
-from fem.supports import DEFAULT_SUPPORT
-from meshes.halfround import DEFAULT_LEVEL as HALF_ROUND_LEVEL
+from hertz2d.calibration.validation.verification import PARTIAL_SLIP_DELTA_T, verification_table
+from hertz2d.fem.supports import DEFAULT_SUPPORT
+from hertz2d.meshes.halfround import DEFAULT_LEVEL as HALF_ROUND_LEVEL
 
 #: the paper's linear spring, regressed on its own case 2 (Section 4.3)
 PAPER_KN, PAPER_KT = 2.7e9, 1.5e9

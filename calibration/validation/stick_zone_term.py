@@ -10,7 +10,7 @@ with ``h(x) = log(2R/x) + 1/2`` the half-space part and ``w P(x) = w (log(4R/x) 
 the penalty term of Eq. 20, both at the half-width x of the traction. The curvature of the
 virgin curve, and with it the energy per cycle at small amplitudes and the drop of the secant
 stiffness over partial slip, is set by how fast ``B(c)`` grows as c shrinks
-(``d B / d log(1/c)``, the ``eps`` of :mod:`calibration.laws.energy`). Three variants:
+(``d B / d log(1/c)``, the ``eps`` of :mod:`hertz2d.calibration.laws.energy`). Three variants:
 
 ``Eq. 26 as printed``
     w at the stick half-width, ``w(c/R)`` (Eq. 33 or any penalty factor):
@@ -25,8 +25,8 @@ stiffness over partial slip, is set by how fast ``B(c)`` grows as c shrinks
     sum omega_i``.
 
 :func:`virgin_curve` tabulates each; the Masing loop of a virgin curve
-(:func:`calibration.validation.reference_forms.masing_loop_energy`) is the accurate model with
-memory's loop at constant N exactly (:mod:`calibration.laws.memory`).
+(:func:`hertz2d.calibration.validation.reference_forms.masing_loop_energy`) is the accurate model with
+memory's loop at constant N exactly (:mod:`hertz2d.calibration.laws.memory`).
 """
 from __future__ import annotations
 
@@ -34,13 +34,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calibration.laws import ContactPair, full_slip_displacement, half_width
-from calibration.laws.closed_forms import (half_space_bracket, penalty_bracket,
+from hertz2d.calibration.laws import ContactPair, full_slip_displacement, half_width
+from hertz2d.calibration.laws.closed_forms import (half_space_bracket, penalty_bracket,
                                            penalty_factor_from_displacement)
-from calibration.laws.hertz2d import accurate_tangential_displacement
-from calibration.laws.penalty_factor import bounded
-from fem.halfround import HalfRoundBody
-from meshes.halfround import DEFAULT_LEVEL
+from hertz2d.calibration.laws.hertz2d import accurate_tangential_displacement
+from hertz2d.calibration.laws.penalty_factor import bounded
+from hertz2d.fem.halfround import HalfRoundBody
+from hertz2d.meshes.halfround import DEFAULT_LEVEL
 
 #: the forms of the stick-zone term compared
 VARIANTS = ("Eq. 26 as printed", "w(c) of the half-round FEM", "penalty term at a")

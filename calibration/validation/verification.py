@@ -18,12 +18,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from calibration.laws import (EQ33, ConstantPenalty, ContactPair, full_slip_displacement,
+from hertz2d.calibration.laws import (EQ33, ConstantPenalty, ContactPair, full_slip_displacement,
                               half_width, normal_force, pressure, shear_traction,
                               stick_half_width)
-from calibration.laws.closed_forms import penalty_factor_from_displacement
-from calibration.validation.fem_runs import FemRun, ValidationSettings
-from fem.halfround import HalfRoundBody
+from hertz2d.calibration.laws.closed_forms import penalty_factor_from_displacement
+from hertz2d.calibration.validation.fem_runs import FemRun, ValidationSettings
+from hertz2d.fem.halfround import HalfRoundBody
 
 #: the tangential displacement of the paper's Fig. 11 (partial slip)
 PARTIAL_SLIP_DELTA_T = 0.01

@@ -6,7 +6,7 @@ number, so a rerun of the pipeline updates the docs and a page cannot drift from
 Directives (MyST syntax shown):
 
 ``{report-section} ANCHOR``
-    One section of the report (:func:`calibration.report.report_sections`): its paragraphs,
+    One section of the report (:func:`hertz2d.calibration.report.report_sections`): its paragraphs,
     tables with captions and figures, computed from the results root by the same code that writes
     ``results/report.html``. ANCHOR is the report's anchor (``penalty``, ``map``, ...).
 ``{results-files} FOLDER``
@@ -16,7 +16,7 @@ Directives (MyST syntax shown):
     The entries of one object of a results JSON file, a row each (a ``[low, high]`` pair as a
     range): the calibrated law's training ranges, say.
 ``{laws-table}``
-    The contact laws of :data:`calibration.laws.LAWS`: ``--law`` name, class, load paths, and
+    The contact laws of :data:`hertz2d.calibration.laws.LAWS`: ``--law`` name, class, load paths, and
     whether the DEM engine and the exports run it.
 ``{example} SCRIPT``
     An example script (``docs/examples/``): its source, then what it prints, run at build time
@@ -30,7 +30,7 @@ Roles:
 ``{constant}`MODULE.NAME[:FORMAT]```
     A constant of the code (a limit, a default), as the code defines it.
 ``{biaxial-schedule}`quick|paper```
-    A biaxial test's discs, box and stage durations, from :class:`dem.biaxial.BiaxialSettings`.
+    A biaxial test's discs, box and stage durations, from :class:`hertz2d.dem.biaxial.BiaxialSettings`.
 
 The API pages (``docs/api/generated/``, git-ignored) are written when a build starts: one page per
 package of ``hertz2d_api_packages``, with its own docstring and members and then each of its modules
@@ -62,7 +62,7 @@ LOGGER = logging.getLogger(__name__)
 @functools.cache
 def _sections(results: str) -> dict:
     """The report's sections of ``results`` by anchor (computed once per build)."""
-    from calibration.report import report_sections
+    from hertz2d.calibration.report import report_sections
     return {section.anchor: section for section in report_sections(Path(results))}
 
 
@@ -136,7 +136,7 @@ def _figure(path: Path, caption: str, document: Path) -> list[str]:
 
 def section_markdown(section, document: Path) -> list[str]:
     """A report section's blocks as MyST lines (paragraphs, captioned tables and figures)."""
-    from calibration.report.document import Figure, Paragraph, Table
+    from hertz2d.calibration.report.document import Figure, Paragraph, Table
     lines: list[str] = []
     for block in section.blocks:
         if isinstance(block, Paragraph):
@@ -240,7 +240,7 @@ class LawsTable(_MarkdownDirective):
     option_spec = {"law": directives.unchanged}
 
     def markdown(self) -> list[str]:
-        from calibration.laws import LAWS, registry
+        from hertz2d.calibration.laws import LAWS, registry
 
         def mark(flag: bool) -> str:
             return "yes" if flag else "-"
@@ -255,10 +255,10 @@ class LawsTable(_MarkdownDirective):
                  "exports (`export-law`)": ", ".join(registry.entry(name).exports) or "-"}
                 for name, law in LAWS.items() if self.options.get("law", name) == name]
         if not rows:
-            raise self.error(f"laws-table: no law {self.options['law']!r} in calibration.laws.LAWS")
-        return _table(pd.DataFrame(rows), "The laws of `calibration.laws.LAWS`, where each runs: "
+            raise self.error(f"laws-table: no law {self.options['law']!r} in hertz2d.calibration.laws.LAWS")
+        return _table(pd.DataFrame(rows), "The laws of `hertz2d.calibration.laws.LAWS`, where each runs: "
                                           "read from the law registry "
-                                          "(`calibration.laws.registry`: the engines and exports "
+                                          "(`hertz2d.calibration.laws.registry`: the engines and exports "
                                           "each law declares) and the law classes (what each "
                                           "declares of its admissibility, which "
                                           "`tests/test_admissibility.py` holds it to).")
@@ -297,7 +297,7 @@ class BiaxialScheduleRole(SphinxRole):
     """``{biaxial-schedule}`quick|paper```: the test's packing and stages as the code runs them."""
 
     def run(self):
-        from dem.biaxial import BiaxialSettings
+        from hertz2d.dem.biaxial import BiaxialSettings
         make = {"quick": BiaxialSettings.quick, "paper": BiaxialSettings}.get(self.text)
         if make is None:
             message = self.inliner.reporter.error(
@@ -376,7 +376,7 @@ def _write_api_pages(app) -> None:
 
 def _defining_name(env, module: str, target: str) -> str | None:
     """The documented name of what ``target`` means inside ``module``: a docstring may name an
-    object its module imports (``InputError`` in a stage, ``calibration.laws.ContactPair``
+    object its module imports (``InputError`` in a stage, ``hertz2d.calibration.laws.ContactPair``
     re-exported by the law package); it is documented once, where it is defined."""
     import importlib
     objects = env.get_domain("py").objects

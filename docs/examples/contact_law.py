@@ -1,22 +1,22 @@
 """The paper's simplified law (Table 1) as a DEM code calls it, and a law with memory on a cycle.
 
-:func:`calibration.laws.simplified_update` advances a whole batch of contacts in one vectorised
+:func:`hertz2d.calibration.laws.simplified_update` advances a whole batch of contacts in one vectorised
 call: the approach, this step's tangential increment and each contact's history (T and a of the
 previous step) in; N, T, a, kn, kt and whether it slips out. Here three contacts of the paper's
 discs (R = 0.5 m, E 10 GPa, nu 0.25, mu 0.3) at one approach are sheared step by step: the
 tangential force grows with the tangential stiffness until it reaches Coulomb's bound mu N.
 
 Then the accurate model with memory (Masing's rule) runs a tangential cycle at constant N and
-:func:`calibration.laws.energy_per_cycle` measures the loop's area, the energy a cycle dissipates
+:func:`hertz2d.calibration.laws.energy_per_cycle` measures the loop's area, the energy a cycle dissipates
 (Table 1's spring is elastic below full slip and dissipates nothing).
 
 Run it: ``python docs/examples/contact_law.py``.
 """
 import numpy as np
 
-from calibration.laws import (ContactPair, energy_per_cycle, full_slip_displacement, make_law,
+from hertz2d.calibration.laws import (ContactPair, energy_per_cycle, full_slip_displacement, make_law,
                               normal_force, simplified_update)
-from checks.loadpath import LoadPath
+from hertz2d.checks.loadpath import LoadPath
 
 PAIR = ContactPair.discs(R=0.5, E=10e9, nu=0.25, mu=0.3)
 

@@ -3,8 +3,8 @@
 ``hertz2d export-law --out DIR`` writes ``law.json`` (the law's formulas with their equation
 numbers and the penalty factor's coefficients), ``hertz2d_law.h`` (the same law in C99) and
 ``test_vectors.csv`` (contact updates made by the Python law, for a port to check itself
-against). A Python code reads ``law.json`` with :func:`calibration.export.law_file.read_law` and
-gets the penalty factor back; here one step of :func:`calibration.laws.simplified_update` with it
+against). A Python code reads ``law.json`` with :func:`hertz2d.calibration.export.law_file.read_law` and
+gets the penalty factor back; here one step of :func:`hertz2d.calibration.laws.simplified_update` with it
 reproduces the test vector of the most loaded sticking contact.
 
 Run it: ``python docs/examples/export_law.py``.
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from calibration.cli import main
-from calibration.laws import ContactPair, simplified_update
-from calibration.export.law_file import read_law
+from hertz2d.calibration.cli import main
+from hertz2d.calibration.laws import ContactPair, simplified_update
+from hertz2d.calibration.export.law_file import read_law
 
 
 def export_and_check(folder: Path) -> dict:

@@ -15,8 +15,8 @@ Run it: ``python docs/examples/impact.py`` (needs numba, the ``dem`` extra).
 """
 import math
 
-from dem import Damping, Law
-from dem.impact import DENSITY, RADIUS, elastic_contact_time, impact, sliding_impact
+from hertz2d.dem import Damping, Law
+from hertz2d.dem.impact import DENSITY, RADIUS, elastic_contact_time, impact, sliding_impact
 
 SPEED, DT = 1.0, 1e-7
 LAW = Law.simplified(10e9, 0.25, 0.3)  # Table 1 with Eq. 33's w

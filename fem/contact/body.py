@@ -11,7 +11,7 @@ compliance of the window DOFs. Static condensation of this kind
 is exact for a linear bulk (e.g. Wriggers, *Computational Contact Mechanics*, 2006, Sec. 6.5;
 Johnson's influence-coefficient method, *Contact Mechanics*, 1985, Sec. 5.9).
 
-Supports of the flat (:mod:`fem.supports`, the same two as the half-round body): ``clamped``
+Supports of the flat (:mod:`hertz2d.fem.supports`, the same two as the half-round body): ``clamped``
 (the paper's statement: "fixed at the bottom", "prescribed displacements at the top") and
 ``symmetric`` (roller, inertia relief, a pin carrying nothing). With the relief load ``g`` the
 load is ``P^T f + g (e_x . f)``, so ``C = P K^-1 P^T + v e_x^T`` with ``v = P K^-1 g``: still
@@ -25,7 +25,7 @@ factors is then ``L_WW U_WW = K_WW - K_WI K_II^-1 K_IW``, the window stiffness, 
 ``C``: one factorisation gives the compliance without a solve per window DOF (at 14k DOFs: 0.1 s
 against 0.7 s for 228 solves). The order is SuperLU's minimum-degree ordering of ``A + A^T``
 (``MMD_AT_PLUS_A``; the default ordering is ~50x slower on these matrices, design note 2 in
-:mod:`fem.contact`) computed on the graph of the mesh nodes off the window, each node's DOFs kept
+:mod:`hertz2d.fem.contact`) computed on the graph of the mesh nodes off the window, each node's DOFs kept
 together (:func:`fill_reducing_order`): that graph has a quarter of the DOF graph's entries, so
 finding the order takes 8 ms at level 2 (7k DOFs), where ordering the DOFs themselves took a
 factorisation of its own (SuperLU orders and factorises in one call; 15-18 ms). The factors have
@@ -45,11 +45,11 @@ import scipy.sparse as sp
 import skfem
 from scipy.sparse.linalg import splu
 
-from fem.elasticity import StiffnessParts, lame, vector_basis
-from fem.supports import SUPPORTS, fixed_dofs, relief_load
-from fem.threads import one_blas_thread
-from checks import one_of
-from meshes.halfround import node_at
+from hertz2d.fem.elasticity import StiffnessParts, lame, vector_basis
+from hertz2d.fem.supports import SUPPORTS, fixed_dofs, relief_load
+from hertz2d.fem.threads import one_blas_thread
+from hertz2d.checks import one_of
+from hertz2d.meshes.halfround import node_at
 
 
 #: SuperLU without pivoting, for symmetric positive definite matrices
@@ -117,7 +117,7 @@ class WindowOperators:
 
 
 class CondensedBody:
-    """A half disc of :mod:`meshes.twodisc` with its flat supported, condensed on its window.
+    """A half disc of :mod:`hertz2d.meshes.twodisc` with its flat supported, condensed on its window.
 
     ``window_nodes`` are the mesh nodes of the ``window`` facets sorted by x; window DOF ``2i`` is
     the x-DOF and ``2i+1`` the y-DOF of ``window_nodes[i]``.
@@ -165,7 +165,7 @@ class CondensedBody:
             node[self.basis.nodal_dofs] = np.arange(self.nodes)
             self._factor = _OrderedFactor(self.stiffness[self.free][:, self.free].tocsc(),
                                           node[self.free], window)
-            with one_blas_thread():  # design note 3 in fem.contact
+            with one_blas_thread():  # design note 3 in hertz2d.fem.contact
                 compliance = np.linalg.inv(self._factor.trailing)
             relief = self._factor.solve(self.relief_load[self.free])[window]
             self._operators = WindowOperators(0.5 * (compliance + compliance.T), relief)
@@ -208,7 +208,7 @@ class RigidWindow:
 
     It plays the master body of the contact problem with zero compliance and no relief: its
     window nodes, at spacing at most ``element``, only parametrise the straight master surface
-    (the friction history's material points, :mod:`fem.contact.surface`), and the forces on them
+    (the friction history's material points, :mod:`hertz2d.fem.contact.surface`), and the forces on them
     go into the wall, which does not move.
     """
 

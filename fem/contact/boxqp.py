@@ -4,9 +4,9 @@
 ``M = A + a c^T``: ``A`` symmetric positive definite plus an optional non-symmetric rank-one term.
 With ``M = A`` these are the KKT conditions of the convex programme
 ``min 1/2 x^T A x + b^T x, l <= x <= u``. One frozen contact problem
-(:mod:`fem.contact.frictional`) has this form: ``y`` is the gap for the normal multipliers
+(:mod:`hertz2d.fem.contact.frictional`) has this form: ``y`` is the gap for the normal multipliers
 (Signorini) and the slip increment for the tangential ones (Tresca); the rank-one term is the
-inertia relief of the ``symmetric`` support (:mod:`fem.contact.body`).
+inertia relief of the ``symmetric`` support (:mod:`hertz2d.fem.contact.body`).
 
 Solver: the primal-dual active set method, a semismooth Newton method on
 ``x - clip(x - c (M x + b), l, u)`` with ``c = 1/diag(A)`` (Hintermueller, Ito & Kunisch, SIAM J.

@@ -17,8 +17,8 @@ of both conditions. From the current iterate each node is predicted
 remaining unknowns (a non-symmetric dense system: Coulomb's bound couples the tangential to the
 normal multipliers), and this repeats until the prediction reproduces itself, which is exactly
 the discrete Coulomb law. It converges superlinearly from a nearby start (the previous contact
-iterate) but can cycle between stick and slip sets (design note 6 in :mod:`fem.contact`); then it reports failure and
-the caller falls back to the Tresca fixed point (:mod:`fem.contact.boxqp`), which always
+iterate) but can cycle between stick and slip sets (design note 6 in :mod:`hertz2d.fem.contact`); then it reports failure and
+the caller falls back to the Tresca fixed point (:mod:`hertz2d.fem.contact.boxqp`), which always
 terminates.
 """
 from __future__ import annotations

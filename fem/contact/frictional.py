@@ -3,8 +3,8 @@
 Discretisation (single-pass node-to-segment, e.g. Wriggers, *Computational Contact Mechanics*,
 2nd ed. 2006, Ch. 9; Laursen, *Computational Contact and Impact Mechanics*, 2002, Ch. 5):
 the slave nodes are the window nodes of the upper body, the master surface the polyline through
-the lower body's window nodes with the smoothed normal field of :mod:`fem.contact.surface`. The
-lower body is a condensed half disc or a rigid wall (:class:`fem.contact.body.RigidWindow`, no
+the lower body's window nodes with the smoothed normal field of :mod:`hertz2d.fem.contact.surface`. The
+lower body is a condensed half disc or a rigid wall (:class:`hertz2d.fem.contact.body.RigidWindow`, no
 compliance: its terms below are zero and skipped, the same solver path otherwise).
 Slave node j carries a normal force ``lambda_n >= 0`` and a tangential force ``lambda_t`` along
 ``t = (n_y, -n_x)``; the master nodes of its segment carry the opposite force split by the
@@ -27,12 +27,12 @@ Algorithm per load increment: a fixed point on the geometry, each frozen problem
 2. With that geometry frozen, gap and slip are affine in the multipliers,
    ``(g, d) = (A + a c^T) lambda + b``, ``A = G^T S G`` with S both bodies' symmetric window
    compliances and ``a c^T`` the non-symmetric rank-one inertia relief of the ``symmetric``
-   support (:mod:`fem.contact.body`; ``c . lambda`` is the x-resultant of the contact force).
+   support (:mod:`hertz2d.fem.contact.body`; ``c . lambda`` is the x-resultant of the contact force).
    The discrete Signorini-Coulomb conditions of this frozen problem are solved by the
-   primal-dual active set method of Hueber, Stadler & Wohlmuth (:mod:`fem.contact.coulomb`),
+   primal-dual active set method of Hueber, Stadler & Wohlmuth (:mod:`hertz2d.fem.contact.coulomb`),
    warm-started from the previous iterate. Should it cycle, the iteration instead takes one
    step of the Tresca fixed point (bound ``s = mu lambda_n`` lagged; Haslinger, Dostal & Kucera,
-   CMAME 191 (2002) 2261), a convex box problem that always terminates (:mod:`fem.contact.boxqp`).
+   CMAME 191 (2002) 2261), a convex box problem that always terminates (:mod:`hertz2d.fem.contact.boxqp`).
 3. Repeat until the multipliers change by less than :data:`TOLERANCE` (relative). The forces fed
    back to step 1 are Anderson-mixed (depth :data:`MIXING_DEPTH`, restarted when the contact or
    slip sets change): the plain geometric fixed point contracts by about 0.25 per iteration
@@ -46,7 +46,7 @@ of the master between the current and the old contact point. All of them are upd
 so the converged increment satisfies the full nonlinear conditions; the fixed point only lags
 them. Dense algebra runs with one BLAS thread: on 2 cores the default thread pools made a load
 step 2-3x slower at level 3 (benchmarks/twodisc.py); the pools are found once
-(:mod:`fem.threads`). On windows of ~50 slave nodes (level 2) an iteration costs ~0.35 ms,
+(:mod:`hertz2d.fem.threads`). On windows of ~50 slave nodes (level 2) an iteration costs ~0.35 ms,
 mostly numpy's per-call overhead: the projection and the frozen problem (the congruence by
 batched 2 x 2 products per node) about a quarter each, the active-set solve a third.
 """
@@ -56,11 +56,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fem.contact.body import CondensedBody, RigidWindow
-from fem.contact.boxqp import solve_box_lcp
-from fem.contact.coulomb import solve_coulomb
-from fem.contact.surface import Projection, interpolate, project
-from fem.threads import one_blas_thread
+from hertz2d.fem.contact.body import CondensedBody, RigidWindow
+from hertz2d.fem.contact.boxqp import solve_box_lcp
+from hertz2d.fem.contact.coulomb import solve_coulomb
+from hertz2d.fem.contact.surface import Projection, interpolate, project
+from hertz2d.fem.threads import one_blas_thread
 
 #: relative change of the multipliers at which an increment has converged
 TOLERANCE = 1e-9

@@ -3,7 +3,7 @@
 Everything is read on the slave (upper) surface in its *reference* configuration, at the arc
 coordinate ``s`` of the slave nodes (chord length along the window, zero at x = 0). In the current
 configuration the tangential surface displacement pulls the contact edge inward by a few per cent
-of a (design note 4 in :mod:`fem.contact`), while Hertz theory's x is the undeformed surface coordinate.
+of a (design note 4 in :mod:`hertz2d.fem.contact`), while Hertz theory's x is the undeformed surface coordinate.
 
 Tractions: a slave node's normal force divided by its tributary length, ``p_j = lambda_n,j / l_j``
 (and ``q_j = -lambda_t,j / l_j``, positive when it resists a positive delta_t).
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fem.contact.frictional import Increment
-from fem.contact.surface import tangent_of
+from hertz2d.fem.contact.frictional import Increment
+from hertz2d.fem.contact.surface import tangent_of
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 The master surface is the polyline through the current positions of the master window nodes,
 ordered along the surface. Raw segment normals jump from segment to segment, which made the
-projection of a slave node oscillate between neighbouring segments (design note 5 in :mod:`fem.contact`); here every
+projection of a slave node oscillate between neighbouring segments (design note 5 in :mod:`hertz2d.fem.contact`); here every
 master node carries the average of the unit normals of its two segments and the normal is
 interpolated linearly along each segment (the "smoothed normal field" of Yang, Laursen & Meng,
 IJNME 62 (2005) 1183, and Puso & Laursen's nodal-normal averaging, CMAME 193 (2004) 601).
@@ -54,7 +54,7 @@ class Projection:
     """Where each slave node meets the master surface.
 
     ``inside`` is False for slave nodes that project beyond the master polyline; their other
-    fields are meaningless (they cannot be in contact, see :class:`fem.contact.frictional`).
+    fields are meaningless (they cannot be in contact, see :class:`hertz2d.fem.contact.frictional`).
     """
 
     zeta: np.ndarray

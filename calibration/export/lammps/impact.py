@@ -1,11 +1,11 @@
 """Single impacts in LAMMPS with the plugin, measured as hertz2d's DEM measures them.
 
-The geometry of :mod:`dem.impact`: one disc of radius R at (0, R) moves at ``speed``, ``angle``
+The geometry of :mod:`hertz2d.dem.impact`: one disc of radius R at (0, R) moves at ``speed``, ``angle``
 degrees from the normal (velocity ``(v sin, -v cos)``), onto a wall y = 0 or an equal disc at rest
 at (0, -R), without gravity, starting at first touch. LAMMPS runs ``steps`` steps in one ``run``
 and dumps every step's positions and velocities (17 digits, :func:`impact_record`);
 :func:`lammps_impact` then finds the step where the overlap closes and measures what
-``dem.impact.impact`` does: the contact time (the crossing interpolated linearly between steps),
+``hertz2d.dem.impact.impact`` does: the contact time (the crossing interpolated linearly between steps),
 the normal restitution and the rebound angle of the relative velocity of the centres, the disc's
 spin, and the relative change of the kinetic energy (the energy error of an undamped
 frictionless impact).
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from calibration.export.lammps.inputs import DiscSystem, disc_lines, write_data
-from calibration.export.lammps.runtime import open_lammps
+from hertz2d.calibration.export.lammps.inputs import DiscSystem, disc_lines, write_data
+from hertz2d.calibration.export.lammps.runtime import open_lammps
 
 #: the record's columns: step, then per disc x, y, vx, vy, omega
 COLUMNS = ("x", "y", "vx", "vy", "omega")
@@ -28,7 +28,7 @@ COLUMNS = ("x", "y", "vx", "vy", "omega")
 
 @dataclass(frozen=True)
 class LammpsImpact:
-    """What :func:`lammps_impact` measures (dem.impact.ImpactResult's quantities)."""
+    """What :func:`lammps_impact` measures (hertz2d.dem.impact.ImpactResult's quantities)."""
 
     contact_time: float
     restitution: float

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-#: the walls of a box by hertz2d's DEM numbering (dem.walls.Walls.box: bottom, right, top, left)
+#: the walls of a box by hertz2d's DEM numbering (hertz2d.dem.walls.Walls.box: bottom, right, top, left)
 BOX_SIDES = ("ylo", "xhi", "yhi", "xlo")
 
 
@@ -48,7 +48,7 @@ class DiscSystem:
     dt: float
     #: the Verlet skin, m
     skin: float
-    #: dashpot damping ratio and local damping coefficient (dem.damping.Damping's)
+    #: dashpot damping ratio and local damping coefficient (hertz2d.dem.damping.Damping's)
     ratio: float = 0.0
     local: float = 0.0
     #: gravity along -y, m/s^2

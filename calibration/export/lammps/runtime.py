@@ -6,7 +6,7 @@ installs where the dynamic loader does not look (the virtual environment's ``lib
 not. :func:`preload_mpi` loads it first (globally, so ``liblammps.so`` finds it by name), and
 :func:`open_lammps` returns a LAMMPS instance with the plugin of an export folder loaded:
 
-    from calibration.export.lammps import open_lammps
+    from hertz2d.calibration.export.lammps import open_lammps
     lmp = open_lammps("plugin-dir", ["-log", "none"])   # then lmp.command(...) as usual
 
 The same folder's ``plugin.json`` says which LAMMPS the plugin was built for: another version is
@@ -24,9 +24,9 @@ import shutil
 import sys
 from pathlib import Path
 
-from calibration.export.lammps.build import (INSTALL, MANIFEST, PLUGIN_FILE, check_build,
+from hertz2d.calibration.export.lammps.build import (INSTALL, MANIFEST, PLUGIN_FILE, check_build,
                                            wheel_file)
-from checks import InputError
+from hertz2d.checks import InputError
 
 
 #: the styles a hertz2d plugin registers. LAMMPS keeps a loaded plugin's styles for every later

@@ -26,7 +26,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from calibration.runs.atomic import ORPHAN_AGE, _alive
+from hertz2d.calibration.runs.atomic import ORPHAN_AGE, _alive
 
 #: runs the command of its arguments after the first (this process's pid) in its own process
 #: group and kills the group on SIGTERM, which it also receives when this process dies

@@ -1,6 +1,6 @@
 """Every contact law on every case of the validity map, and its errors against the FEM.
 
-Laws (:func:`map_laws`): every law of the catalogue (:data:`calibration.laws.LAWS`) on the paths
+Laws (:func:`map_laws`): every law of the catalogue (:data:`hertz2d.calibration.laws.LAWS`) on the paths
 it is defined for: the paper's simplified model (Table 1) with Eq. 33's w, with hertz2d's refits
 of ``<results>/penalty/fit.json`` (each half-round base the fit has, and the disc held by its
 contacts, ``confined``, when the fit has it) and with the constant w = 0.5; the hysteretic
@@ -11,7 +11,7 @@ E = 10 GPa: a spring is not scale-free, so on other radii and moduli it is what 
 copies those numbers gets); the 3D Hertz-Mindlin and Mindlin-Deresiewicz laws applied to discs.
 
 Quantities (:func:`case_errors`), each judged on the steps where the FEM defines it, by the
-FEM's regime (:func:`calibration.validation.comparison.regimes`):
+FEM's regime (:func:`hertz2d.calibration.validation.comparison.regimes`):
 
 ``normal force``
     the contact normal force N, every step;
@@ -23,10 +23,10 @@ FEM's regime (:func:`calibration.validation.comparison.regimes`):
 ``energy per cycle``
     the energy dissipated in the last cycle of a reversing path (``cycle``, ``coupled-cycle``,
     ``stick-cycle``, ``sliding-reversal``; a ``random-walk``'s last period)
-    (:func:`calibration.laws.energy_per_cycle`), one number per case, judged where the FEM's is
+    (:func:`hertz2d.calibration.laws.energy_per_cycle`), one number per case, judged where the FEM's is
     positive.
 
-Metric: :func:`calibration.validation.comparison.relative_errors`, the validation's. On a
+Metric: :func:`hertz2d.calibration.validation.comparison.relative_errors`, the validation's. On a
 monotonic stage (the normal stage, the first tangential loading, a proportional path) the error
 at a step is relative to the FEM's value there (steps where it is below 1 % of its largest
 magnitude are left out); on a cycle's unloading and reloading branches (:data:`REVERSING`, every
@@ -50,17 +50,17 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from calibration.laws import EQ33, LAWS, ConstantPenalty, ContactPair, energy_per_cycle
-from calibration.laws.base import ContactLaw
-from calibration.laws.calibrated import CalibratedCoefficients
-from calibration.laws import registry
-from calibration.laws.catalogue import make_law
-from calibration.penalty.outputs import PenaltyFit
-from calibration.runs.executors import Executor, Inline, completed
-from calibration.validation.comparison import (error_measures, regimes, relative_errors,
+from hertz2d.calibration.laws import EQ33, LAWS, ConstantPenalty, ContactPair, energy_per_cycle
+from hertz2d.calibration.laws.base import ContactLaw
+from hertz2d.calibration.laws.calibrated import CalibratedCoefficients
+from hertz2d.calibration.laws import registry
+from hertz2d.calibration.laws.catalogue import make_law
+from hertz2d.calibration.penalty.outputs import PenaltyFit
+from hertz2d.calibration.runs.executors import Executor, Inline, completed
+from hertz2d.calibration.validation.comparison import (error_measures, regimes, relative_errors,
                                                with_stiffness)
-from calibration.validation.map.spec import DEFAULT_VARIANT, MapCase, MapRun, MapSpec, PathSettings
-from fem.supports import SUPPORTS
+from hertz2d.calibration.validation.map.spec import DEFAULT_VARIANT, MapCase, MapRun, MapSpec, PathSettings
+from hertz2d.fem.supports import SUPPORTS
 
 #: quantity -> (column, the FEM regimes it is judged in)
 QUANTITIES = {"normal force": ("N", ("normal loading", "partial slip", "full slip")),
@@ -136,7 +136,7 @@ def map_laws(fit: PenaltyFit,
 
 def run_laws(laws: list[LawChoice], run: MapRun) -> dict[int, pd.DataFrame]:
     """Worker task: every law that runs ``run``'s path kind on its path, ``{law index: table}``
-    (with :func:`~calibration.validation.comparison.with_stiffness`)."""
+    (with :func:`~hertz2d.calibration.validation.comparison.with_stiffness`)."""
     path = run.fem_path().path()
     return {index: with_stiffness(law.build(run.case).run(path))
             for index, law in enumerate(laws) if run.case.path in law.paths}
@@ -160,7 +160,7 @@ def law_tables(spec: MapSpec, laws: list[LawChoice], executor: Executor = Inline
 @dataclass(frozen=True)
 class Judged:
     """What the FEM's path offers for judging: per quantity the FEM's values on the judged
-    steps, which steps, their floors (:func:`~calibration.validation.comparison.relative_errors`)
+    steps, which steps, their floors (:func:`~hertz2d.calibration.validation.comparison.relative_errors`)
     and the scale; and the energy per cycle (None unless the path cycles)."""
 
     steps: np.ndarray
@@ -185,7 +185,7 @@ class Judged:
 def case_errors(fem_table: pd.DataFrame, law_table: pd.DataFrame,
                 judged: Judged | None = None) -> dict[str, dict]:
     """``{quantity: {steps, max_rel_error, rms_rel_error}}`` of one law on one FEM path (both
-    tables with :func:`~calibration.validation.comparison.with_stiffness`, lined up by step;
+    tables with :func:`~hertz2d.calibration.validation.comparison.with_stiffness`, lined up by step;
     ``judged`` is :meth:`Judged.of` the FEM's table, computed once for many laws)."""
     judged = judged or Judged.of(fem_table)
     if not np.array_equal(law_table.step.to_numpy(), judged.steps):

@@ -1,6 +1,6 @@
 """Heatmaps of the validity map: each law's force error over a study's axes, and a summary.
 
-Every cell is a force error (:func:`calibration.validation.map.regions.force_errors`: the larger
+Every cell is a force error (:func:`hertz2d.calibration.validation.map.regions.force_errors`: the larger
 of the normal and tangential force's largest relative errors over a path), coloured in bands
 whose edges include the 5 % and 10 % thresholds, and printed in per cent. A study that varies
 one axis is drawn as laws x axis values, one panel per load path; a study that varies two (a
@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.colors import BoundaryNorm, ListedColormap
 
-from calibration.validation.map.regions import THRESHOLDS, matches, percent
-from calibration.validation.map.spec import DEFAULT_VARIANT, PATH_KINDS, Study
+from hertz2d.calibration.validation.map.regions import THRESHOLDS, matches, percent
+from hertz2d.calibration.validation.map.spec import DEFAULT_VARIANT, PATH_KINDS, Study
 
 #: colour bands of the force error (fractions): the thresholds are two of the edges
 BANDS = (0.0, 0.02, 0.05, 0.10, 0.2, 0.5, 1.0, np.inf)

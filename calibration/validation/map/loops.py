@@ -1,6 +1,6 @@
 """Every law of the catalogue around random closed loops: the admissibility table of the map.
 
-The same loops (:func:`calibration.laws.admissibility.random_loops`, seeded) for every law of the
+The same loops (:func:`hertz2d.calibration.laws.admissibility.random_loops`, seeded) for every law of the
 catalogue, once each (the paper's 2D laws with Eq. 33's w, the calibrated law with the map's
 coefficients, the linear spring with the paper's kn and kt). A law defined at a constant
 approach only (``varying_approach`` False: Mindlin-Deresiewicz) runs the same loops with the
@@ -8,8 +8,8 @@ approach held; a law that runs no closed path (``admissible`` None: the accurate
 Appendix C, monotonic loads) gets a row that says so. Per loop, the net work W of the last of 3
 repeats over ``mu N_max A``; the loops with W below ``-THRESHOLD`` are violations, and the
 :data:`REFINED` most negative of each law are rerun with 4 and 16 times the steps to tell the
-quadrature's error from energy the law creates (:class:`~calibration.laws.admissibility.LoopWork`).
-Besides, the constant-N stick check (:func:`~calibration.laws.admissibility.stick_return`) on an
+quadrature's error from energy the law creates (:class:`~hertz2d.calibration.laws.admissibility.LoopWork`).
+Besides, the constant-N stick check (:func:`~hertz2d.calibration.laws.admissibility.stick_return`) on an
 equal pair, a dissimilar one (E2/E1 = 10) and a disc on a wall at nu = 0 (``|beta|`` 0, 0.27, 0.5),
 the largest of the three.
 
@@ -29,12 +29,12 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from calibration.laws import LAWS, ContactPair, make_law
-from calibration.laws.admissibility import (QUADRATURE_BOUND, REFINEMENTS, REPEATS, STICK_MU,
+from hertz2d.calibration.laws import LAWS, ContactPair, make_law
+from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, REFINEMENTS, REPEATS, STICK_MU,
                                             THRESHOLD, Loop, extrapolated, loop_work,
                                             random_loops, stick_return)
-from calibration.runs.executors import Executor, Inline, completed
-from calibration.validation.map.errors import PAPER_KN, PAPER_KT, LawChoice
+from hertz2d.calibration.runs.executors import Executor, Inline, completed
+from hertz2d.calibration.validation.map.errors import PAPER_KN, PAPER_KT, LawChoice
 
 #: loops per law and steps per repeat: the full run's and ``--quick``'s
 LOOPS, QUICK_LOOPS = 27, 9

@@ -6,7 +6,7 @@ hertz2d reads it back (checked).
     what a run of the map did (its return value and ``--json`` keys).
 :class:`MapOutputs`
     ``summary.json`` (strict JSON), ``cases.csv`` and ``errors.csv`` (checked tables,
-    :func:`calibration.runs.tables.read_table`) and the figures' paths.
+    :func:`hertz2d.calibration.runs.tables.read_table`) and the figures' paths.
 """
 from __future__ import annotations
 
@@ -15,11 +15,11 @@ from pathlib import Path, PurePosixPath
 
 import pandas as pd
 
-from calibration import results_layout as layout
-from calibration.runs.atomic import write_csv, write_json
-from calibration.runs.json_file import Field, json_object, read_json
-from calibration.runs.tables import read_table
-from calibration.validation.map.spec import DEFAULT_VARIANT, Study
+from hertz2d.calibration import results_layout as layout
+from hertz2d.calibration.runs.atomic import write_csv, write_json
+from hertz2d.calibration.runs.json_file import Field, json_object, read_json
+from hertz2d.calibration.runs.tables import read_table
+from hertz2d.calibration.validation.map.spec import DEFAULT_VARIANT, Study
 
 SUMMARY, CASES, ERRORS = "summary.json", "cases.csv", "errors.csv"
 #: every law around random closed loops (the map of ``map/`` only)

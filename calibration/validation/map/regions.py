@@ -2,7 +2,7 @@
 and how far the map's numbers move on a finer mesh or in smaller steps.
 
 The *force error* of a law on a case is the larger of its largest relative errors in the normal
-force and in the tangential force over the path (:mod:`calibration.validation.map.errors`): a
+force and in the tangential force over the path (:mod:`hertz2d.calibration.validation.map.errors`): a
 DEM contact needs both, so one number judges them together (the table has each on its own).
 A law *holds* on a case at a threshold when its force error is below it (:data:`THRESHOLDS`,
 5 % and 10 %). For each load path, study and axis, a law holds at an axis value when it
@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from calibration.validation.map.spec import DEFAULT_VARIANT, PATH_KINDS, MapSpec, Study
+from hertz2d.calibration.validation.map.spec import DEFAULT_VARIANT, PATH_KINDS, MapSpec, Study
 
 #: the force-error thresholds of the summary (fractions)
 THRESHOLDS = (0.05, 0.10)
@@ -35,7 +35,7 @@ def percent(threshold: float) -> str:
 def force_errors(errors: pd.DataFrame) -> pd.DataFrame:
     """One row per case x variant x law: the axes, ``normal``, ``tangential`` and their larger,
     ``force_error`` (largest amplitude-relative errors over the path), and with the floor metric
-    (:data:`calibration.validation.map.errors.FLOOR`) the larger of the two forces' largest,
+    (:data:`hertz2d.calibration.validation.map.errors.FLOOR`) the larger of the two forces' largest,
     ``floor_force_error`` (NaN for a table written before the floor metric)."""
     forces = errors[errors.quantity.isin(FORCES)]
     names = {"normal force": "normal", "tangential force": "tangential"}

@@ -2,10 +2,10 @@
 
 A :class:`FemPath` is everything one FEM run depends on (the bodies, friction, support, mesh
 level, the delta_t range the bodies are meshed for, and the load path's numbers), so its JSON is
-the key of the run in the :class:`calibration.runs.store.CaseStore`, under a namespace that
-hashes the source of every module this one imports (:mod:`meshes.digest`). This module imports
+the key of the run in the :class:`hertz2d.calibration.runs.store.CaseStore`, under a namespace that
+hashes the source of every module this one imports (:mod:`hertz2d.meshes.digest`). This module imports
 the FEM only: how a spec's axes become a path (through the laws' closed forms) lives in
-:mod:`calibration.validation.map.spec`, and a change there or in a law does not invalidate a
+:mod:`hertz2d.calibration.validation.map.spec`, and a change there or in a law does not invalidate a
 stored run.
 
 The paths that share their meshed bodies (:meth:`FemPath.bodies_key`: the load paths of one
@@ -25,22 +25,22 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from calibration.runs.cached import cached_results
-from calibration.runs.executors import Executor, Inline
-from calibration.runs.provenance import versions
-from calibration.runs.store import CaseStore
-from checks.loadpath import REVERSALS, LoadPath
-from fem.threads import one_blas_thread
-from fem.twodisc import MAX_STEPS, STEPS_LIMIT, Disc, RigidFlat, TwoBody, check_touching
-from checks import InputError, count
-from meshes.digest import code_digest
-from meshes.twodisc import contact_windows
+from hertz2d.calibration.runs.cached import cached_results
+from hertz2d.calibration.runs.executors import Executor, Inline
+from hertz2d.calibration.runs.provenance import versions
+from hertz2d.calibration.runs.store import CaseStore
+from hertz2d.checks.loadpath import REVERSALS, LoadPath
+from hertz2d.fem.threads import one_blas_thread
+from hertz2d.fem.twodisc import MAX_STEPS, STEPS_LIMIT, Disc, RigidFlat, TwoBody, check_touching
+from hertz2d.checks import InputError, count
+from hertz2d.meshes.digest import code_digest
+from hertz2d.meshes.twodisc import contact_windows
 
 
 @dataclass(frozen=True)
 class FemPath:
     """One FEM run: the upper disc, the lower disc or a wall, friction, support, mesh level, and
-    the load path (:meth:`checks.loadpath.LoadPath.build`'s arguments)."""
+    the load path (:meth:`hertz2d.checks.loadpath.LoadPath.build`'s arguments)."""
 
     upper: Disc
     lower: Disc | RigidFlat
@@ -57,7 +57,7 @@ class FemPath:
     window: tuple[float, float]
     cycles: int = 1
     #: the approach's relative swing (``coupled-cycle`` and the kinds of
-    #: :data:`checks.loadpath.SWINGING`); 0 for the other kinds
+    #: :data:`hertz2d.checks.loadpath.SWINGING`); 0 for the other kinds
     normal_swing: float = 0.0
     #: the largest approach the bodies are meshed for (the path's own, and its siblings'); None:
     #: ``delta_n``
@@ -77,9 +77,9 @@ class FemPath:
         return self.delta_n if self.mesh_approach is None else self.mesh_approach
 
     def check(self) -> None:
-        """What :meth:`fem.twodisc.TwoBody.for_path` checks before it meshes, without meshing: the
+        """What :meth:`hertz2d.fem.twodisc.TwoBody.for_path` checks before it meshes, without meshing: the
         path's length, that the bodies touch at every step, that the window covers the path and
-        that the contact windows fit on the arcs (:class:`~checks.InputError`
+        that the contact windows fit on the arcs (:class:`~hertz2d.checks.InputError`
         otherwise)."""
         path = self.path()
         count("path steps", len(path), maximum=MAX_STEPS, why=STEPS_LIMIT)

@@ -10,10 +10,10 @@ every value is checked by type and range before any FEM runs):
     disc, the smaller one) ``R1`` (m), ``E1`` (Pa), ``nu1``; body 2 as ratios to body 1,
     ``R2_over_R1`` (>= 1), ``E2_over_E1``, and ``nu2``; ``mu``; ``a_over_R``, the contact
     half-width over R1 at the held approach (0 < a/R1 <= 0.3, the accurate model's range);
-    ``support`` of the discs' flats (``clamped`` or ``symmetric``, :mod:`fem.supports`); ``level``,
+    ``support`` of the discs' flats (``clamped`` or ``symmetric``, :mod:`hertz2d.fem.supports`); ``level``,
     the FEM mesh level.
 ``[paths]`` (every key required)
-    the load paths every case runs (:mod:`checks.loadpath`): ``normal_steps``, ``steps``
+    the load paths every case runs (:mod:`hertz2d.checks.loadpath`): ``normal_steps``, ``steps``
     (tangential steps of ``hold-normal`` and of ``proportional``), ``cycle_steps`` (a cycle's
     steps per amplitude of travel: one cycle is 4 of them after the first loading), ``cycles``
     (full cycles, or a random walk's periods, of a reversing path; its energy is judged on the
@@ -49,7 +49,7 @@ every value is checked by type and range before any FEM runs):
 
 How a case becomes a load path. The approach that gives the contact half-width a = (a/R1) R1 is
 Eq. 4 (N from a) and Eq. 22 (delta_n from N, each body's own Eq. 17 bracket: the FEM's
-configuration, :class:`calibration.laws.ContactPair`'s ``per-body`` form); a disc on a wall is
+configuration, :class:`hertz2d.calibration.laws.ContactPair`'s ``per-body`` form); a disc on a wall is
 the disc and its mirror image (Section 3.2), whose approach is twice the disc's. The onset of full
 slip is Eq. 27 with Eq. 33's w; the ratio at which a proportional path starts to slip is
 ``mu kn/kt`` (Eqs. 29 and 31 with Eq. 33's w at the final approach: below it T/N = (delta_t/
@@ -68,15 +68,15 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import qmc
 
-from calibration.laws import (EQ33, ContactPair, full_slip_displacement, normal_approach,
+from hertz2d.calibration.laws import (EQ33, ContactPair, full_slip_displacement, normal_approach,
                               normal_stiffness, tangential_stiffness)
-from calibration.runs import spec_file
-from calibration.validation.map.runs import FemPath
-from checks import InputError, count, poisson
-from checks.loadpath import MINOR_BACK, REVERSALS, SWINGING
-from fem.supports import SUPPORTS
-from fem.twodisc import Disc, RigidFlat
-from meshes.twodisc import LEVEL_LIMIT, MAX_LEVEL
+from hertz2d.calibration.runs import spec_file
+from hertz2d.calibration.validation.map.runs import FemPath
+from hertz2d.checks import InputError, count, poisson
+from hertz2d.checks.loadpath import MINOR_BACK, REVERSALS, SWINGING
+from hertz2d.fem.supports import SUPPORTS
+from hertz2d.fem.twodisc import Disc, RigidFlat
+from hertz2d.meshes.twodisc import LEVEL_LIMIT, MAX_LEVEL
 
 COUNTERPARTS = ("disc", "wall")
 #: the load paths of the map and what the size of each (a case's ``load``) measures
@@ -96,7 +96,7 @@ PATH_KINDS = tuple(LOAD_MEANING)
 ONSET_SCALED = ("hold-normal", "cycle", "coupled-cycle", *SWINGING)
 #: the kinds that reverse between +A and -A (steps per amplitude of travel, ``cycles``)
 CYCLIC = ("cycle", "coupled-cycle", *SWINGING)
-#: the approach swing of the kinds of :data:`checks.loadpath.SWINGING` unless ``[paths.swings]``
+#: the approach swing of the kinds of :data:`hertz2d.checks.loadpath.SWINGING` unless ``[paths.swings]``
 #: gives it: mild for a stick cycle, the review's 30-35 % for the others
 SWINGS = {"stick-cycle": 0.05, "sliding-reversal": 0.35, "random-walk": 0.3}
 #: the axes a study may vary (``nu`` sets both bodies' Poisson ratio)
@@ -108,7 +108,7 @@ DISC_ONLY = ("R2_over_R1", "E2_over_E1", "nu2")
 SAMPLED = ("R2_over_R1", "E2_over_E1", "nu1", "nu2", "mu", "a_over_R")
 LOG_SAMPLED = ("R2_over_R1", "E2_over_E1", "a_over_R")
 #: the widest contact the map accepts (a / R1): the accurate model's limit
-#: (:data:`calibration.laws.hertz2d.ACCURATE_MAX_A_OVER_R`)
+#: (:data:`hertz2d.calibration.laws.hertz2d.ACCURATE_MAX_A_OVER_R`)
 MAX_A_OVER_R = 0.3
 BASE_KEYS = ("counterpart", "R1", "E1", "nu1", "R2_over_R1", "E2_over_E1", "nu2", "mu",
              "a_over_R", "support", "level")
@@ -583,7 +583,7 @@ def _reach(cases: list[MapCase]) -> dict[MapCase, tuple[tuple[str, float], ...]]
 
 
 def steps_of(kind: str, settings: PathSettings) -> int:
-    """The load steps of a path of ``kind`` (:meth:`MapRun.fem_path`, :mod:`checks.loadpath`); of a
+    """The load steps of a path of ``kind`` (:meth:`MapRun.fem_path`, :mod:`hertz2d.checks.loadpath`); of a
     random walk, at most: a half period travels at most ``2 A (1 + 2 MINOR_BACK[1])`` (each
     minor reversal steps back at most that share of the descent before it, travelled twice) and
     each of its ``2 reversals + 1`` legs rounds up by at most one step."""
@@ -710,5 +710,5 @@ def read(path: str | Path | None = None, quick: bool = False,
     """The expanded spec at ``path``, or a shipped one: ``shipped`` (a file name in
     ``calibration/validation/map/specs/``), else the quick or the default spec."""
     shipped = shipped or ("quick.toml" if quick else "default.toml")
-    parsed = spec_file.read_spec(path, "calibration.validation.map.specs", shipped)
+    parsed = spec_file.read_spec(path, "hertz2d.calibration.validation.map.specs", shipped)
     return expand(parsed, str(path) if path is not None else shipped, max_cpu_hours)

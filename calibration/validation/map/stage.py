@@ -4,9 +4,9 @@ Outputs in ``<results>/map/``: ``cases.csv`` (one row per FEM path: the case's a
 variant, the prescribed path, the FEM's contact half-width and peak normal force, the shares of
 its loaded steps in partial and in full slip, ``status``
 ``ok`` or ``failed`` with the reason in ``error``, seconds, ``reused``), ``errors.csv`` (one row
-per case x variant x law x quantity, :mod:`calibration.validation.map.errors`), in the map of
+per case x variant x law x quantity, :mod:`hertz2d.calibration.validation.map.errors`), in the map of
 ``map/`` (not the held-out one) ``loops.csv`` and ``admissibility.csv`` (every law around random
-closed loops, :mod:`calibration.validation.map.loops`), ``summary.json``
+closed loops, :mod:`hertz2d.calibration.validation.map.loops`), ``summary.json``
 (the spec's size, the laws, each law's region within 5 % and 10 %, the convergence checks, the
 FEM's seconds per path by kind, the failures, provenance), the heatmaps ``<study>.png`` and
 ``summary.png``. The laws' penalty factors need ``<results>/penalty/fit.json`` (``hertz2d fit``).
@@ -21,20 +21,20 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import pandas as pd
 
-from calibration import results_layout as layout
-from calibration.fitted import calibrated_coefficients, fit_keys, penalty_fit
-from calibration.runs.atomic import check_writable, save_figure, writes_together
-from calibration.runs.executors import Executor, Inline
-from calibration.runs.provenance import provenance
-from calibration.validation.map import figures, outputs
-from calibration.validation.map.outputs import MapSummary, folder
-from calibration.validation.map.errors import (ENERGY, QUANTITIES, REVERSING, error_table,
+from hertz2d.calibration import results_layout as layout
+from hertz2d.calibration.fitted import calibrated_coefficients, fit_keys, penalty_fit
+from hertz2d.calibration.runs.atomic import check_writable, save_figure, writes_together
+from hertz2d.calibration.runs.executors import Executor, Inline
+from hertz2d.calibration.runs.provenance import provenance
+from hertz2d.calibration.validation.map import figures, outputs
+from hertz2d.calibration.validation.map.outputs import MapSummary, folder
+from hertz2d.calibration.validation.map.errors import (ENERGY, QUANTITIES, REVERSING, error_table,
                                                law_tables, map_laws)
-from calibration.validation.map import loops as closed_loops
-from calibration.validation.map.regions import (THRESHOLDS, convergence, force_errors, percent,
+from hertz2d.calibration.validation.map import loops as closed_loops
+from hertz2d.calibration.validation.map.regions import (THRESHOLDS, convergence, force_errors, percent,
                                                 regions)
-from calibration.validation.map.runs import run_paths
-from calibration.validation.map.spec import (DEFAULT_VARIANT, MAX_CPU_HOURS, MapRun, MapSpec,
+from hertz2d.calibration.validation.map.runs import run_paths
+from hertz2d.calibration.validation.map.spec import (DEFAULT_VARIANT, MAX_CPU_HOURS, MapRun, MapSpec,
                                              read)
 
 #: columns of ``cases.csv``
@@ -93,8 +93,8 @@ def run_map(spec_path: str | Path | None = None, quick: bool = False,
     quick one; refused when its estimated CPU time exceeds ``max_cpu_hours``), the FEM on
     ``executor``, reusing stored paths; write ``<results>/<out>/``; return a summary. Every
     law of the catalogue runs, the calibrated one with the coefficients of
-    :func:`calibration.fitted.calibrated_coefficients`. The map of ``map/`` also runs every law
-    around ``loops`` random closed loops (:mod:`calibration.validation.map.loops`; None: its
+    :func:`hertz2d.calibration.fitted.calibrated_coefficients`. The map of ``map/`` also runs every law
+    around ``loops`` random closed loops (:mod:`hertz2d.calibration.validation.map.loops`; None: its
     default count, 0: none)."""
     start = time.perf_counter()
     results = Path(results)
