@@ -168,3 +168,18 @@ def test_the_engine_reads_its_codes_and_widths_from_the_registry():
     assert registry.entry("calibrated").history == laws.CALIBRATED_HISTORY
     assert Law.linear(1.0, 1.0, 0.3).name == "linear"
     assert Law.simplified(10e9, 0.25, 0.3).history_width == laws.HISTORY
+
+
+def test_the_export_refuses_a_law_that_declares_exports_it_has_no_writer_for(capsys, tmp_path):
+    """A law may declare law.json, header and vectors, but export-law writes only the laws it
+    has a writer for: any other is refused in one line, never written as another law's file."""
+    register(LawEntry(NAME, ToySpring, normal="N = k delta_n", tangential="kt = k",
+                      damping="none", options=("kn",), engines=("model",),
+                      exports=("law-file", "c99", "vectors")))
+    try:
+        code, _, err = run_cli(capsys, "export-law", "--law", NAME, "--out",
+                               str(tmp_path / "x"))
+    finally:
+        unregister(NAME)
+    assert code == 2 and f"law={NAME!r} declares exports but export-law has no writer" in err
+    assert len(err.strip().splitlines()) == 1 and not (tmp_path / "x").exists()

@@ -35,6 +35,9 @@ from hertz2d.checks import InputError, one_of
 #: what every export writes (law.json, the C99 header, the test vectors); ``--lammps`` adds
 #: ``lammps``, the plugin (:data:`hertz2d.calibration.laws.registry.EXPORTS`)
 WRITTEN = ("law-file", "c99", "vectors")
+#: the laws :mod:`hertz2d.calibration.law_export` has a writer for (law.json, header and vectors
+#: are each law's own); a registered law that declares exports without one is refused
+WRITERS = ("simplified", "calibrated")
 #: the simplified law's defaults
 DEFAULT_LAW, DEFAULT_PENALTY, DEFAULT_FORM = "simplified", "eq33", "per-body"
 
@@ -76,7 +79,8 @@ def _law_help() -> str:
 
 def check_exports(law: str, lammps: bool) -> str:
     """``law`` if the registry declares every export asked of it (:data:`WRITTEN`, and the
-    LAMMPS plugin with ``lammps``), else an :class:`InputError` naming what it lacks.
+    LAMMPS plugin with ``lammps``) and export-law writes it (:data:`WRITERS`), else an
+    :class:`InputError` naming what it lacks.
 
     Parameters
     ----------
@@ -98,6 +102,9 @@ def check_exports(law: str, lammps: bool) -> str:
     if missing:
         raise InputError(f"law={law!r} declares no {', '.join(missing)} export (its exports: "
                          f"{', '.join(entry.exports) or 'none'})")
+    if law not in WRITERS:
+        raise InputError(f"law={law!r} declares exports but export-law has no writer for it "
+                         f"(it writes {', '.join(WRITERS)})")
     return law
 
 
