@@ -83,7 +83,7 @@ def test_the_shipped_fits_are_package_data():
     import tomllib
     from hertz2d.calibration.fitted import SHIPPED
     patterns = tomllib.loads((PROJECT / "pyproject.toml").read_text())[
-        "tool"]["setuptools"]["package-data"]["calibration"]
+        "tool"]["setuptools"]["package-data"]["hertz2d.calibration"]
     packaged = {path for pattern in patterns for path in (PROJECT / "calibration").glob(pattern)}
     shipped = {path for path in SHIPPED.rglob("*") if path.is_file()}
     assert shipped and shipped <= packaged
