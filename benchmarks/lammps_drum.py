@@ -1,6 +1,6 @@
 """A rotating drum in LAMMPS with the plugin: its dynamic angle of repose per law, on 1 MPI rank
 and on 2, over several seeds, beside LAMMPS's built-in Hertz style at matched stiffness (run:
-``python benchmarks/lammps_drum.py [--seeds 5] [--discs 500] [--duration 2.0]``; writes
+``python benchmarks/lammps_drum.py [--seeds 5] [--discs 500] [--duration 3.0] [--settle 1.0]``; writes
 ``benchmarks/results/lammps_drum.json`` after every run and resumes from it: a rerun with the same
 scene runs only what is missing).
 
@@ -10,10 +10,12 @@ diameters 5-8 mm (E 1e8 Pa, nu 0.3, mu 0.4, dashpot ratio 0.3, 2500 kg/m^3) drop
 radius 0.2 m (a region's circle, fix wall/hertz2d/region) turning at 2 rad/s, dt 5e-6 s, for
 ``--duration`` s. The angle of repose is the bed's free surface's slope: the bed is a circular
 segment, whose centre of mass lies on the perpendicular to its chord through the drum's centre,
-so the angle of the centre of mass from the vertical is the surface's angle; it is averaged over
-the second half of the run (the drum turns 2 ``duration`` radians in the run), and over that
-half's two quarters apart (``quarter_means`` of the JSON), to show whether the angle has
-settled.
+so the angle of the centre of mass from the vertical is the surface's angle. At 2 rad/s in a drum
+of 0.2 m (Froude number 0.08) the bed slumps: it turns with the drum to about 30 deg, avalanches
+back to about 12, and settles into a slow oscillation (period about 1 s, +-5 deg) around its
+dynamic angle. So the angle is the mean over the run after ``--settle`` s (default 1 s, after
+the first avalanche), and the means over that window's two halves (``half_means`` of the JSON)
+show whether it has settled; each run's smallest and largest angle in the window are kept.
 
 Each seed runs, in this order: the simplified law on 1 rank and on 2, the calibrated law on 1 and
 on 2, and the built-in ``pair_style gran/hertz/history`` with ``fix wall/gran/region
@@ -109,9 +111,10 @@ def drum_input(contact: tuple[list[str], str], discs: int, seed: int, steps: int
 
 
 def run(contact: tuple[list[str], str], plugin: Path | None, folder: Path, discs: int, seed: int,
-        steps: int, ranks: int, end_dump: bool = False) -> dict:
-    """One run: its angle of repose (degrees, module docstring) over the second half, over that
-    half's quarters, its wall time (s) and the load average when it started."""
+        steps: int, settle: int, ranks: int, end_dump: bool = False) -> dict:
+    """One run: its angle of repose (degrees, module docstring) over the steps from ``settle`` on,
+    over that window's halves, the window's smallest and largest angle, its wall time (s) and the
+    load average when it started."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "in.drum").write_text(drum_input(contact, discs, seed, steps, plugin, end_dump))
     command = [lmp_command(), "-nocite", "-log", "none", "-in", "in.drum"]
@@ -128,10 +131,12 @@ def run(contact: tuple[list[str], str], plugin: Path | None, folder: Path, discs
             if len(r) == 3 and r[0].isdigit() and r[1].isdigit()]
     if any(atoms != discs for _, atoms, _ in rows):
         raise RuntimeError(f"seed {seed}: not all {discs} discs were placed or kept")
-    third = [tilt for step, _, tilt in rows if steps // 2 <= step < 3 * steps // 4]
-    fourth = [tilt for step, _, tilt in rows if step >= 3 * steps // 4]
-    return {"angle": statistics.fmean(third + fourth),
-            "quarters": [statistics.fmean(third), statistics.fmean(fourth)], "seconds": seconds,
+    middle = (settle + steps) // 2
+    first = [tilt for step, _, tilt in rows if settle <= step < middle]
+    second = [tilt for step, _, tilt in rows if step >= middle]
+    return {"angle": statistics.fmean(first + second),
+            "halves": [statistics.fmean(first), statistics.fmean(second)],
+            "range": [min(first + second), max(first + second)], "seconds": seconds,
             "load": load}
 
 
@@ -153,7 +158,7 @@ def bed_hertz(folder: Path) -> dict:
 
 def summary(runs: list[dict]) -> list[dict]:
     """Per law (or style) and ranks: the seeds' angles, their mean and standard deviation, the
-    mean of each quarter and the wall times."""
+    mean of each half of the window and the wall times."""
     rows = []
     for law, ranks in RUNS:
         mine = sorted((r for r in runs if r["law"] == law and r["ranks"] == ranks),
@@ -164,8 +169,8 @@ def summary(runs: list[dict]) -> list[dict]:
         rows.append({"law": law, "ranks": ranks, "seeds": [r["seed"] for r in mine],
                      "angles": angles, "mean": statistics.fmean(angles),
                      "stdev": statistics.stdev(angles) if len(angles) > 1 else None,
-                     "quarter_means": [statistics.fmean(r["quarters"][k] for r in mine)
-                                       for k in range(2)],
+                     "half_means": [statistics.fmean(r["halves"][k] for r in mine)
+                                    for k in range(2)],
                      "seconds": [r["seconds"] for r in mine]})
     return rows
 
@@ -199,14 +204,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--discs", type=int, default=500)
-    parser.add_argument("--duration", type=float, default=2.0, help="s")
+    parser.add_argument("--duration", type=float, default=3.0, help="s")
+    parser.add_argument("--settle", type=float, default=1.0,
+                        help="s; the angle is averaged from here to the end")
     options = parser.parse_args()
     for name in ("seeds", "discs", "duration"):
         if getattr(options, name) <= 0:
             parser.error(f"--{name}={getattr(options, name)!r} must be positive")
+    if not 0 <= options.settle < options.duration - 2 * EVERY * DT:
+        parser.error(f"--settle={options.settle!r} must lie in [0, --duration) with output after it")
     steps = round(options.duration / DT)
-    scene = {"discs": options.discs, "duration": options.duration, "dt": DT, "spin": SPIN,
-             "drum": DRUM}
+    settle = round(options.settle / DT)
+    scene = {"discs": options.discs, "duration": options.duration, "settle": options.settle,
+             "dt": DT, "spin": SPIN, "drum": DRUM}
     hertz, runs = resumed(scene)
     with tempfile.TemporaryDirectory(prefix="hertz2d-drum-") as folder:
         folder = Path(folder)
@@ -224,16 +234,17 @@ def main() -> None:
                 match = hertz is None and (law, ranks) == MATCH_RUN
                 if law == BUILT_IN:
                     result = run(built_in_lines(hertz), None, where, options.discs, seed, steps,
-                                 ranks)
+                                 settle, ranks)
                 else:
                     result = run(plugin_lines(plugins[law]), plugins[law], where, options.discs,
-                                 seed, steps, ranks, end_dump=match)
+                                 seed, steps, settle, ranks, end_dump=match)
                 if match:
                     hertz = bed_hertz(where)
                 runs.append({"law": law, "ranks": ranks, "seed": seed, **result})
                 save(scene, hertz, runs)
                 print(f"seed {seed} {law:18s} {ranks} rank(s): {result['angle']:.2f} deg "
-                      f"(quarters {result['quarters'][0]:.2f}, {result['quarters'][1]:.2f}), "
+                      f"(halves {result['halves'][0]:.2f}, {result['halves'][1]:.2f}; range "
+                      f"{result['range'][0]:.1f}-{result['range'][1]:.1f}), "
                       f"{result['seconds']:.0f} s, load {result['load']:.2f}", flush=True)
     for row in summary(runs):
         print(f"{row['law']:18s} {row['ranks']} rank(s): {row['mean']:.2f} +- "
