@@ -48,6 +48,7 @@ from hertz2d.calibration.penalty.outputs import FIT, PenaltyFit  # noqa: E402
 from hertz2d.calibration.validation.outputs import ValidationRecord  # noqa: E402
 from hertz2d.calibration.laws.penalty_factor import EQ33  # noqa: E402
 from hertz2d.dem import PAPER_DAMPING, Damping, Discs, Law, Simulation, Walls, random_packing  # noqa
+from benchmarks import record  # noqa: E402
 
 E, NU, MU, DENSITY, DT = 10e9, 0.25, 0.3, 2700.0, 1e-5
 WIDTH, HEIGHT = 1.0, 1.5
@@ -129,6 +130,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3,
                         help="timings of the bed's 1e4 steps per law (3)")
     args = parser.parse_args()
+    if args.repeats < 1:
+        parser.error(f"--repeats={args.repeats!r} must be at least 1")
+    started = record.load_average()
     print(f"DEM engine, 200 discs, dt = {DT:g} s, one core ({load()})")
     (cold_cpu, cold_wall), (warm_cpu, warm_wall) = compile_times()
     print(f"JIT, a new process's first step with imports: {cold_cpu:.1f} s CPU ({cold_wall:.1f} s "
@@ -140,27 +144,42 @@ def main() -> None:
     # LAMMPS's set-up in a comparison: linear spring, restitution 0.5 (damping ratio 0.2155)
     runs["linear, damping ratio 0.2155"] = system(chosen["linear, paper's kn kt"],
                                                   Damping(ratio=0.2155))
-    per_contact = {}
+    per_contact, phases = {}, {}
     for name, run in runs.items():
         run.advance(1)  # compile or load, outside the timings
         run.observe()
+        phases[name] = {}
         for label, steps in (("1e4 from rest", 10_000), ("next 9e4 (impact, bed)", 90_000)):
             per_step, rate, contacts = timed(run, steps)
+            phases[name][label] = per_step
             print(f"{name:<28} {label:<24} {per_step:>8.2f} {contacts:>9.0f} {rate:>18.3g}")
-        bed = [timed(run, 10_000) for _ in range(max(1, args.repeats))]
+        bed = [timed(run, 10_000) for _ in range(args.repeats)]
         per_step, rate, contacts = min(bed)
+        phases[name]["+1e4 on the bed"] = per_step
         print(f"{name:<28} {'+1e4 on the bed':<24} {per_step:>8.2f} {contacts:>9.0f} "
               f"{max(r for _, r, _ in bed):>18.3g}")
         per_contact[name] = sorted(1e3 * t / c for t, _, c in bed)
     print(f"({load()})")
     reference = per_contact["simplified, Eq. 33 w"][0]
+    spring = per_contact["linear, paper's kn kt"][0]
     print(f"\nPer contact update on the bed, ns (the step's CPU time over its touching contacts; "
-          f"{max(1, args.repeats)} timings of 1e4 steps)")
-    print(f"{'law':<28} {'fastest':>8} {'median':>8} {'/ Table 1 (Eq. 33)':>19}")
+          f"{args.repeats} timings of 1e4 steps)")
+    print(f"{'law':<28} {'fastest':>8} {'median':>8} {'/ Table 1 (Eq. 33)':>19} "
+          f"{'/ spring':>9}")
+    rows = []
     for name, values in per_contact.items():
-        print(f"{name:<28} {values[0]:>8.0f} {values[len(values) // 2]:>8.0f} "
-              f"{values[0] / reference:>19.2f}")
+        median = values[len(values) // 2]
+        print(f"{name:<28} {values[0]:>8.0f} {median:>8.0f} {values[0] / reference:>19.2f} "
+              f"{values[0] / spring:>9.2f}")
+        rows.append({"law": name, **{f"us/step ({label})": round(value, 3)
+                                     for label, value in phases[name].items()},
+                     "ns/update (fastest)": round(values[0], 1),
+                     "ns/update (median)": round(median, 1),
+                     "/ Table 1": round(values[0] / reference, 3),
+                     "/ spring": round(values[0] / spring, 3)})
     print(f"({load()})")
+    record.write("dem", rows, started, discs=200, dt=DT, repeats=args.repeats,
+                 jit_seconds={"compile": round(cold_cpu, 2), "load": round(warm_cpu, 2)})
     if not args.full:
         return
     print(f"\nThe paper's schedule, 8e5 steps (CPU seconds; {load()})")

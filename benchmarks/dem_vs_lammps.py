@@ -496,7 +496,11 @@ def schedule(python: str | None, reps: int, folder: Path) -> dict:
     return results
 
 
-def timing_table(results: dict) -> None:
+def timing_table(results: dict) -> list[dict]:
+    """Print the timings per phase and engine; return them as rows (one per phase and engine:
+    min and median microseconds per step, contacts, and the median's ratio to each LAMMPS style
+    and, for Table 1, to hertz2d's spring)."""
+    table = []
     print(f"\n2. Process CPU time per step, {DISCS} discs, dt = {DT:g} s, one core: min / median "
           f"of {max(len(r) for r in results.values())} interleaved repetitions")
     print(f"   {'phase':<18} {'steps':>6} {'engine, law':<28} {'us/step min / median':>22} "
@@ -515,10 +519,20 @@ def timing_table(results: dict) -> None:
                       else f"{'':>22}" for style in STYLES]
             spring = (f"{median / medians['hertz2d linear']:>18.2f}"
                       if engine == "hertz2d Table 1" else "")
+            table.append({
+                "phase": phase, "steps": steps, "engine": engine,
+                "us/step (min)": round(min(times), 3), "us/step (median)": round(median, 3),
+                "contacts": round(contacts, 1),
+                **{f"/ LAMMPS {style}": round(median / medians["LAMMPS " + style], 3)
+                   for style in STYLES
+                   if "LAMMPS " + style in medians and not engine.startswith("LAMMPS")},
+                **({"/ hertz2d linear": round(median / medians["hertz2d linear"], 3)}
+                   if engine == "hertz2d Table 1" else {})})
             print(f"   {phase if engine == next(iter(rows)) else '':<18} "
                   f"{steps if engine == next(iter(rows)) else '':>6} {engine:<28} "
                   f"{min(times):>10.2f} / {median:<9.2f} {contacts:>9.1f} "
                   f"{contacts / median * 1e6:>18.3g} " + " ".join(ratios) + f" {spring}")
+    return table
 
 
 def agreement_table(results: dict, radii: np.ndarray) -> None:
@@ -571,6 +585,7 @@ def main() -> None:
     if args.reps < 1:
         parser.error(f"--reps={args.reps} must be >= 1")
     sys.path.insert(0, str(ROOT))
+    from benchmarks import record
     python = args.lammps_python
     reason = lammps_available(python)
     if reason:
@@ -582,13 +597,15 @@ def main() -> None:
               f"({load()})")
         warm_up()
         single_contacts(python, folder)
-        before = load()
+        before, started = load(), record.load_average()
         results = schedule(python, args.reps, folder)
         after = load()
         if python:
             print(f"LAMMPS {results[f'LAMMPS {STYLES[0]}'][0]['version']} ({python})")
-        timing_table(results)
+        rows = timing_table(results)
         print(f"   ({before} before, {after} after)")
+        record.write("dem_vs_lammps", rows, started, discs=DISCS, dt=DT, reps=args.reps,
+                     lammps=results[f"LAMMPS {STYLES[0]}"][0]["version"] if python else None)
         agreement_table(results, packing(0)[1])
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -70,6 +70,8 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 from hertz_match import matched_hertz, touching  # noqa: E402
 
+from benchmarks import record  # noqa: E402
+
 E, NU, MU, DENSITY, DT, GRAVITY, SKIN = 10e9, 0.25, 0.3, 2700.0, 1e-5, 9.81, 0.01
 WIDTH, HEIGHT, SETTLE = 1.0, 1.5, 160_000
 #: hertz2d's damping ratio of restitution 0.5 (the linear spring-dashpot's relation)
@@ -268,6 +270,18 @@ def cost_table(plugins: dict, folder: Path, bed, hertz: dict, steps: int, relax:
     return runs
 
 
+def cost_rows(runs: dict, per_contact: dict) -> list[dict]:
+    """Tables 1 and 2 as rows: each style's CPU time per step (min, median), its ratio to
+    :data:`REFERENCE`'s median, and its pair style's ns per disc-disc contact."""
+    reference = statistics.median(r["us_per_step"] for r in runs[REFERENCE])
+    return [{"style": style, "us/step (min)": round(min(r["us_per_step"] for r in results), 3),
+             "us/step (median)": round(statistics.median(r["us_per_step"] for r in results), 3),
+             f"/ {REFERENCE}": round(statistics.median(r["us_per_step"] for r in results)
+                                     / reference, 3),
+             "pair ns/contact": round(per_contact[style], 1)}
+            for style, results in runs.items()]
+
+
 def pair_share(run: dict) -> float:
     """The pair style's share of a run's loop (LAMMPS's timer)."""
     return run["sections"]["Pair"] / sum(run["sections"].values())
@@ -373,9 +387,9 @@ int main(int argc, char **argv)
 """
 
 
-def kernel_table(plugins: dict, folder: Path, bed, per_contact: dict, steps: int) -> None:
+def kernel_table(plugins: dict, folder: Path, bed, per_contact: dict, steps: int) -> list[dict]:
     """ns per contact step of each header alone on the bed's contacts, next to the pair style's
-    (table 2)."""
+    (table 2); the rows printed."""
     centres, _, radii = bed
     pairs = touching(centres, radii)
     delta = radii[pairs[:, 0]] + radii[pairs[:, 1]] - np.hypot(
@@ -383,6 +397,7 @@ def kernel_table(plugins: dict, folder: Path, bed, per_contact: dict, steps: int
     rows = "\n".join(f"{float(radii[i])!r} {float(radii[j])!r} {float(d)!r}"
                      for (i, j), d in zip(pairs, delta))
     compiler = shutil.which(os.environ.get("CXX", "g++"))
+    rows = []
     print(f"\n3. The law's kernel alone on the bed's {len(delta)} disc-disc contacts (the exported "
           f"header, g++ -O3 as the plugin; {steps} steps of a tangential increment of alternating "
           f"sign; best of 3, CPU, ns per contact step; {load()})")
@@ -401,7 +416,13 @@ def kernel_table(plugins: dict, folder: Path, bed, per_contact: dict, steps: int
         pair = per_contact[style]
         print(f"   {law:<11} {contact:>16.1f} {prepared:>9.1f} {normal:>13.1f} {w:>6.1f} "
               f"{pair:>11.1f} {pair - prepared:>16.1f} {per_contact[REFERENCE]:>24.1f}")
+        rows.append({"law": law, "hertz2d_contact ns": round(contact, 1),
+                     "prepared ns": round(prepared, 1), "normal solve ns": round(normal, 1),
+                     "W_-1 ns": round(w, 1), "pair style ns/contact": round(pair, 1),
+                     "beside the law ns": round(pair - prepared, 1),
+                     f"{REFERENCE} pair ns/contact": round(per_contact[REFERENCE], 1)})
     print(f"   ({load()} after)")
+    return rows
 
 
 def tiled(centres, velocities, radii):
@@ -534,9 +555,12 @@ def main() -> None:
         bed = settled_bed(plugins["simplified"], folder, args.settle)
         hertz = matched_hertz(bed[0], bed[2], wall_overlaps(bed[0], bed[2])["ylo"], E=E, nu=NU,
                               mu=MU, density=DENSITY, ratio=RATIO)
+        started = record.load_average()
         runs = cost_table(plugins, folder, bed, hertz, args.steps, args.relax, args.reps)
         per_contact = sections_table(runs)
-        kernel_table(plugins, folder, bed, per_contact, max(args.steps // 10, 1000))
+        kernels = kernel_table(plugins, folder, bed, per_contact, max(args.steps // 10, 1000))
+        record.write("lammps_plugin", cost_rows(runs, per_contact), started, kernels=kernels,
+                     steps=args.steps, relax=args.relax, reps=args.reps)
         if not args.no_scaling:
             cost_model(scaling_table(plugins, folder, bed, max(args.steps // 10, 100),
                                      args.reps))

@@ -1,0 +1,42 @@
+"""A benchmark's table kept as a file beside the one it prints: ``benchmarks/results/NAME.json``
+with the date, the machine, the load average when the benchmark started and when it ended, the
+command that ran it and its rows (a list of flat objects, one per printed row), which the
+documentation's performance page and the README's performance section are rendered from.
+
+The file is written whole or not at all (a partial file renamed over the old one), so a killed
+benchmark leaves the previous run's table.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def load_average() -> list[float]:
+    """The 1, 5 and 15 minute load averages, two decimals."""
+    return [round(value, 2) for value in os.getloadavg()]
+
+
+def write(name: str, rows: list[dict], started: list[float], **fields) -> Path:
+    """Write ``RESULTS/name.json``: the run's provenance, ``fields`` (settings of the run: steps,
+    repetitions, the compiler) and ``rows``; ``started`` is :func:`load_average` when the
+    benchmark began. Returns the file."""
+    out = RESULTS / f"{name}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps({
+        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
+                    "python": platform.python_version()},
+        "load_average": {"before": started, "after": load_average()},
+        "command": " ".join(["python", f"benchmarks/{Path(sys.argv[0]).name}", *sys.argv[1:]]),
+        **fields, "rows": rows}, indent=2) + "\n"
+    partial = out.with_suffix(".json.partial")
+    partial.write_text(text)
+    partial.replace(out)
+    return out
