@@ -13,20 +13,19 @@ it); CPU time much less.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "benchmarks" / "results" / "cli.json"
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import record  # noqa: E402
 
 #: what a user types that ends before any work, and why it is there
 LINES = {
@@ -37,10 +36,6 @@ LINES = {
     "export-law --law": "a flag without its value (argparse)",
     "map --max-cpu-hours 0": "a bad value the command refuses (after its imports)",
 }
-
-
-def load() -> list[float]:
-    return [round(value, 2) for value in os.getloadavg()]
 
 
 def timed(args: list[str], sources: Path | None, folder: str) -> tuple[float, float]:
@@ -71,7 +66,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--before", default=None, metavar="REV")
     options = parser.parse_args()
-    started, rows = load(), []
+    if options.runs < 1:
+        parser.error(f"--runs={options.runs!r} must be at least 1")
+    started, rows = record.load_average(), []
     with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as old:
         before = export(options.before, Path(old)) if options.before else None
         print(f"python -m hertz2d.calibration ARGS, median of {options.runs} runs; load average "
@@ -99,17 +96,8 @@ def main() -> None:
                          f"{row['cpu'] / row['before_cpu']:>9.2f}")
             rows.append(row)
             print(text, flush=True)
-    ended = load()
-    print(f"load average after: {ended}")
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
-                    "python": platform.python_version()},
-        "load_average": {"before": started, "after": ended},
-        "command": " ".join(["python", "benchmarks/cli.py", *sys.argv[1:]]),
-        "runs": options.runs, "before": options.before, "rows": rows}, indent=2) + "\n")
-
+    print(f"load average after: {record.load_average()}")
+    record.write("cli", rows, started, runs=options.runs, before=options.before)
 
 if __name__ == "__main__":
     main()

@@ -18,12 +18,9 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import os
-import platform
 import sys
 import tempfile
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -34,8 +31,8 @@ sys.path.insert(0, str(ROOT))  # the project before this folder, whose dem.py sh
 from hertz2d.calibration.cli import main as hertz2d  # noqa: E402
 from hertz2d.calibration.export.lammps.bed import run_box  # noqa: E402
 from hertz2d.calibration.export.lammps.inputs import DiscSystem  # noqa: E402
+from benchmarks import record  # noqa: E402
 
-OUT = ROOT / "benchmarks" / "results" / "lammps_ranks.json"
 E, NU, MU, DENSITY, DT, GRAVITY = 10e9, 0.25, 0.3, 2700.0, 1e-5, 9.81
 WIDTH, HEIGHT, SKIN = 1.0, 1.5, 0.01
 SNAPSHOTS, EVERY = 120, 250
@@ -55,7 +52,7 @@ def main() -> None:
     centres, radii = packing()
     system = DiscSystem(E=E, nu=NU, mu=MU, density=DENSITY, dt=DT, skin=SKIN, ratio=0.2,
                         gravity=GRAVITY)
-    rows = []
+    rows, started = [], record.load_average()
     with tempfile.TemporaryDirectory(prefix="hertz2d-ranks-") as folder:
         folder = Path(folder)
         for law in ("simplified", "calibrated"):
@@ -66,12 +63,7 @@ def main() -> None:
             for setting, lines in SETTINGS.items():
                 rows += compare(plugin, folder / f"{law}-{len(lines)}", law, setting, lines,
                                 centres, radii, system)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
-                    "python": platform.python_version()},
-        "command": "python benchmarks/lammps_ranks.py", "rows": rows}, indent=2) + "\n")
+    record.write("lammps_ranks", rows, started)
 
 
 def compare(plugin, folder, law, setting, lines, centres, radii, system) -> list[dict]:
