@@ -11,11 +11,12 @@ radius 0.2 m (a region's circle, fix wall/hertz2d/region) turning at 2 rad/s, dt
 ``--duration`` s. The angle of repose is the bed's free surface's slope: the bed is a circular
 segment, whose centre of mass lies on the perpendicular to its chord through the drum's centre,
 so the angle of the centre of mass from the vertical is the surface's angle. At 2 rad/s in a drum
-of 0.2 m (Froude number 0.08) the bed slumps: it turns with the drum to about 30 deg, avalanches
-back to about 12, and settles into a slow oscillation (period about 1 s, +-5 deg) around its
-dynamic angle. So the angle is the mean over the run after ``--settle`` s (default 1 s, after
-the first avalanche), and the means over that window's two halves (``half_means`` of the JSON)
-show whether it has settled; each run's smallest and largest angle in the window are kept.
+of 0.2 m (Froude number 0.08) the bed slumps: in a 3 s run of seed 1 it turned with the drum to
+31 deg, avalanched back to 12 and went on oscillating by +-5 deg with a period of about 1 s
+around its dynamic angle. So the angle is the mean over the run after ``--settle`` s (default
+1 s, after the first avalanche), and the means over that window's two halves (``first half``,
+``second half`` of the JSON's rows) show whether it has settled; each run's smallest and
+largest angle in the window are kept.
 
 Each seed runs, in this order: the simplified law on 1 rank and on 2, the calibrated law on 1 and
 on 2, and the built-in ``pair_style gran/hertz/history`` with ``fix wall/gran/region
@@ -166,11 +167,11 @@ def summary(runs: list[dict]) -> list[dict]:
         if not mine:
             continue
         angles = [r["angle"] for r in mine]
+        halves = [statistics.fmean(r["halves"][k] for r in mine) for k in range(2)]
         rows.append({"law": law, "ranks": ranks, "seeds": [r["seed"] for r in mine],
                      "angles": angles, "mean": statistics.fmean(angles),
                      "stdev": statistics.stdev(angles) if len(angles) > 1 else None,
-                     "half_means": [statistics.fmean(r["halves"][k] for r in mine)
-                                    for k in range(2)],
+                     "first half": halves[0], "second half": halves[1],
                      "seconds": [r["seconds"] for r in mine]})
     return rows
 
@@ -246,6 +247,7 @@ def main() -> None:
                       f"(halves {result['halves'][0]:.2f}, {result['halves'][1]:.2f}; range "
                       f"{result['range'][0]:.1f}-{result['range'][1]:.1f}), "
                       f"{result['seconds']:.0f} s, load {result['load']:.2f}", flush=True)
+    save(scene, hertz, runs)  # the summary again, also when every run was there already
     for row in summary(runs):
         print(f"{row['law']:18s} {row['ranks']} rank(s): {row['mean']:.2f} +- "
               f"{row['stdev'] or 0:.2f} deg over {len(row['angles'])} seeds")
