@@ -1,7 +1,7 @@
 """A rotating drum in LAMMPS with the plugin: its dynamic angle of repose per law, on 1 MPI rank
 and on 2, over several seeds, beside LAMMPS's built-in Hertz style at matched stiffness (run:
-``python benchmarks/lammps_drum.py [--seeds 5] [--discs 500] [--duration 3.0] [--settle 1.0]``; writes
-``benchmarks/results/lammps_drum.json`` after every run and resumes from it: a rerun with the same
+``python benchmarks/lammps_drum.py [--seeds 5] [--discs 500] [--duration 3.0] [--settle 1.0]``;
+writes ``benchmarks/results/lammps_drum.json`` after every run and resumes from it: a rerun with the same
 scene runs only what is missing).
 
 Needs the ``lammps`` extra and a C++ compiler. Both laws' plugins are exported into a temporary
@@ -213,7 +213,8 @@ def main() -> None:
         if getattr(options, name) <= 0:
             parser.error(f"--{name}={getattr(options, name)!r} must be positive")
     if not 0 <= options.settle < options.duration - 2 * EVERY * DT:
-        parser.error(f"--settle={options.settle!r} must lie in [0, --duration) with output after it")
+        parser.error(f"--settle={options.settle!r} must lie in [0, --duration) with output "
+                     "after it")
     steps = round(options.duration / DT)
     settle = round(options.settle / DT)
     scene = {"discs": options.discs, "duration": options.duration, "settle": options.settle,
