@@ -42,7 +42,7 @@ import numpy as np
 from hertz2d.dem.damping import dashpot, local_damping
 from hertz2d.dem.energy import SLIP, STIFFNESS_CHANGE
 from hertz2d.dem.jit import address, njit
-from hertz2d.dem.laws import (APPROACH, CALIBRATED, COUPLING, ENERGY, EXP_C, EXP_MINUS_C, FORCE_0,
+from hertz2d.dem.laws import (APPROACH, BASE_NORMAL, CALIBRATED, COUPLING, EXP_C, EXP_MINUS_C, FORCE_0,
                       FRICTION, INCREMENT, KERNEL, KN, KT, LINEAR, LOG_1, LOG_2, LOG_4R1, LOG_4R2,
                       MIDDLE, NEW_HALF_WIDTH, NEW_K_NORMAL, NEW_K_STEP, NEW_NORMAL, NEW_SLIPPING,
                       NEW_STIFFNESS, NEW_TANGENTIAL, NORMAL, NORMAL_DASHPOT, PAIR_CURVES,
@@ -97,11 +97,16 @@ class Forces(NamedTuple):
 
 
 @njit
-def release(code, history, row, scale):
-    """The energy a contact's tangential state still holds when the contact opens
-    (:func:`hertz2d.dem.laws.stored_tangential`; half of it for a wall's mirrored pair), dissipated as
-    the history row is reset."""
-    return stored_tangential(code, history, row) / scale
+def release(code, p, curves, history, row, scale, ledger):
+    """Put in the ``ledger`` the energy a contact's tangential state still holds when the contact
+    opens (:func:`hertz2d.dem.laws.stored_tangential`, the calibrated law's from its (C1) numbers
+    at ``p[curves]``; half of it for a wall's mirrored pair), dissipated as the history row is
+    reset. The calibrated law's slip term has counted the contact's work alone
+    (:func:`calibrated_contact`): the energy it took off there is this."""
+    held = stored_tangential(code, p, curves, history, row) / scale
+    ledger[STIFFNESS_CHANGE] += held
+    if code == CALIBRATED:
+        ledger[SLIP] -= held
 
 
 @njit(inline=True)
@@ -204,21 +209,23 @@ def calibrated_contact(law, p, ratio, dt, delta, v_n, v_t, pair, history, row, R
     Ledger: the step's work on the pair by the tangential force and by the normal force's
     coupling term is ``(T0 + T)/2 d(delta_t) + (C0 + C)/2 d(delta_n)`` (the trapezoid, as for the
     other laws; the rest of N is the normal potential's); the law stores the energy of its
-    traction (:data:`hertz2d.dem.laws.ENERGY`), so the step dissipates the work less the change of that
-    energy, all of it counted as slip (the law's memory rules only ever lower it)."""
+    traction (:func:`hertz2d.dem.laws.traction_energy`), so the step dissipates the work less the
+    change of that energy, all of it counted as slip (the law's memory rules only ever lower it).
+    Those changes telescope: over a contact's steps they sum to the energy it holds at the end
+    (0 when it is new), so the step returns its work alone and the energy is taken off when the
+    contact opens (:func:`release`) or a run of steps ends
+    (:func:`hertz2d.dem.energy.settle_slip`): no stored energy per step."""
     d_delta_t = scale * v_t * dt if accumulate else 0.0
-    T_previous, energy_previous = history[row, TANGENTIAL], history[row, ENERGY]
-    coupling_previous = history[row, COUPLING]
-    new, k_normal, slipping = calibrated_step(law, p, pair, history[row, ENERGY:], scale * delta,
-                                              d_delta_t, R1, R2, curves)
+    T_previous, coupling_previous = history[row, TANGENTIAL], history[row, COUPLING]
+    new, k_normal, slipping = calibrated_step(law, p, pair, history[row, BASE_NORMAL:],
+                                              scale * delta, d_delta_t, R1, R2, curves)
     N, T = new[NORMAL], new[TANGENTIAL]
     if not N > 0.0:  # NaN: the law failed
         return new, 0.0, 0.0, 0.0, 0.0, 0.0
     slip = 0.0
     if accumulate:
         slip = (0.5 * (T_previous + T) * d_delta_t
-                - 0.5 * (coupling_previous + history[row, COUPLING]) * scale * v_n * dt
-                - (history[row, ENERGY] - energy_previous)) / scale
+                - 0.5 * (coupling_previous + history[row, COUPLING]) * scale * v_n * dt) / scale
     N_dashpot, T_dashpot = dashpots(CALIBRATED, ratio, pair, k_normal, new[STIFFNESS], v_n,
                                     v_t, scale, slipping)
     return new, N_dashpot, T_dashpot, k_normal, slip, 0.0
@@ -259,7 +266,7 @@ def gather(scratch, c, delta, v_n, v_t, nx, ny, lever_i, lever_j, R_i, R_j):
 
 
 @njit
-def gather_pairs(discs, contacts, ledger, code, accumulate, start, scratch, indices):
+def gather_pairs(discs, contacts, ledger, code, p, accumulate, start, scratch, indices):
     """The gather pass over the disc pairs from list row ``start`` on, up to :data:`BLOCK`
     touching ones: each touching pair's list row into ``indices[HISTORY_ROW]`` and its geometry
     (module docstring) into a column of ``scratch``'s geometry rows (:data:`DELTA` ...); a pair
@@ -278,7 +285,7 @@ def gather_pairs(discs, contacts, ledger, code, accumulate, start, scratch, indi
         if distance_squared >= reach * reach:
             if history[k - 1, NORMAL] != 0.0:
                 if accumulate:
-                    ledger[STIFFNESS_CHANGE] += release(code, history, k - 1, 1.0)
+                    release(code, p, PAIR_CURVES, history, k - 1, 1.0, ledger)
                 history[k - 1, :] = 0.0
             continue
         distance = math.sqrt(distance_squared)
@@ -297,7 +304,7 @@ def gather_pairs(discs, contacts, ledger, code, accumulate, start, scratch, indi
 
 
 @njit
-def gather_walls(discs, walls, contacts, history, ledger, code, accumulate, start, scratch,
+def gather_walls(discs, walls, contacts, history, ledger, code, p, accumulate, start, scratch,
                  indices):
     """:func:`gather_pairs` over the disc-wall pairs (``history``: the wall histories as one
     array, a row per wall and disc): also each touching one's index in the wall list and its
@@ -319,7 +326,7 @@ def gather_walls(discs, walls, contacts, history, ledger, code, accumulate, star
         if delta <= 0.0:
             if history[row, NORMAL] != 0.0:
                 if accumulate:
-                    ledger[STIFFNESS_CHANGE] += release(code, history, row, 2.0)
+                    release(code, p, WALL_CURVES, history, row, 2.0, ledger)
                 history[row, :] = 0.0
             continue
         lever = radius[i] - delta
@@ -440,8 +447,8 @@ def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt
     elastic, damped = forces.elastic, forces.dashpot
     start = 0
     while start < pairs.shape[0]:
-        count, start = gather_pairs(discs, contacts, ledger, code, accumulate, start, scratch,
-                                    indices)
+        count, start = gather_pairs(discs, contacts, ledger, code, p, accumulate, start,
+                                    scratch, indices)
         if not law_pass(code, kernel, law, p, ratio, dt, accumulate, contacts.pair_history,
                         contacts.pair_constants, rows, scratch, indices, count, 1.0,
                         PAIR_CURVES, ledger):
@@ -473,8 +480,8 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ra
     elastic, damped = forces.elastic, forces.dashpot
     start = 0
     while start < wall_pairs.shape[0]:
-        count, start = gather_walls(discs, walls, contacts, history, ledger, code, accumulate,
-                                    start, scratch, indices)
+        count, start = gather_walls(discs, walls, contacts, history, ledger, code, p,
+                                    accumulate, start, scratch, indices)
         if not law_pass(code, kernel, law, p, ratio, dt, accumulate, history,
                         contacts.wall_constants, indices[DISC], scratch, indices, count, 2.0,
                         WALL_CURVES, ledger):

@@ -15,8 +15,9 @@ from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, Calibrate
 from hertz2d.calibration.laws.hertz2d import normal_force  # noqa: E402
 from hertz2d.dem import Law  # noqa: E402
 from hertz2d.dem.impact import impact  # noqa: E402
-from hertz2d.dem.laws import (CALIBRATED_HISTORY, ENERGY, PAIR_CONSTANTS, PAIR_CURVES,  # noqa: E402
-                      WALL_CURVES, calibrated_step, pair_constants, parameters_tuple)
+from hertz2d.dem.laws import (BASE_NORMAL, CALIBRATED_HISTORY, PAIR_CONSTANTS, PAIR_CURVES,  # noqa
+                              WALL_CURVES, calibrated_step, pair_constants, parameters_tuple,
+                              traction_energy)
 
 E, NU, MU = 10e9, 0.25, 0.3
 #: the coefficients the engine and the Python law both take (whatever their values)
@@ -55,23 +56,26 @@ def path(pair, delta0=1e-4):
 
 
 def engine_walk(R1, R2, wall, steps):
-    """N, T, kt, a of the engine's compiled step along ``steps``; an open contact's row is
-    zeroed, as the force loops do."""
+    """N, T, kt, a and the stored energy of the engine's compiled step along ``steps`` (the
+    energy from the history row, as the ledger reads it); an open contact's row is zeroed, as
+    the force loops do."""
     p = LAW.parameters
     law = parameters_tuple(p)
     constants = np.zeros(PAIR_CONSTANTS)
     pair_constants(LAW.code, law, 0.0, 1.0, R1, R2, constants)
-    own = np.zeros(CALIBRATED_HISTORY - ENERGY)
+    row = np.zeros(CALIBRATED_HISTORY)
+    curves = WALL_CURVES if wall else PAIR_CURVES
     scale = 2.0 if wall else 1.0
     rows = []
     for delta_n, d in steps:
         if delta_n <= 0.0:
-            own[:] = 0.0
+            row[:] = 0.0
             rows.append((0.0, 0.0, 0.0, 0.0, 0.0))
             continue
-        state, _, _ = calibrated_step(law, p, tuple(constants), own, scale * delta_n, scale * d,
-                                      R1, R2, WALL_CURVES if wall else PAIR_CURVES)
-        rows.append((*state, own[0]))
+        state, _, _ = calibrated_step(law, p, tuple(constants), row[BASE_NORMAL:],
+                                      scale * delta_n, scale * d, R1, R2, curves)
+        row[:len(state)] = state
+        rows.append((*state, traction_energy(p, curves, row)))
     return np.array(rows)
 
 
