@@ -425,16 +425,17 @@ def main_benchmark() -> None:
     rows = [line.split("|") for line in done.stdout.split("\n") if line]
     times = {name: (float(best), float(median)) for name, best, median in rows[:-1]}
     spring = times["spring"][0]
-    print(f"{'kernel':<16} {'ns/contact':>10} {'median':>8} {'/ spring':>9}")
+    print(f"{'kernel':<24} {'ns/contact':>10} {'median':>8} {'/ spring':>9}")
     for name, (best, median) in times.items():
-        print(f"{name:<16} {best:>10.2f} {median:>8.2f} {best / spring:>9.2f}")
+        print(f"{name:<24} {best:>10.2f} {median:>8.2f} {best / spring:>9.2f}")
     check = rows[-1]
     print(f"(split kernel vs header: T within {float(check[2]):.2g} of mu N over 200 steps, the "
           f"calibrated floor vs its header's step within {float(check[3]):.2g}; the calibrated "
           f"contacts hold {float(check[4]):.2f} pieces on average at the end; "
           f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())})")
-    table1 = min(times["Table 1, split"][0], times["Table 1, fused"][0])
-    print(f"calibrated floor / Table 1's floor: {times['calibrated, floor'][0] / table1:.2f}")
+    ratio = times["calibrated, floor"][0] / min(times["Table 1, split"][0],
+                                                times["Table 1, fused"][0])
+    print(f"calibrated floor / Table 1's floor: {ratio:.2f}")
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps({
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -443,7 +444,8 @@ def main_benchmark() -> None:
         "load_average": {"before": started, "after": [round(v, 2) for v in os.getloadavg()]},
         "command": " ".join(["python", "benchmarks/kernel_floor.py", *sys.argv[1:]]),
         "compiler": " ".join([Path(compiler).name, *FLAGS]), "contacts": args.contacts,
-        "steps": args.steps, "runs": args.runs,
+        "steps": args.steps, "runs": args.runs, "calibrated_pieces": float(check[4]),
+        "calibrated_floor_over_table1": ratio,
         "rows": [{"kernel": name, "ns_fastest": best, "ns_median": median}
                  for name, (best, median) in times.items()]}, indent=2) + "\n")
 
