@@ -358,7 +358,9 @@ def trapezoid_suffices(delta_n, delta_middle):
 #: tangent normal stiffness, the step's stiffness and 1.0 where the Coulomb cap acted)
 (REDUCED_RADIUS, ARGUMENT, ROOT, MIDDLE_ARGUMENT, MIDDLE_ROOT, NEW_NORMAL, NEW_TANGENTIAL,
  NEW_STIFFNESS, NEW_HALF_WIDTH, NEW_K_NORMAL, NEW_K_STEP, NEW_SLIPPING) = range(11, 23)
-STEP_ROWS = 23
+#: ... and log a, which the calibrated law's array normal (:func:`calibrated_normals`) leaves
+NEW_LOG_HALF_WIDTH = 23
+STEP_ROWS = 24
 
 
 @njit(vectorised=True)
@@ -380,15 +382,10 @@ def simplified_steps(law, steps, count, rare):
     penalty = (law[PENALTY], law[PENALTY + 1], law[PENALTY + 2], law[PENALTY + 3],
                law[PENALTY + 4], law[PENALTY + 5])
     for m in range(count):
-        R1, R2 = steps[RADIUS_1, m], steps[RADIUS_2, m]
-        radius = R1 * R2 / (R1 + R2)
-        steps[REDUCED_RADIUS, m] = radius
-        steps[ARGUMENT, m] = 4.0 * radius * steps[APPROACH, m] * steps[EXP_C, m]
+        radius = normal_argument(steps, m)
         steps[MIDDLE_ARGUMENT, m] = 4.0 * radius * steps[MIDDLE, m] * steps[EXP_C, m]
-    for argument, root in ((ARGUMENT, ROOT), (MIDDLE_ARGUMENT, MIDDLE_ROOT)):
-        bits = steps[argument].view(np.int64)
-        for m in range(count):
-            steps[root, m] = _table_root(bits[m])
+    table_roots(steps, count, ARGUMENT, ROOT)
+    table_roots(steps, count, MIDDLE_ARGUMENT, MIDDLE_ROOT)
     for m in range(count):
         delta_n, delta_middle = steps[APPROACH, m], steps[MIDDLE, m]
         R1, R2, radius = steps[RADIUS_1, m], steps[RADIUS_2, m], steps[REDUCED_RADIUS, m]
@@ -415,6 +412,47 @@ def simplified_steps(law, steps, count, rare):
         steps[NEW_STIFFNESS, m], steps[NEW_HALF_WIDTH, m] = kt, a
         steps[NEW_K_NORMAL, m], steps[NEW_K_STEP, m] = k_normal, k_step
         steps[NEW_SLIPPING, m] = 1.0 if slipping else 0.0
+
+
+@njit(inline=True)
+def normal_argument(steps, m):
+    """R* and ``z = 4 R* delta_n e^(-C)`` of column m of the array step's rows (:data:`APPROACH`,
+    the radii, :data:`EXP_C`) into :data:`REDUCED_RADIUS` and :data:`ARGUMENT`; returns R*."""
+    R1, R2 = steps[RADIUS_1, m], steps[RADIUS_2, m]
+    radius = R1 * R2 / (R1 + R2)
+    steps[REDUCED_RADIUS, m] = radius
+    steps[ARGUMENT, m] = 4.0 * radius * steps[APPROACH, m] * steps[EXP_C, m]
+    return radius
+
+
+@njit(inline=True)
+def table_roots(steps, count, argument, root):
+    """Row ``root`` = the table's u of row ``argument`` (z) for the first ``count`` columns
+    (:func:`hertz2d.calibration.laws.normal_table.table_root`, read through the bits of z; a
+    finite number but not u where the table does not hold z: :func:`in_table`)."""
+    bits = steps[argument].view(np.int64)
+    for m in range(count):
+        steps[root, m] = _table_root(bits[m])
+
+
+@njit(vectorised=True)
+def calibrated_normals(law, steps, count, rare):
+    """The calibrated law's normal force (Table 1's, :func:`calibrated_normal`) for the first
+    ``count`` contacts of ``steps`` at once, as :func:`simplified_steps` finds it: z, u from the
+    table, then N, a, log a and dN/d(delta_n)
+    (:func:`hertz2d.calibration.laws.scalar.hertz2d_normal_of_root`) into :data:`NEW_NORMAL`, :data:`NEW_HALF_WIDTH`, :data:`NEW_LOG_HALF_WIDTH` and
+    :data:`NEW_K_NORMAL`: the doubles of :func:`calibrated_normal` where the table holds z, the
+    others marked 1 in ``rare`` (0 the others) for the caller to solve with it (W_{-1})."""
+    for m in range(count):
+        normal_argument(steps, m)
+    table_roots(steps, count, ARGUMENT, ROOT)
+    for m in range(count):
+        N, a, log_a, k_normal = _normal_of_root(steps[ROOT, m], steps[APPROACH, m],
+                                                steps[REDUCED_RADIUS, m], steps[LOG_1, m],
+                                                steps[LOG_2, m], law[MODULUS], 1.0, 1.0)
+        steps[NEW_NORMAL, m], steps[NEW_HALF_WIDTH, m] = N, a
+        steps[NEW_LOG_HALF_WIDTH, m], steps[NEW_K_NORMAL, m] = log_a, k_normal
+        rare[m] = 0 if in_table(steps[ARGUMENT, m]) else 1
 
 
 @njit(inline=True)
@@ -523,15 +561,32 @@ def curve_row(p, start):
 
 
 @njit
+def calibrated_normal(law, pair, delta_n, R1, R2):
+    """The calibrated law's normal force before its coupling term: Table 1's, ``(N, a, log a,
+    dN/d(delta_n))`` of Eqs. 4 + 23 (one W_{-1}, from the table where it holds the argument;
+    omega = 1), N NaN beyond the largest approach."""
+    return _hertz2d_contact_normal(delta_n, R1, R2, pair[LOG_4R1], pair[LOG_4R2],
+                                   pair[EXP_MINUS_C], law[MODULUS], 1.0, 1.0)
+
+
+@njit
 def calibrated_step(law, p, pair, own, delta_n, d_delta_t, R1, R2, curves):
     """One step of one contact of the calibrated law: :func:`law_step`'s returns, from the
     parameters ``law`` (:func:`parameters_tuple`) and ``p`` (the vector, whose (C1) numbers
     start at ``curves``: :data:`PAIR_CURVES` or :data:`WALL_CURVES`), the pair constants and
     ``own``, the contact's own columns of history (``history[row, BASE_NORMAL:]``), updated in
-    place.
+    place: :func:`calibrated_normal`, then :func:`calibrated_tangential`."""
+    return calibrated_tangential(law, p, pair, own, calibrated_normal(law, pair, delta_n, R1, R2),
+                                 d_delta_t, R1, R2, curves)
 
-    Table 1's normal law (Eqs. 4 + 23 by one W_{-1}, omega = 1), (C1)'s B at the new half-width
-    (:func:`hertz2d.calibration.laws.calibrated_kernel.curves`), then (C2)'s tangential step with memory
+
+@njit
+def calibrated_tangential(law, p, pair, own, normal, d_delta_t, R1, R2, curves):
+    """:func:`calibrated_step` from its normal force ``normal`` (:func:`calibrated_normal`'s
+    four values, or :func:`calibrated_normals`' for many contacts at once).
+
+    (C1)'s B at the new half-width (:func:`hertz2d.calibration.laws.calibrated_kernel.curves`), then
+    (C2)'s tangential step with memory
     (:func:`hertz2d.calibration.laws.calibrated_kernel.tangential_step`): T, the tangent stiffness kt =
     dT/d(delta) (``pi E*/(B - kappa - kappa log y)`` at the slip front y, 0 in full slip) and
     whether the contact slides; the normal force is Eqs. 4 + 23's plus the coupling term of the
@@ -540,8 +595,7 @@ def calibrated_step(law, p, pair, own, delta_n, d_delta_t, R1, R2, curves):
     :func:`traction_energy` gives the energy the traction stores when it is read (the step does
     not need it: :func:`hertz2d.dem.forces.calibrated_contact`).
     """
-    N, a, log_a, k_normal = _hertz2d_contact_normal(
-        delta_n, R1, R2, pair[LOG_4R1], pair[LOG_4R2], pair[EXP_MINUS_C], law[MODULUS], 1.0, 1.0)
+    N, a, log_a, k_normal = normal
     if not N > 0.0:
         own[:] = 0.0
         return (N, 0.0, 0.0, 0.0), 0.0, False
