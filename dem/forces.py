@@ -44,17 +44,16 @@ import numpy as np
 from hertz2d.dem.damping import dashpot, local_damping
 from hertz2d.dem.energy import SLIP, STIFFNESS_CHANGE
 from hertz2d.dem.jit import address, njit
-from hertz2d.dem.laws import (APPROACH, BASE_NORMAL, CALIBRATED, COUPLING, EXP_C, EXP_MINUS_C, FORCE_0,
-                      FRICTION, INCREMENT, KERNEL, KN, KT, LINEAR, LOG_1, LOG_2, LOG_4R1, LOG_4R2,
-                      MIDDLE, NEW_HALF_WIDTH, NEW_K_NORMAL, NEW_K_STEP, NEW_LOG_HALF_WIDTH,
-                      NEW_NORMAL, NEW_SLIPPING,
-                      NEW_STIFFNESS, NEW_TANGENTIAL, NORMAL, NORMAL_DASHPOT, PAIR_CURVES,
-                      RADIUS_1, RADIUS_2, REDUCED_MASS, SIMPLIFIED, STEP_ROWS, STIFFNESS,
-                      STIFFNESS_0, TANGENTIAL, TANGENTIAL_0, TANGENTIAL_DASHPOT, WALL_CURVES,
-                      calibrated_normal, calibrated_normals, calibrated_tangential,
-                      constants_row, history_row, kernel_step, law_step,
-                      linear_step, parameters_tuple, simplified_steps, stored_tangential,
-                      store_row)
+from hertz2d.dem.laws import (APPROACH, BASE_NORMAL, CALIBRATED, COUPLING, EXP_C, EXP_MINUS_C,
+                              FORCE_0, FRICTION, INCREMENT, KERNEL, KN, KT, LINEAR, LOG_1, LOG_2,
+                              LOG_4R1, LOG_4R2, MIDDLE, NEW_HALF_WIDTH, NEW_K_NORMAL, NEW_K_STEP,
+                              NEW_LOG_HALF_WIDTH, NEW_NORMAL, NEW_SLIPPING, NEW_STIFFNESS,
+                              NEW_TANGENTIAL, NORMAL, NORMAL_DASHPOT, PAIR_CURVES, RADIUS_1,
+                              RADIUS_2, REDUCED_MASS, SIMPLIFIED, STEP_ROWS, STIFFNESS, STIFFNESS_0,
+                              TANGENTIAL, TANGENTIAL_0, TANGENTIAL_DASHPOT, WALL_CURVES,
+                              calibrated_normal, calibrated_normals, calibrated_tangential,
+                              constants_row, history_row, kernel_step, law_step, linear_step,
+                              parameters_tuple, simplified_steps, stored_tangential, store_row)
 
 #: the ``status`` of a force evaluation
 OK, LAW_FAILED = 0, 1

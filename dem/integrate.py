@@ -16,9 +16,9 @@ One step of length dt (kick-drift-kick, the velocity-Verlet form of leapfrog, as
    (:mod:`hertz2d.dem.energy`), and the next step's half kick and drift (1 and 2), which use the same
    force.
 
-A run of steps ends with the calibrated law's slip term settled (:func:`hertz2d.dem.energy.settle_slip`:
-its steps count their work, the energy its tractions hold is taken off when the ledger can be
-read) and starts by putting that back.
+A run of steps ends with the calibrated law's slip term settled
+(:func:`hertz2d.dem.energy.settle_slip`: its steps count their work, the energy its tractions hold
+is taken off when the ledger can be read) and starts by putting that back.
 
 It is second-order accurate and symplectic for conservative forces; its stability limit for a
 contact of stiffness k between masses of reduced mass m* is ``dt < 2 sqrt(m*/k)``.
