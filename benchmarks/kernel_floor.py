@@ -1,8 +1,9 @@
 """The floor of a contact step's cost: a C microbenchmark of the best Table 1 kernel one can write
 (run: ``python benchmarks/kernel_floor.py``).
 
-Exports the simplified law (Eq. 33) with ``hertz2d export-law`` into a temporary folder and
-compiles one C program (``cc -O3 -march=native``) that times, on the same contacts, each kernel as
+Exports the simplified law (Eq. 33) and the calibrated law with ``hertz2d export-law`` into a
+temporary folder and compiles one C program (``cc -O3 -march=native``; a translation unit per
+law's header) that times, on the same contacts, each kernel as
 a loop over them (ns per contact step, process CPU time; the minimum of ``--runs`` interleaved
 runs of ``--steps`` steps each, the median beside it):
 
@@ -19,12 +20,24 @@ runs of ``--steps`` steps each, the median beside it):
   same values to rounding), with no per-contact checks (every contact touching, as in a loop
   over touching contacts) and the trapezoid every step (the approaches are held, so the header
   takes it too after a contact's first step);
-- ``Table 1, fused``: the same in one loop.
+- ``Table 1, fused``: the same in one loop;
+- ``calibrated, header step``: the calibrated law's header (``hertz2d export-law --law
+  calibrated``, the shipped coefficients: a second translation unit, :data:`CALIBRATED_PROGRAM`)
+  and its whole ``hertz2d_contact_prepared`` per contact (checks, coupling term, the traction's
+  stored energy every step);
+- ``calibrated, floor``: the best calibrated kernel we can write: u by the table inverse, N, a,
+  dN/d(delta) and (C1)'s B in loops over the contacts, then per contact the header's tangential
+  step with memory (``hertz2d_tangential_step``, the law's own arithmetic and the only branchy
+  part: a cheaper one would be another law) and the coupling term;
+  no stored energy (a DEM ledger needs it only when it is read), no checks. Checked against the
+  header's step (T to 1e-12 of mu N over 200 steps from new contacts) before the timings; the
+  last line gives its ratio to Table 1's floor (the faster of split and fused).
 
 The contacts: ``--contacts`` (2048) disc pairs of the paper's disc (R = 0.035 m, E 10 GPa, nu
 0.25, mu 0.3), approaches log-uniform between 1e-6 and 1e-3 R (a settled bed's range), a
 tangential increment per step of 1e-3 of the full-slip displacement alternating in sign every 37
-steps (stick, slip and reversals). The split kernel's results are checked against the header's
+steps (stick, slip and reversals; the calibrated law's memory then holds about five traction
+pieces, the number printed). The split kernel's results are checked against the header's
 (T to 1e-12 of mu N) before the timings. The table is also written to
 ``benchmarks/results/kernel_floor.json`` with the date, the machine and the load average.
 """
@@ -57,6 +70,13 @@ PROGRAM = r"""
 #include "hertz2d_law.h"
 
 static double seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+/* the calibrated law's kernels (CALIBRATED_PROGRAM, its own header) */
+void calibrated_setup(int count, const double *approach, const double *increment);
+double calibrated_header(int step);
+double calibrated_floor(int step);
+double calibrated_difference(void);
+double calibrated_pieces(void);
 
 typedef struct {
     int n;
@@ -191,9 +211,10 @@ int main(int argc, char **argv)
     double kn = 2.7e9, kts = 1.5e9, check = 0.0, worst = 0.0;
     double *history = calloc(HERTZ2D_HISTORY_SIZE * (size_t)n, sizeof(double));
     double **fields[] = {&c.delta, &c.d, &c.T, &c.kt, &c.u, &c.N, &c.a, &c.tangent, &c.sink};
-    double best[7], all[7][64];
-    const char *names[7] = {"spring", "table inverse", "W_{-1}", "log", "header step",
-                            "Table 1, split", "Table 1, fused"};
+    double best[9], all[9][64], calibrated_worst = 0.0, pieces = 0.0;
+    const char *names[9] = {"spring", "table inverse", "W_{-1}", "log", "header step",
+                            "Table 1, split", "Table 1, fused", "calibrated, header step",
+                            "calibrated, floor"};
     c.n = n;
     for (int f = 0; f < 9; ++f)
         *fields[f] = calloc((size_t)n, sizeof(double));
@@ -225,8 +246,20 @@ int main(int argc, char **argv)
         printf("split kernel differs from the header: %g of mu N\n", worst);
         return 2;
     }
+    /* the calibrated floor against its header's step, step by step from new contacts */
+    calibrated_setup(n, c.delta, c.d);
+    for (int s = 0; s < 200; ++s) {
+        calibrated_header(s);
+        calibrated_floor(s);
+        double e = calibrated_difference();
+        calibrated_worst = e > calibrated_worst ? e : calibrated_worst;
+    }
+    if (!(calibrated_worst <= 1e-12)) {
+        printf("calibrated floor differs from its header: %g of mu N\n", calibrated_worst);
+        return 2;
+    }
     for (int r = 0; r < runs; ++r)
-        for (int j = 0; j < 7; ++j) {
+        for (int j = 0; j < 9; ++j) {
             double start = seconds();
             for (int s = 0; s < steps; ++s) {
                 switch (j) {
@@ -236,12 +269,14 @@ int main(int argc, char **argv)
                 case 3: check += log_only(&c, 4.0 * k->radius * k->exp_minus_C); break;
                 case 4: check += header_step(&c, s, &p, &q, history); break;
                 case 5: check += split_step(&c, s, &p, k); break;
-                default: check += fused_step(&c, s, &p, k); break;
+                case 6: check += fused_step(&c, s, &p, k); break;
+                case 7: check += calibrated_header(s); break;
+                default: check += calibrated_floor(s); break;
                 }
             }
             all[j][r] = (seconds() - start) * 1e9 / ((double)steps * n);
         }
-    for (int j = 0; j < 7; ++j) {
+    for (int j = 0; j < 9; ++j) {
         double sorted[64];
         for (int r = 0; r < runs; ++r)
             sorted[r] = all[j][r];
@@ -254,8 +289,105 @@ int main(int argc, char **argv)
         best[j] = sorted[0];
         printf("%s|%.3f|%.3f\n", names[j], best[j], sorted[runs / 2]);
     }
-    printf("check|%.6g|%.3g\n", check, worst);
+    pieces = calibrated_pieces() / n;
+    printf("check|%.6g|%.3g|%.3g|%.3g\n", check, worst, calibrated_worst, pieces);
     return 0;
+}
+"""
+
+#: the calibrated law's kernels, a second translation unit compiled against its own header (every
+#: header function is static inline, so the two headers' names do not meet at link time)
+CALIBRATED_PROGRAM = r"""
+#include <stdlib.h>
+#include "hertz2d_law.h"
+
+static hertz2d_pair pair = {0.035, 0.035, 10e9, 10e9, 0.25, 0.25, 0.3};
+static hertz2d_prepared q;
+static int n;
+static const double *delta, *d;
+static double *history, *u, *N, *a, *tangent, *B, *slope, *T, *sink;
+
+/* the same contacts as the Table 1 rows; the header's step and the floor kernel each keep a
+ * history per contact */
+void calibrated_setup(int count, const double *approach, const double *increment)
+{
+    double **fields[] = {&u, &N, &a, &tangent, &B, &slope, &T, &sink};
+    n = count;
+    delta = approach;
+    d = increment;
+    history = calloc(2 * HERTZ2D_HISTORY_SIZE * (size_t)n, sizeof(double));
+    for (int f = 0; f < 8; ++f)
+        *fields[f] = calloc((size_t)n, sizeof(double));
+    hertz2d_prepare_materials(&pair, 0, &q);
+    hertz2d_prepare_sizes(&pair, log(4.0 * pair.R1), log(4.0 * pair.R2), &q);
+}
+
+/* the header's whole step per contact (its checks, the coupling term and the stored energy) */
+double calibrated_header(int step)
+{
+    double sum = 0.0;
+    const double sign = (step / 37) % 2 ? -1.0 : 1.0;
+    hertz2d_state s;
+    for (int i = 0; i < n; ++i) {
+        if (hertz2d_contact_prepared(&pair, &q, delta[i], sign * d[i],
+                                     history + HERTZ2D_HISTORY_SIZE * i, &s) != HERTZ2D_OK)
+            exit(3);
+        sink[i] = s.T;
+        sum += s.N;
+    }
+    return sum;
+}
+
+/* the floor: u by the table inverse; N, a, dN/d(delta) and (C1)'s B and slope in loops over
+ * the contacts; the header's tangential step with memory and the coupling term per contact;
+ * no stored energy (a DEM ledger needs it only when read), no checks */
+double calibrated_floor(int step)
+{
+    const double sign = (step / 37) % 2 ? -1.0 : 1.0;
+    const hertz2d_pair p = pair;  /* local copies: the stores below cannot alias them */
+    const hertz2d_prepared prepared = q;
+    const hertz2d_constants *k = &prepared.normal;
+    const double scale = 4.0 * k->radius * k->exp_minus_C, pe = HERTZ2D_PI * k->modulus;
+    const double four_r = 4.0 * k->radius, mu = p.mu, wall = prepared.wall ? 1.0 : 0.0;
+    double *own = history + HERTZ2D_HISTORY_SIZE * (size_t)n, sum = 0.0;
+    hertz2d_state s;
+    for (int i = 0; i < n; ++i)
+        u[i] = hertz2d_normal_root(scale * delta[i]);
+    for (int i = 0; i < n; ++i) {
+        double inverse = 1.0 / u[i];
+        N[i] = pe * delta[i] * inverse;
+        a[i] = sqrt(four_r * delta[i] * inverse);
+        tangent[i] = pe / (u[i] - 1.0);
+        B[i] = hertz2d_curve(&p, k, prepared.beta, wall, prepared.kappa, a[i],
+                             0.5 * (k->C - u[i]), &slope[i]);
+    }
+    for (int i = 0; i < n; ++i) {
+        hertz2d_tangential_step(own + HERTZ2D_HISTORY_SIZE * i, N[i], a[i], sign * d[i], mu,
+                                k->modulus, B[i], prepared.kappa, &s);
+        T[i] = s.T;
+        sum += N[i] - s.T * s.T * slope[i] * tangent[i] / (4.0 * N[i] * pe) + s.kt;
+    }
+    return sum;
+}
+
+/* the floor's T against the header's, over mu N (after a step of each) */
+double calibrated_difference(void)
+{
+    double worst = 0.0;
+    for (int i = 0; i < n; ++i) {
+        double e = fabs(T[i] - sink[i]) / (pair.mu * N[i]);
+        worst = e > worst ? e : worst;
+    }
+    return worst;
+}
+
+/* the pieces the floor's contacts hold, summed */
+double calibrated_pieces(void)
+{
+    double total = 0.0;
+    for (int i = 0; i < n; ++i)
+        total += history[HERTZ2D_HISTORY_SIZE * ((size_t)n + i)];
+    return total;
 }
 """
 
@@ -274,25 +406,36 @@ def main_benchmark() -> None:
           f"{compiler} {' '.join(FLAGS)}; {args.contacts} contacts, {args.runs} interleaved runs "
           f"of {args.steps} steps")
     with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "simplified"
-        with contextlib.redirect_stdout(io.StringIO()):
-            assert main(["export-law", "--law", "simplified", "--results",
-                         str(Path(folder) / "none"), "--out", str(out)]) == 0
-        (out / "floor.c").write_text(PROGRAM)
-        subprocess.run([compiler, *FLAGS, f"-I{out}", str(out / "floor.c"), "-o",
-                        str(out / "floor"), "-lm"], check=True)
-        done = subprocess.run([str(out / "floor"), str(args.contacts), str(args.steps),
+        objects = []
+        for law, source in (("simplified", PROGRAM), ("calibrated", CALIBRATED_PROGRAM)):
+            out = Path(folder) / law
+            with contextlib.redirect_stdout(io.StringIO()):
+                assert main(["export-law", "--law", law, "--results", str(Path(folder) / "none"),
+                             "--out", str(out)]) == 0
+            (out / "floor.c").write_text(source)
+            objects.append(str(out / "floor.o"))
+            subprocess.run([compiler, *FLAGS, f"-I{out}", "-c", str(out / "floor.c"), "-o",
+                            objects[-1]], check=True)
+        program = str(Path(folder) / "floor")
+        subprocess.run([compiler, *objects, "-o", program, "-lm"], check=True)
+        done = subprocess.run([program, str(args.contacts), str(args.steps),
                                str(min(64, max(1, args.runs)))], capture_output=True, text=True)
         if done.returncode:
             raise SystemExit(done.stdout + done.stderr)
     rows = [line.split("|") for line in done.stdout.split("\n") if line]
     times = {name: (float(best), float(median)) for name, best, median in rows[:-1]}
     spring = times["spring"][0]
-    print(f"{'kernel':<16} {'ns/contact':>10} {'median':>8} {'/ spring':>9}")
+    print(f"{'kernel':<24} {'ns/contact':>10} {'median':>8} {'/ spring':>9}")
     for name, (best, median) in times.items():
-        print(f"{name:<16} {best:>10.2f} {median:>8.2f} {best / spring:>9.2f}")
-    print(f"(split kernel vs header: T within {float(rows[-1][2]):.2g} of mu N over 200 steps; "
+        print(f"{name:<24} {best:>10.2f} {median:>8.2f} {best / spring:>9.2f}")
+    check = rows[-1]
+    print(f"(split kernel vs header: T within {float(check[2]):.2g} of mu N over 200 steps, the "
+          f"calibrated floor vs its header's step within {float(check[3]):.2g}; the calibrated "
+          f"contacts hold {float(check[4]):.2f} pieces on average at the end; "
           f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())})")
+    ratio = times["calibrated, floor"][0] / min(times["Table 1, split"][0],
+                                                times["Table 1, fused"][0])
+    print(f"calibrated floor / Table 1's floor: {ratio:.2f}")
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps({
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -301,7 +444,8 @@ def main_benchmark() -> None:
         "load_average": {"before": started, "after": [round(v, 2) for v in os.getloadavg()]},
         "command": " ".join(["python", "benchmarks/kernel_floor.py", *sys.argv[1:]]),
         "compiler": " ".join([Path(compiler).name, *FLAGS]), "contacts": args.contacts,
-        "steps": args.steps, "runs": args.runs,
+        "steps": args.steps, "runs": args.runs, "calibrated_pieces": float(check[4]),
+        "calibrated_floor_over_table1": ratio,
         "rows": [{"kernel": name, "ns_fastest": best, "ns_median": median}
                  for name, (best, median) in times.items()]}, indent=2) + "\n")
 

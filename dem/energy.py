@@ -23,7 +23,9 @@ Balance (J/m, from the start of a run):
   the difference, ``T0^2/2 (1/kt0 - 1/k) - T^2/2 (1/kt - 1/k)``, is counted here (0 for a
   constant kt; :func:`hertz2d.dem.forces.contact`), and a contact that opens gives up what its spring
   still holds. The calibrated law (:func:`hertz2d.dem.forces.calibrated_contact`) counts the step's work
-  by T and by its normal coupling term less the change of its stored energy as slip.
+  by T and by its normal coupling term less the change of its stored energy as slip: the work
+  per step, the energy its tractions hold when a contact opens and at the end of each run of
+  steps (:func:`settle_slip`), where the changes telescope to.
 
 The first four terms come from the motion (per-disc powers at the full-step velocities of the
 velocity-Verlet integrator, whose kinetic energy changes by exactly the sum of those powers), the
@@ -37,7 +39,7 @@ import numpy as np
 
 from hertz2d.dem.contacts import HALF_WIDTH, NORMAL, TANGENTIAL
 from hertz2d.dem.jit import njit
-from hertz2d.dem.laws import pair_energy, stored_tangential
+from hertz2d.dem.laws import CALIBRATED, PAIR_CURVES, WALL_CURVES, pair_energy, stored_tangential
 
 #: the cumulative terms the compiled loop adds to, in the ledger array
 WALL_WORK, CONTACT_WORK, DASHPOT, LOCAL, SLIP, STIFFNESS_CHANGE = range(6)
@@ -68,7 +70,8 @@ def add_powers(walls, forces, wall_velocity_before, ledger, dt, elastic, damped,
 
 @njit
 def elastic_energy(discs, walls, contacts, code, kernel, p):
-    """Energy stored in every contact now: normal potentials and tangential springs, J/m."""
+    """Energy stored in every contact now: normal potentials and tangential springs
+    (:func:`held_tangential`), J/m."""
     position, radius = discs.position, discs.radius
     total = 0.0
     pairs, history = contacts.pairs, contacts.pair_history
@@ -79,7 +82,6 @@ def elastic_energy(discs, walls, contacts, code, kernel, p):
         delta = radius[i] + radius[j] - np.hypot(position[j, 0] - position[i, 0],
                                                  position[j, 1] - position[i, 1])
         total += pair_energy(code, kernel, p, delta, history[k, HALF_WIDTH], radius[i], radius[j])
-        total += stored_tangential(code, history, k)
     for w in range(walls.point.shape[0]):
         for i in range(radius.shape[0]):
             row = contacts.wall_history[w, i]
@@ -87,10 +89,36 @@ def elastic_energy(discs, walls, contacts, code, kernel, p):
                 continue
             delta = radius[i] - ((position[i, 0] - walls.point[w, 0]) * walls.normal[w, 0]
                                  + (position[i, 1] - walls.point[w, 1]) * walls.normal[w, 1])
-            total += 0.5 * (pair_energy(code, kernel, p, 2.0 * delta, row[HALF_WIDTH], radius[i],
-                                        radius[i])
-                            + stored_tangential(code, contacts.wall_history[w], i))
+            total += 0.5 * pair_energy(code, kernel, p, 2.0 * delta, row[HALF_WIDTH], radius[i],
+                                       radius[i])
+    return total + held_tangential(discs, walls, contacts, code, p)
+
+
+@njit
+def held_tangential(discs, walls, contacts, code, p):
+    """The energy the tangential states of every touching contact hold now
+    (:func:`hertz2d.dem.laws.stored_tangential`), half the pair's for a wall, J/m."""
+    total = 0.0
+    history = contacts.pair_history
+    for k in range(history.shape[0]):
+        if history[k, NORMAL] > 0.0:
+            total += stored_tangential(code, p, PAIR_CURVES, history, k)
+    for w in range(walls.point.shape[0]):
+        for i in range(discs.radius.shape[0]):
+            if contacts.wall_history[w, i, NORMAL] > 0.0:
+                total += 0.5 * stored_tangential(code, p, WALL_CURVES, contacts.wall_history[w], i)
     return total
+
+
+@njit
+def settle_slip(discs, walls, contacts, ledger, code, p, sign):
+    """The calibrated law's slip term telescoped over a run of steps
+    (:func:`hertz2d.dem.forces.calibrated_contact`): ``sign`` -1 at the end of the run takes off the
+    energy its tractions hold then (:func:`held_tangential`), +1 at the start of the next puts
+    it back, so that between runs the slip term is the sum of every step's work less its change
+    of that energy, as the ledger reads it (the other laws count it per step: nothing to do)."""
+    if code == CALIBRATED:
+        ledger[SLIP] += sign * held_tangential(discs, walls, contacts, code, p)
 
 
 def gravity_potential(discs, gravity) -> float:

@@ -24,7 +24,9 @@ loop adds their forces to the discs. The paper's law (Table 1) runs its arithmet
 the whole block that the compiler vectorises (:func:`simplified_pass`,
 :func:`hertz2d.dem.laws.simplified_steps`: Eqs. 4 + 22/23 by the table inverse, Eqs. 29, 31, 32),
 leaving to the scalar step only the few contacts that need another branch (a new contact's first
-step; an approach outside the table); the other laws step each contact with :func:`contact`.
+step; an approach outside the table); the calibrated law finds the block's normal forces the same
+way (:func:`calibrated_pass`) and steps each contact's tangential state with memory with
+:func:`calibrated_contact`; the other laws step each contact with :func:`contact`.
 Either way each contact's arithmetic is the scalar step's, so the forces are the same doubles.
 
 The calibrated law keeps columns of its own in the history rows (:func:`hertz2d.dem.laws.calibrated_step`
@@ -42,15 +44,16 @@ import numpy as np
 from hertz2d.dem.damping import dashpot, local_damping
 from hertz2d.dem.energy import SLIP, STIFFNESS_CHANGE
 from hertz2d.dem.jit import address, njit
-from hertz2d.dem.laws import (APPROACH, CALIBRATED, COUPLING, ENERGY, EXP_C, EXP_MINUS_C, FORCE_0,
-                      FRICTION, INCREMENT, KERNEL, KN, KT, LINEAR, LOG_1, LOG_2, LOG_4R1, LOG_4R2,
-                      MIDDLE, NEW_HALF_WIDTH, NEW_K_NORMAL, NEW_K_STEP, NEW_NORMAL, NEW_SLIPPING,
-                      NEW_STIFFNESS, NEW_TANGENTIAL, NORMAL, NORMAL_DASHPOT, PAIR_CURVES,
-                      RADIUS_1, RADIUS_2, REDUCED_MASS, SIMPLIFIED, STEP_ROWS, STIFFNESS,
-                      STIFFNESS_0, TANGENTIAL, TANGENTIAL_0, TANGENTIAL_DASHPOT, WALL_CURVES,
-                      calibrated_step, constants_row, history_row, kernel_step, law_step,
-                      linear_step, parameters_tuple, simplified_steps, stored_tangential,
-                      store_row)
+from hertz2d.dem.laws import (APPROACH, BASE_NORMAL, CALIBRATED, COUPLING, EXP_C, EXP_MINUS_C,
+                              FORCE_0, FRICTION, INCREMENT, KERNEL, KN, KT, LINEAR, LOG_1, LOG_2,
+                              LOG_4R1, LOG_4R2, MIDDLE, NEW_HALF_WIDTH, NEW_K_NORMAL, NEW_K_STEP,
+                              NEW_LOG_HALF_WIDTH, NEW_NORMAL, NEW_SLIPPING, NEW_STIFFNESS,
+                              NEW_TANGENTIAL, NORMAL, NORMAL_DASHPOT, PAIR_CURVES, RADIUS_1,
+                              RADIUS_2, REDUCED_MASS, SIMPLIFIED, STEP_ROWS, STIFFNESS, STIFFNESS_0,
+                              TANGENTIAL, TANGENTIAL_0, TANGENTIAL_DASHPOT, WALL_CURVES,
+                              calibrated_normal, calibrated_normals, calibrated_tangential,
+                              constants_row, history_row, kernel_step, law_step, linear_step,
+                              parameters_tuple, simplified_steps, stored_tangential, store_row)
 
 #: the ``status`` of a force evaluation
 OK, LAW_FAILED = 0, 1
@@ -97,11 +100,16 @@ class Forces(NamedTuple):
 
 
 @njit
-def release(code, history, row, scale):
-    """The energy a contact's tangential state still holds when the contact opens
-    (:func:`hertz2d.dem.laws.stored_tangential`; half of it for a wall's mirrored pair), dissipated as
-    the history row is reset."""
-    return stored_tangential(code, history, row) / scale
+def release(code, p, curves, history, row, scale, ledger):
+    """Put in the ``ledger`` the energy a contact's tangential state still holds when the contact
+    opens (:func:`hertz2d.dem.laws.stored_tangential`, the calibrated law's from its (C1) numbers
+    at ``p[curves]``; half of it for a wall's mirrored pair), dissipated as the history row is
+    reset. The calibrated law's slip term has counted the contact's work alone
+    (:func:`calibrated_contact`): the energy it took off there is this."""
+    held = stored_tangential(code, p, curves, history, row) / scale
+    ledger[STIFFNESS_CHANGE] += held
+    if code == CALIBRATED:
+        ledger[SLIP] -= held
 
 
 @njit(inline=True)
@@ -196,29 +204,32 @@ def ledger_terms(slipping, T_previous, T, kt_previous, kt, k_step, d_delta_t, sc
 
 @njit
 def calibrated_contact(law, p, ratio, dt, delta, v_n, v_t, pair, history, row, R1, R2, scale,
-                       curves, accumulate):
-    """:func:`contact` for the calibrated law, whose step (:func:`hertz2d.dem.laws.calibrated_step`,
-    (C1)'s numbers from ``p[curves]`` on: the disc pair's or the wall's) updates the contact's
-    own columns of ``history[row]`` in place; the same returns.
+                       curves, accumulate, normal):
+    """:func:`contact` for the calibrated law, whose step (:func:`hertz2d.dem.laws.calibrated_step`
+    from the pair's normal force ``normal``: :func:`hertz2d.dem.laws.calibrated_tangential`, (C1)'s
+    numbers from ``p[curves]`` on: the disc pair's or the wall's) updates the contact's own
+    columns of ``history[row]`` in place; the same returns.
 
     Ledger: the step's work on the pair by the tangential force and by the normal force's
     coupling term is ``(T0 + T)/2 d(delta_t) + (C0 + C)/2 d(delta_n)`` (the trapezoid, as for the
     other laws; the rest of N is the normal potential's); the law stores the energy of its
-    traction (:data:`hertz2d.dem.laws.ENERGY`), so the step dissipates the work less the change of that
-    energy, all of it counted as slip (the law's memory rules only ever lower it)."""
+    traction (:func:`hertz2d.dem.laws.traction_energy`), so the step dissipates the work less the
+    change of that energy, all of it counted as slip (the law's memory rules only ever lower it).
+    Those changes telescope: over a contact's steps they sum to the energy it holds at the end
+    (0 when it is new), so the step returns its work alone and the energy is taken off when the
+    contact opens (:func:`release`) or a run of steps ends
+    (:func:`hertz2d.dem.energy.settle_slip`): no stored energy per step."""
     d_delta_t = scale * v_t * dt if accumulate else 0.0
-    T_previous, energy_previous = history[row, TANGENTIAL], history[row, ENERGY]
-    coupling_previous = history[row, COUPLING]
-    new, k_normal, slipping = calibrated_step(law, p, pair, history[row, ENERGY:], scale * delta,
-                                              d_delta_t, R1, R2, curves)
+    T_previous, coupling_previous = history[row, TANGENTIAL], history[row, COUPLING]
+    new, k_normal, slipping = calibrated_tangential(law, p, pair, history[row, BASE_NORMAL:],
+                                                    normal, d_delta_t, R1, R2, curves)
     N, T = new[NORMAL], new[TANGENTIAL]
     if not N > 0.0:  # NaN: the law failed
         return new, 0.0, 0.0, 0.0, 0.0, 0.0
     slip = 0.0
     if accumulate:
         slip = (0.5 * (T_previous + T) * d_delta_t
-                - 0.5 * (coupling_previous + history[row, COUPLING]) * scale * v_n * dt
-                - (history[row, ENERGY] - energy_previous)) / scale
+                - 0.5 * (coupling_previous + history[row, COUPLING]) * scale * v_n * dt) / scale
     N_dashpot, T_dashpot = dashpots(CALIBRATED, ratio, pair, k_normal, new[STIFFNESS], v_n,
                                     v_t, scale, slipping)
     return new, N_dashpot, T_dashpot, k_normal, slip, 0.0
@@ -259,7 +270,7 @@ def gather(scratch, c, delta, v_n, v_t, nx, ny, lever_i, lever_j, R_i, R_j):
 
 
 @njit
-def gather_pairs(discs, contacts, ledger, code, accumulate, start, scratch, indices):
+def gather_pairs(discs, contacts, ledger, code, p, accumulate, start, scratch, indices):
     """The gather pass over the disc pairs from list row ``start`` on, up to :data:`BLOCK`
     touching ones: each touching pair's list row into ``indices[HISTORY_ROW]`` and its geometry
     (module docstring) into a column of ``scratch``'s geometry rows (:data:`DELTA` ...); a pair
@@ -278,7 +289,7 @@ def gather_pairs(discs, contacts, ledger, code, accumulate, start, scratch, indi
         if distance_squared >= reach * reach:
             if history[k - 1, NORMAL] != 0.0:
                 if accumulate:
-                    ledger[STIFFNESS_CHANGE] += release(code, history, k - 1, 1.0)
+                    release(code, p, PAIR_CURVES, history, k - 1, 1.0, ledger)
                 history[k - 1, :] = 0.0
             continue
         distance = math.sqrt(distance_squared)
@@ -297,7 +308,7 @@ def gather_pairs(discs, contacts, ledger, code, accumulate, start, scratch, indi
 
 
 @njit
-def gather_walls(discs, walls, contacts, history, ledger, code, accumulate, start, scratch,
+def gather_walls(discs, walls, contacts, history, ledger, code, p, accumulate, start, scratch,
                  indices):
     """:func:`gather_pairs` over the disc-wall pairs (``history``: the wall histories as one
     array, a row per wall and disc): also each touching one's index in the wall list and its
@@ -319,7 +330,7 @@ def gather_walls(discs, walls, contacts, history, ledger, code, accumulate, star
         if delta <= 0.0:
             if history[row, NORMAL] != 0.0:
                 if accumulate:
-                    ledger[STIFFNESS_CHANGE] += release(code, history, row, 2.0)
+                    release(code, p, WALL_CURVES, history, row, 2.0, ledger)
                 history[row, :] = 0.0
             continue
         lever = radius[i] - delta
@@ -345,26 +356,36 @@ def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, co
 
     The paper's law runs in loops over all contacts at once (:func:`simplified_pass`); the
     contacts it leaves (``indices[RARE]``: new contacts, the table's outside) and every contact
-    of the other laws take :func:`contact` (:func:`calibrated_contact`) one at a time. Returns
-    False where the law failed (N NaN)."""
+    of the other laws take :func:`contact` (:func:`calibrated_contact`) one at a time, the
+    calibrated law with its normal force found for all at once (:func:`calibrated_pass`; the
+    scalar solve where the table does not hold it). Returns False where the law failed (N
+    NaN)."""
     rows, rare = indices[HISTORY_ROW], indices[RARE]
+    steps = scratch[STEPS:]
     vector = address(p.ctypes.data)
     if code == SIMPLIFIED:
         simplified_pass(law, ratio, dt, accumulate, history, constants, constant_rows, scratch,
                         indices, count, scale, ledger)
+    elif code == CALIBRATED:
+        calibrated_pass(law, constants, constant_rows, scratch, indices, count, scale)
     else:
         rare[:count] = 1
     for c in range(count):
-        if rare[c] == 0:
+        if code == SIMPLIFIED and rare[c] == 0:
             continue
         row = rows[c]
         pair = constants_row(constants, constant_rows[c])
         delta, v_n, v_t = scratch[DELTA, c], scratch[V_N, c], scratch[V_T, c]
         R1, R2 = scratch[RADIUS_I, c], scratch[RADIUS_J, c]
         if code == CALIBRATED:
+            if rare[c] == 0:
+                normal = (steps[NEW_NORMAL, c], steps[NEW_HALF_WIDTH, c],
+                          steps[NEW_LOG_HALF_WIDTH, c], steps[NEW_K_NORMAL, c])
+            else:
+                normal = calibrated_normal(law, pair, scale * delta, R1, R2)
             state, N_d, T_d, k_normal, slip, change = calibrated_contact(
                 law, p, ratio, dt, delta, v_n, v_t, pair, history, row, R1, R2, scale, curves,
-                accumulate)
+                accumulate, normal)
         else:
             state, N_d, T_d, k_normal, slip, change = contact(
                 code, kernel, law, vector, ratio, dt, delta, v_n, v_t, pair,
@@ -381,6 +402,29 @@ def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, co
     return True
 
 
+@njit(inline=True)
+def normal_inputs(steps, scratch, constants, constant, c, scale):
+    """Column c of the array step's inputs of the normal law (:mod:`hertz2d.dem.laws`: the pair's
+    approach, the radii, log(4 R1), log(4 R2), e^(-C)) from the block's scratch and the pair
+    constants' row ``constant``."""
+    steps[APPROACH, c] = scale * scratch[DELTA, c]
+    steps[RADIUS_1, c], steps[RADIUS_2, c] = scratch[RADIUS_I, c], scratch[RADIUS_J, c]
+    steps[LOG_1, c] = constants[constant, LOG_4R1]
+    steps[LOG_2, c] = constants[constant, LOG_4R2]
+    steps[EXP_C, c] = constants[constant, EXP_MINUS_C]
+
+
+@njit(vectorised=True)
+def calibrated_pass(law, constants, constant_rows, scratch, indices, count, scale):
+    """The calibrated law's normal force for the ``count`` gathered contacts at once
+    (:func:`hertz2d.dem.laws.calibrated_normals`, into the rows of the array step), those the
+    table does not hold marked in ``indices[RARE]``."""
+    steps = scratch[STEPS:]
+    for c in range(count):
+        normal_inputs(steps, scratch, constants, constant_rows[c], c, scale)
+    calibrated_normals(law, steps, count, indices[RARE])
+
+
 @njit(vectorised=True)
 def simplified_pass(law, ratio, dt, accumulate, history, constants, constant_rows, scratch,
                     indices, count, scale, ledger):
@@ -393,15 +437,10 @@ def simplified_pass(law, ratio, dt, accumulate, history, constants, constant_row
     rows, rare = indices[HISTORY_ROW], indices[RARE]
     steps = scratch[STEPS:]
     for c in range(count):
-        row, constant = rows[c], constant_rows[c]
-        delta = scratch[DELTA, c]
-        steps[APPROACH, c] = scale * delta
+        row = rows[c]
+        normal_inputs(steps, scratch, constants, constant_rows[c], c, scale)
         steps[INCREMENT, c] = scale * scratch[V_T, c] * dt if accumulate else 0.0
-        steps[MIDDLE, c] = scale * (delta + 0.5 * scratch[V_N, c] * dt)
-        steps[RADIUS_1, c], steps[RADIUS_2, c] = scratch[RADIUS_I, c], scratch[RADIUS_J, c]
-        steps[LOG_1, c] = constants[constant, LOG_4R1]
-        steps[LOG_2, c] = constants[constant, LOG_4R2]
-        steps[EXP_C, c] = constants[constant, EXP_MINUS_C]
+        steps[MIDDLE, c] = scale * (scratch[DELTA, c] + 0.5 * scratch[V_N, c] * dt)
         steps[FORCE_0, c] = history[row, NORMAL]
         steps[TANGENTIAL_0, c] = history[row, TANGENTIAL]
         steps[STIFFNESS_0, c] = history[row, STIFFNESS]
@@ -440,8 +479,8 @@ def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt
     elastic, damped = forces.elastic, forces.dashpot
     start = 0
     while start < pairs.shape[0]:
-        count, start = gather_pairs(discs, contacts, ledger, code, accumulate, start, scratch,
-                                    indices)
+        count, start = gather_pairs(discs, contacts, ledger, code, p, accumulate, start,
+                                    scratch, indices)
         if not law_pass(code, kernel, law, p, ratio, dt, accumulate, contacts.pair_history,
                         contacts.pair_constants, rows, scratch, indices, count, 1.0,
                         PAIR_CURVES, ledger):
@@ -473,8 +512,8 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ra
     elastic, damped = forces.elastic, forces.dashpot
     start = 0
     while start < wall_pairs.shape[0]:
-        count, start = gather_walls(discs, walls, contacts, history, ledger, code, accumulate,
-                                    start, scratch, indices)
+        count, start = gather_walls(discs, walls, contacts, history, ledger, code, p,
+                                    accumulate, start, scratch, indices)
         if not law_pass(code, kernel, law, p, ratio, dt, accumulate, history,
                         contacts.wall_constants, indices[DISC], scratch, indices, count, 2.0,
                         WALL_CURVES, ledger):

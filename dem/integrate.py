@@ -16,6 +16,10 @@ One step of length dt (kick-drift-kick, the velocity-Verlet form of leapfrog, as
    (:mod:`hertz2d.dem.energy`), and the next step's half kick and drift (1 and 2), which use the same
    force.
 
+A run of steps ends with the calibrated law's slip term settled
+(:func:`hertz2d.dem.energy.settle_slip`: its steps count their work, the energy its tractions hold
+is taken off when the ledger can be read) and starts by putting that back.
+
 It is second-order accurate and symplectic for conservative forces; its stability limit for a
 contact of stiffness k between masses of reduced mass m* is ``dt < 2 sqrt(m*/k)``.
 """
@@ -24,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from hertz2d.dem.contacts import rebuilt
-from hertz2d.dem.energy import add_powers
+from hertz2d.dem.energy import add_powers, settle_slip
 from hertz2d.dem.forces import OK, contact_forces, total_force
 from hertz2d.dem.jit import njit
 from hertz2d.dem.laws import parameters_tuple
@@ -49,6 +53,7 @@ def advance(discs, walls, contacts, forces, ledger, code, kernel, p, ratio, alph
     wall_velocity_before = np.empty_like(walls.velocity)
     half = 0.5 * dt
     law = parameters_tuple(p)
+    settle_slip(discs, walls, contacts, ledger, code, p, 1.0)
     if steps > 0:
         for i in range(position.shape[0]):
             kick_and_drift(position, velocity, total, inertia, half, dt, i)
@@ -61,6 +66,7 @@ def advance(discs, walls, contacts, forces, ledger, code, kernel, p, ratio, alph
         status = contact_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p,
                                 ratio, dt, True)
         if status != OK:
+            settle_slip(discs, walls, contacts, ledger, code, p, -1.0)
             return contacts, status, step
         wall_velocity_before[:] = walls.velocity
         servo(walls, forces.wall_elastic, dt)
@@ -76,4 +82,5 @@ def advance(discs, walls, contacts, forces, ledger, code, kernel, p, ratio, alph
             if next_step:
                 kick_and_drift(position, velocity, total, inertia, half, dt, i)
         add_powers(walls, forces, wall_velocity_before, ledger, dt, elastic, damped, local)
+    settle_slip(discs, walls, contacts, ledger, code, p, -1.0)
     return contacts, OK, steps

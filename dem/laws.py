@@ -29,9 +29,9 @@ changes fast (:func:`law_step`: second order in the step from first touch on).
 What the engine keeps per contact (:mod:`hertz2d.dem.contacts`): the :data:`HISTORY` columns every law
 has (N, T, kt, a: passed by value as a tuple to :func:`law_step`, which returns the new ones),
 then :attr:`Law.history_width` - :data:`HISTORY` of the law's own: none for the first three, the
-calibrated law's stored tangential energy (:data:`ENERGY`), its normal coupling force
-(:data:`COUPLING`) and its kernel's memory (:data:`CALIBRATED_HISTORY` columns in all), which only
-:func:`calibrated_step` reads and writes, in place, so that the tuple the other
+calibrated law's normal force and B of its last step (:data:`BASE_NORMAL`, :data:`CURVE_B`), its
+normal coupling force (:data:`COUPLING`) and its kernel's memory (:data:`CALIBRATED_HISTORY`
+columns in all), which only :func:`calibrated_step` writes, in place, so that the tuple the other
 laws pass stays four wide (their speed is unchanged); and per candidate pair, computed when the
 lists are built, the law's constants (:func:`pair_constants`: what does not change while the
 pair is listed). A row is zeroed, own columns included, when its contact opens, and carried
@@ -114,11 +114,12 @@ NORMAL, TANGENTIAL, STIFFNESS, HALF_WIDTH = 0, 1, 2, 3
 HISTORY = registry.SHARED_HISTORY
 #: the history of an open contact
 OPEN = (0.0,) * HISTORY
-#: the calibrated law's own columns: the energy its tangential traction stores, the normal force's
-#: coupling term (:func:`calibrated_step`), then its kernel's memory (the doubles of
-#: :data:`hertz2d.calibration.laws.calibrated_kernel.HISTORY`)
-ENERGY, COUPLING, MEMORY = HISTORY, HISTORY + 1, HISTORY + 2
-#: the calibrated law's history width: the shared columns, its energy and coupling term, its
+#: the calibrated law's own columns: the normal force of Eqs. 4 + 23 and (C1)'s B of its last step
+#: (what the energy its traction stores is a function of, with the memory:
+#: :func:`traction_energy`), the normal force's coupling term (:func:`calibrated_step`), then its
+#: kernel's memory (the doubles of :data:`hertz2d.calibration.laws.calibrated_kernel.HISTORY`)
+BASE_NORMAL, CURVE_B, COUPLING, MEMORY = HISTORY, HISTORY + 1, HISTORY + 2, HISTORY + 3
+#: the calibrated law's history width: the shared columns, its N and B, its coupling term, its
 #: kernel's memory
 CALIBRATED_HISTORY = MEMORY + calibrated_kernel.HISTORY
 #: a pair's constants (:func:`pair_constants`): its reduced mass, then the law's: the linear
@@ -357,7 +358,9 @@ def trapezoid_suffices(delta_n, delta_middle):
 #: tangent normal stiffness, the step's stiffness and 1.0 where the Coulomb cap acted)
 (REDUCED_RADIUS, ARGUMENT, ROOT, MIDDLE_ARGUMENT, MIDDLE_ROOT, NEW_NORMAL, NEW_TANGENTIAL,
  NEW_STIFFNESS, NEW_HALF_WIDTH, NEW_K_NORMAL, NEW_K_STEP, NEW_SLIPPING) = range(11, 23)
-STEP_ROWS = 23
+#: ... and log a, which the calibrated law's array normal (:func:`calibrated_normals`) leaves
+NEW_LOG_HALF_WIDTH = 23
+STEP_ROWS = 24
 
 
 @njit(vectorised=True)
@@ -379,15 +382,10 @@ def simplified_steps(law, steps, count, rare):
     penalty = (law[PENALTY], law[PENALTY + 1], law[PENALTY + 2], law[PENALTY + 3],
                law[PENALTY + 4], law[PENALTY + 5])
     for m in range(count):
-        R1, R2 = steps[RADIUS_1, m], steps[RADIUS_2, m]
-        radius = R1 * R2 / (R1 + R2)
-        steps[REDUCED_RADIUS, m] = radius
-        steps[ARGUMENT, m] = 4.0 * radius * steps[APPROACH, m] * steps[EXP_C, m]
+        radius = normal_argument(steps, m)
         steps[MIDDLE_ARGUMENT, m] = 4.0 * radius * steps[MIDDLE, m] * steps[EXP_C, m]
-    for argument, root in ((ARGUMENT, ROOT), (MIDDLE_ARGUMENT, MIDDLE_ROOT)):
-        bits = steps[argument].view(np.int64)
-        for m in range(count):
-            steps[root, m] = _table_root(bits[m])
+    table_roots(steps, count, ARGUMENT, ROOT)
+    table_roots(steps, count, MIDDLE_ARGUMENT, MIDDLE_ROOT)
     for m in range(count):
         delta_n, delta_middle = steps[APPROACH, m], steps[MIDDLE, m]
         R1, R2, radius = steps[RADIUS_1, m], steps[RADIUS_2, m], steps[REDUCED_RADIUS, m]
@@ -414,6 +412,47 @@ def simplified_steps(law, steps, count, rare):
         steps[NEW_STIFFNESS, m], steps[NEW_HALF_WIDTH, m] = kt, a
         steps[NEW_K_NORMAL, m], steps[NEW_K_STEP, m] = k_normal, k_step
         steps[NEW_SLIPPING, m] = 1.0 if slipping else 0.0
+
+
+@njit(inline=True)
+def normal_argument(steps, m):
+    """R* and ``z = 4 R* delta_n e^(-C)`` of column m of the array step's rows (:data:`APPROACH`,
+    the radii, :data:`EXP_C`) into :data:`REDUCED_RADIUS` and :data:`ARGUMENT`; returns R*."""
+    R1, R2 = steps[RADIUS_1, m], steps[RADIUS_2, m]
+    radius = R1 * R2 / (R1 + R2)
+    steps[REDUCED_RADIUS, m] = radius
+    steps[ARGUMENT, m] = 4.0 * radius * steps[APPROACH, m] * steps[EXP_C, m]
+    return radius
+
+
+@njit(inline=True)
+def table_roots(steps, count, argument, root):
+    """Row ``root`` = the table's u of row ``argument`` (z) for the first ``count`` columns
+    (:func:`hertz2d.calibration.laws.normal_table.table_root`, read through the bits of z; a
+    finite number but not u where the table does not hold z: :func:`in_table`)."""
+    bits = steps[argument].view(np.int64)
+    for m in range(count):
+        steps[root, m] = _table_root(bits[m])
+
+
+@njit(vectorised=True)
+def calibrated_normals(law, steps, count, rare):
+    """The calibrated law's normal force (Table 1's, :func:`calibrated_normal`) for the first
+    ``count`` contacts of ``steps`` at once, as :func:`simplified_steps` finds it: z, u from the
+    table, then N, a, log a and dN/d(delta_n)
+    (:func:`hertz2d.calibration.laws.scalar.hertz2d_normal_of_root`) into :data:`NEW_NORMAL`,
+    :data:`NEW_HALF_WIDTH`, :data:`NEW_LOG_HALF_WIDTH` and :data:`NEW_K_NORMAL`: the doubles of :func:`calibrated_normal` where the table holds z, the
+    others marked 1 in ``rare`` (0 the others) for the caller to solve with it (W_{-1})."""
+    for m in range(count):
+        normal_argument(steps, m)
+    table_roots(steps, count, ARGUMENT, ROOT)
+    for m in range(count):
+        N, a, log_a, k_normal = _normal_of_root(steps[ROOT, m], steps[APPROACH, m],
+                                                steps[REDUCED_RADIUS, m], steps[LOG_1, m],
+                                                steps[LOG_2, m], law[MODULUS], 1.0, 1.0)
+        steps[NEW_NORMAL, m], steps[NEW_HALF_WIDTH, m] = N, a
+        steps[NEW_LOG_HALF_WIDTH, m], steps[NEW_K_NORMAL, m] = log_a, k_normal
+        rare[m] = 0 if in_table(steps[ARGUMENT, m]) else 1
 
 
 @njit(inline=True)
@@ -522,42 +561,72 @@ def curve_row(p, start):
 
 
 @njit
+def calibrated_normal(law, pair, delta_n, R1, R2):
+    """The calibrated law's normal force before its coupling term: Table 1's, ``(N, a, log a,
+    dN/d(delta_n))`` of Eqs. 4 + 23 (one W_{-1}, from the table where it holds the argument;
+    omega = 1), N NaN beyond the largest approach."""
+    return _hertz2d_contact_normal(delta_n, R1, R2, pair[LOG_4R1], pair[LOG_4R2],
+                                   pair[EXP_MINUS_C], law[MODULUS], 1.0, 1.0)
+
+
+@njit
 def calibrated_step(law, p, pair, own, delta_n, d_delta_t, R1, R2, curves):
     """One step of one contact of the calibrated law: :func:`law_step`'s returns, from the
     parameters ``law`` (:func:`parameters_tuple`) and ``p`` (the vector, whose (C1) numbers
     start at ``curves``: :data:`PAIR_CURVES` or :data:`WALL_CURVES`), the pair constants and
-    ``own``, the contact's own columns of history (``history[row, ENERGY:]``), updated in place.
+    ``own``, the contact's own columns of history (``history[row, BASE_NORMAL:]``), updated in
+    place: :func:`calibrated_normal`, then :func:`calibrated_tangential`."""
+    return calibrated_tangential(law, p, pair, own, calibrated_normal(law, pair, delta_n, R1, R2),
+                                 d_delta_t, R1, R2, curves)
 
-    Table 1's normal law (Eqs. 4 + 23 by one W_{-1}, omega = 1), (C1)'s B at the new half-width
-    (:func:`hertz2d.calibration.laws.calibrated_kernel.curves`), then (C2)'s tangential step with memory
+
+@njit
+def calibrated_tangential(law, p, pair, own, normal, d_delta_t, R1, R2, curves):
+    """:func:`calibrated_step` from its normal force ``normal`` (:func:`calibrated_normal`'s
+    four values, or :func:`calibrated_normals`' for many contacts at once).
+
+    (C1)'s B at the new half-width (:func:`hertz2d.calibration.laws.calibrated_kernel.curves`), then
+    (C2)'s tangential step with memory
     (:func:`hertz2d.calibration.laws.calibrated_kernel.tangential_step`): T, the tangent stiffness kt =
     dT/d(delta) (``pi E*/(B - kappa - kappa log y)`` at the slip front y, 0 in full slip) and
     whether the contact slides; the normal force is Eqs. 4 + 23's plus the coupling term of the
     tangential state (:func:`hertz2d.calibration.laws.calibrated_kernel.normal_coupling`, kept in
-    ``own[1]``), and ``own[0]`` the energy the tangential traction stores
-    (:func:`hertz2d.calibration.laws.calibrated_kernel.stored_energy`), which the energy ledger counts.
+    ``own[2]``). ``own[0]`` and ``own[1]`` keep Eqs. 4 + 23's N and B, from which
+    :func:`traction_energy` gives the energy the traction stores when it is read (the step does
+    not need it: :func:`hertz2d.dem.forces.calibrated_contact`).
     """
-    N, a, log_a, k_normal = _hertz2d_contact_normal(
-        delta_n, R1, R2, pair[LOG_4R1], pair[LOG_4R2], pair[EXP_MINUS_C], law[MODULUS], 1.0, 1.0)
+    N, a, log_a, k_normal = normal
     if not N > 0.0:
         own[:] = 0.0
         return (N, 0.0, 0.0, 0.0), 0.0, False
     data = curve_row(p, curves)
     B, slope = _curves(a, log_a, R1, R2, pair[LOG_4R1], pair[LOG_4R2], data)
     kappa = data[calibrated_kernel.KAPPA]
-    T, kt, _, full = _tangential_step(own[2:], N, a, d_delta_t, law[FRICTION], law[MODULUS],
-                                      B, kappa)
-    own[0] = _stored_energy(own[2:], N, a, law[FRICTION], law[MODULUS], B, kappa)
-    own[1] = _normal_coupling(T, N, slope, k_normal, law[MODULUS])
-    return (N + own[1], T, kt, a), k_normal, full
+    T, kt, _, full = _tangential_step(own[MEMORY - BASE_NORMAL:], N, a, d_delta_t,
+                                      law[FRICTION], law[MODULUS], B, kappa)
+    own[0], own[1] = N, B
+    own[2] = _normal_coupling(T, N, slope, k_normal, law[MODULUS])
+    return (N + own[2], T, kt, a), k_normal, full
+
+
+@njit
+def traction_energy(p, curves, contact):
+    """The energy the calibrated law's tangential traction stores in a contact (J/m of the pair)
+    from its history row ``contact``:
+    :func:`hertz2d.calibration.laws.calibrated_kernel.stored_energy` of its memory at the N, a and B of its last step (:data:`BASE_NORMAL`, :data:`HALF_WIDTH`,
+    :data:`CURVE_B`; kappa from the (C1) numbers at ``p[curves]``), the doubles it had after
+    that step; 0 for an open contact (a zeroed row)."""
+    return _stored_energy(contact[MEMORY:], contact[BASE_NORMAL], contact[HALF_WIDTH],
+                          p[FRICTION], p[MODULUS], contact[CURVE_B],
+                          p[curves + calibrated_kernel.KAPPA])
 
 
 @njit(inline=True)
-def stored_tangential(code, history, row):
+def stored_tangential(code, p, curves, history, row):
     """The energy a contact's tangential state stores: ``T^2/(2 kt)`` of an incremental law's
-    spring, the calibrated law's stored energy (:data:`ENERGY`)."""
+    spring, the calibrated law's :func:`traction_energy` (its (C1) numbers at ``p[curves]``)."""
     if code == CALIBRATED:
-        return history[row, ENERGY]
+        return traction_energy(p, curves, history[row])
     if history[row, STIFFNESS] > 0.0:
         return 0.5 * history[row, TANGENTIAL] ** 2 / history[row, STIFFNESS]
     return 0.0
@@ -591,8 +660,8 @@ def loaded_state(code, kernel, p, delta_n, R1, R2):
     pair_constants(code, law, 0.0, 0.0, R1, R2, constants[0])
     pair = constants_row(constants, 0)
     if code == CALIBRATED:
-        state, k_normal, _ = calibrated_step(law, p, pair, np.zeros(CALIBRATED_HISTORY - ENERGY),
-                                             delta_n, 0.0, R1, R2, PAIR_CURVES)
+        own = np.zeros(CALIBRATED_HISTORY - BASE_NORMAL)
+        state, k_normal, _ = calibrated_step(law, p, pair, own, delta_n, 0.0, R1, R2, PAIR_CURVES)
     elif code == KERNEL:
         state, k_normal, _, _ = kernel_step(kernel, address(p.ctypes.data), OPEN, delta_n, 0.0,
                                             R1, R2)

@@ -15,8 +15,11 @@ from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, Calibrate
 from hertz2d.calibration.laws.hertz2d import normal_force  # noqa: E402
 from hertz2d.dem import Law  # noqa: E402
 from hertz2d.dem.impact import impact  # noqa: E402
-from hertz2d.dem.laws import (CALIBRATED_HISTORY, ENERGY, PAIR_CONSTANTS, PAIR_CURVES,  # noqa: E402
-                      WALL_CURVES, calibrated_step, pair_constants, parameters_tuple)
+from hertz2d.dem import laws  # noqa: E402
+from hertz2d.dem.laws import (BASE_NORMAL, CALIBRATED_HISTORY, PAIR_CONSTANTS, PAIR_CURVES,  # noqa
+                              WALL_CURVES, calibrated_step, pair_constants, parameters_tuple,
+                              traction_energy)
+from hertz2d.calibration.laws.normal_table import Z_HIGH, Z_LOW  # noqa: E402
 
 E, NU, MU = 10e9, 0.25, 0.3
 #: the coefficients the engine and the Python law both take (whatever their values)
@@ -55,23 +58,26 @@ def path(pair, delta0=1e-4):
 
 
 def engine_walk(R1, R2, wall, steps):
-    """N, T, kt, a of the engine's compiled step along ``steps``; an open contact's row is
-    zeroed, as the force loops do."""
+    """N, T, kt, a and the stored energy of the engine's compiled step along ``steps`` (the
+    energy from the history row, as the ledger reads it); an open contact's row is zeroed, as
+    the force loops do."""
     p = LAW.parameters
     law = parameters_tuple(p)
     constants = np.zeros(PAIR_CONSTANTS)
     pair_constants(LAW.code, law, 0.0, 1.0, R1, R2, constants)
-    own = np.zeros(CALIBRATED_HISTORY - ENERGY)
+    row = np.zeros(CALIBRATED_HISTORY)
+    curves = WALL_CURVES if wall else PAIR_CURVES
     scale = 2.0 if wall else 1.0
     rows = []
     for delta_n, d in steps:
         if delta_n <= 0.0:
-            own[:] = 0.0
+            row[:] = 0.0
             rows.append((0.0, 0.0, 0.0, 0.0, 0.0))
             continue
-        state, _, _ = calibrated_step(law, p, tuple(constants), own, scale * delta_n, scale * d,
-                                      R1, R2, WALL_CURVES if wall else PAIR_CURVES)
-        rows.append((*state, own[0]))
+        state, _, _ = calibrated_step(law, p, tuple(constants), row[BASE_NORMAL:],
+                                      scale * delta_n, scale * d, R1, R2, curves)
+        row[:len(state)] = state
+        rows.append((*state, traction_energy(p, curves, row)))
     return np.array(rows)
 
 
@@ -98,6 +104,34 @@ def test_the_engines_step_is_the_python_law(case):
     np.testing.assert_allclose(engine[:, 2], python[:, 2], rtol=1e-12, atol=0)
     np.testing.assert_allclose(engine[:, 4], python[:, 4], rtol=1e-11, atol=1e-12 * np.max(
         python[:, 4]))
+
+
+def test_a_blocks_normal_forces_at_once_are_the_scalar_solves_doubles():
+    """The force loop finds a block's normal forces at once (calibrated_normals: u from the
+    table read through the bits of z, in loops that vectorise): the doubles of the scalar solve
+    (calibrated_normal: the table by frexp, W_{-1} outside it) for every contact whose z the
+    table holds, and exactly the others marked for the scalar solve."""
+    rng = np.random.default_rng(7)
+    count = 300
+    R1, R2 = rng.uniform(0.03, 0.04, count), rng.uniform(0.03, 0.04, count)
+    delta = R1 * R2 / (R1 + R2) * 10.0 ** rng.uniform(-20.0, 0.0, count)
+    law = parameters_tuple(LAW.parameters)
+    steps = np.zeros((laws.STEP_ROWS, count))
+    pairs = np.zeros((count, PAIR_CONSTANTS))
+    for m in range(count):
+        pair_constants(LAW.code, law, 0.0, 1.0, R1[m], R2[m], pairs[m])
+    steps[laws.APPROACH], steps[laws.RADIUS_1], steps[laws.RADIUS_2] = delta, R1, R2
+    steps[laws.LOG_1], steps[laws.LOG_2] = pairs[:, laws.LOG_4R1], pairs[:, laws.LOG_4R2]
+    steps[laws.EXP_C] = pairs[:, laws.EXP_MINUS_C]
+    rare = np.full(count, -1, dtype=np.int64)
+    laws.calibrated_normals(law, steps, count, rare)
+    z = steps[laws.ARGUMENT]
+    np.testing.assert_array_equal(rare, np.where((z >= Z_LOW) & (z < Z_HIGH), 0, 1))
+    assert 0 < rare.sum() < count
+    rows = (laws.NEW_NORMAL, laws.NEW_HALF_WIDTH, laws.NEW_LOG_HALF_WIDTH, laws.NEW_K_NORMAL)
+    for m in np.flatnonzero(rare == 0):
+        expected = laws.calibrated_normal(law, tuple(pairs[m]), delta[m], R1[m], R2[m])
+        assert tuple(steps[rows, m]) == expected
 
 
 @pytest.mark.parametrize("wall", [True, False], ids=["wall", "disc"])

@@ -62,7 +62,7 @@ BUILT_IN = tuple(register(law) for law in (
                  "(C1)-(C2): stick energy stored, dissipation on slip only", STEP_DASHPOTS,
                  options=("coefficients",), build=_calibrated, engines=registry.ENGINES,
                  exports=EVERY_EXPORT, dem_code=3,
-                 history=registry.SHARED_HISTORY + 2 + calibrated_kernel.HISTORY),
+                 history=registry.SHARED_HISTORY + 3 + calibrated_kernel.HISTORY),
         LawEntry("linear", LinearSpring, "N = kn delta_n", "constant kt, capped",
                  "dashpots of constant coefficients 2 zeta sqrt(m* k)", options=("kn", "kt"),
                  build=_linear, engines=registry.ENGINES, dem_code=1),
