@@ -131,7 +131,9 @@ class Simulation:
                                     self.law.kernel, self.law.parameters))
 
     def advance(self, steps: int) -> None:
-        """``steps`` steps in one compiled call, recording nothing."""
+        """``steps`` steps in one compiled call, recording nothing. With reordering the call
+        also moves the state into its slots and back, about the cost of a rebuild of the lists:
+        large systems advance best in many steps a call."""
         law, damping = self.law, self.damping
         self.contacts, status, done, self._rebuilds_since_reorder = advance(
             self.discs, self.walls, self.contacts, self.forces, self.ledger, law.code,
