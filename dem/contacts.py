@@ -18,8 +18,10 @@ the history stores the tangential force as one scalar along it. When the line of
 the force turns with it: the stored scalar is the rotated force vector exactly (no projection
 and rescaling, which 3D codes need because there the tangent plane has two directions).
 
-Candidates (:mod:`hertz2d.dem.neighbours`): disc pairs ``(i, j)``, i < j, sorted, and disc-wall pairs
-``(w, i)``, sorted by wall then disc, both within the skin when the lists were built. With each
+Candidates (:mod:`hertz2d.dem.neighbours`): disc pairs ``(i, j)`` of slots, the disc of the smaller
+original index first (i < j until the discs are reordered, :mod:`hertz2d.dem.ordering`), sorted,
+and disc-wall pairs ``(w, i)``, sorted by wall then disc, both within the skin when the lists
+were built. With each
 candidate the law's constants of that pair (:func:`hertz2d.dem.laws.pair_constants`: the reduced mass,
 constant dashpot coefficients, the normal law's logarithms), computed at the build, not at every
 step. When the lists are rebuilt, the history of every disc pair still listed is carried to its
@@ -41,7 +43,7 @@ from hertz2d.dem.neighbours import candidate_pairs, wall_candidates, with_pairs_
 class Contacts(NamedTuple):
     """The candidate lists, their constants and every contact's history."""
 
-    #: (p, 2) disc pairs i < j, sorted
+    #: (p, 2) disc pairs, the smaller original index first, sorted
     pairs: np.ndarray
     #: (p, PAIR_CONSTANTS) the law's constants of each pair
     pair_constants: np.ndarray
@@ -81,8 +83,9 @@ def constants_of_walls(radius, inertia, code, law, ratio):
 
 
 def empty_contacts(discs, walls, skin: float, law, ratio: float) -> Contacts:
-    """The lists for the current positions, with no history (``law.history_width`` columns)."""
-    pairs = candidate_pairs(discs.position, discs.radius, skin)
+    """The lists for the current positions, with no history (``law.history_width`` columns),
+    each disc in the slot of its original index."""
+    pairs = candidate_pairs(discs.position, discs.radius, skin, np.arange(discs.count))
     width, parameters = law.history_width, tuple(float(v) for v in law.parameters)
     return Contacts(
         pairs, constants_of_pairs(pairs, discs.radius, discs.inertia, law.code, parameters,
@@ -109,10 +112,11 @@ def carried_history(old_pairs, old_history, new_pairs, n):
 
 
 @njit
-def rebuilt(contacts, discs, walls, skin, code, law, ratio):
-    """The contacts with new candidate lists for the current positions, histories carried over."""
+def rebuilt(contacts, discs, walls, skin, code, law, ratio, ids):
+    """The contacts with new candidate lists for the current positions, histories carried over
+    (``ids``: each slot's original index)."""
     position, radius, n = discs.position, discs.radius, discs.radius.shape[0]
-    pairs = with_pairs_kept(candidate_pairs(position, radius, skin), contacts.pairs,
+    pairs = with_pairs_kept(candidate_pairs(position, radius, skin, ids), contacts.pairs,
                             contacts.pair_history[:, NORMAL] != 0.0, n)
     history = carried_history(contacts.pairs, contacts.pair_history, pairs, n)
     touching = contacts.wall_history[:, :, NORMAL] != 0.0

@@ -1,6 +1,6 @@
 """Forces and moments on every disc at the current positions: contacts, gravity, damping.
 
-Geometry of a contact between discs i and j (i < j): unit normal ``n`` from i to j, tangent
+Geometry of a contact between discs i and j (i: smaller original index): unit normal ``n`` from i to j, tangent
 ``t = (-n_y, n_x)``, approach ``delta = r_i + r_j - |x_j - x_i|``. The contact point is the middle
 of the overlap, at lever arms ``l_i = r_i - delta/2`` and ``l_j = r_j - delta/2`` from the centres
 (``l = r - delta`` for a wall: the point on the wall). The relative velocity of j's material point

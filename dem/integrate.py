@@ -6,7 +6,8 @@ One step of length dt (kick-drift-kick, the velocity-Verlet form of leapfrog, as
 1. half kick: ``v += dt/2 F/m`` for the three degrees of freedom (``omega += dt/2 M/I``);
 2. drift: ``x += dt v`` (and theta), walls move with their velocities;
 3. the Verlet lists are rebuilt if a disc or a wall moved more than half the skin
-   (:mod:`hertz2d.dem.neighbours`);
+   (:mod:`hertz2d.dem.neighbours`), every ``every``-th time after the discs are sorted by strips
+   of the neighbour grid's width (:mod:`hertz2d.dem.ordering`);
 4. contact forces at the new positions (:mod:`hertz2d.dem.forces`); the velocities they see (dashpots,
    tangential increments ``v_t dt``, the sign for local damping) are the half-step ones, which
    are exactly the displacement of the step divided by dt;
@@ -22,6 +23,11 @@ is taken off when the ledger can be read) and starts by putting that back.
 
 It is second-order accurate and symplectic for conservative forces; its stability limit for a
 contact of stiffness k between masses of reduced mass m* is ``dt < 2 sqrt(m*/k)``.
+
+With reordering (``every > 0``) the loop runs on the discs in the slots ``order`` gives (the
+original index of the disc in each slot): :func:`advance` moves the state into them, updates
+``order`` at each reorder and moves the state back to the original order before it returns, so
+the caller never sees a slot.
 """
 from __future__ import annotations
 
@@ -33,6 +39,7 @@ from hertz2d.dem.forces import OK, contact_forces, total_force
 from hertz2d.dem.jit import njit
 from hertz2d.dem.laws import parameters_tuple
 from hertz2d.dem.neighbours import needs_rebuild
+from hertz2d.dem.ordering import permuted, strip_order
 from hertz2d.dem.walls import servo
 
 
@@ -46,8 +53,25 @@ def kick_and_drift(position, velocity, total, inertia, half, dt, i):
 
 @njit
 def advance(discs, walls, contacts, forces, ledger, code, kernel, p, ratio, alpha, gravity, dt,
-            skin, steps):
-    """``steps`` steps; returns ``(contacts, status, steps done)`` (status 0 when all ran)."""
+            skin, order, every, since, steps):
+    """``steps`` steps; returns ``(contacts, status, steps done, since)`` (status 0 when all
+    ran). The discs are reordered at every ``every``-th list rebuild (never if 0), ``since``
+    rebuilds having passed since the last reorder; ``order`` (each slot's original index, updated
+    in place) is the slot order the state is moved into for the steps (module docstring)."""
+    if every > 0:
+        contacts = permuted(discs, forces, contacts, order)
+    contacts, status, done, since = steps_in_slots(
+        discs, walls, contacts, forces, ledger, code, kernel, p, ratio, alpha, gravity, dt, skin,
+        order, every, since, steps)
+    if every > 0:
+        contacts = permuted(discs, forces, contacts, np.argsort(order))
+    return contacts, status, done, since
+
+
+@njit
+def steps_in_slots(discs, walls, contacts, forces, ledger, code, kernel, p, ratio, alpha,
+                   gravity, dt, skin, order, every, since, steps):
+    """:func:`advance`'s steps, on the state in the slots ``order`` gives."""
     position, velocity, inertia = discs.position, discs.velocity, discs.inertia
     total = forces.total
     wall_velocity_before = np.empty_like(walls.velocity)
@@ -62,12 +86,18 @@ def advance(discs, walls, contacts, forces, ledger, code, kernel, p, ratio, alph
             walls.point[w, 0] += dt * walls.velocity[w, 0]
             walls.point[w, 1] += dt * walls.velocity[w, 1]
         if needs_rebuild(contacts, position, walls.point, skin):
-            contacts = rebuilt(contacts, discs, walls, skin, code, law, ratio)
+            since += 1
+            if every > 0 and since >= every:
+                perm = strip_order(position, 2.0 * discs.radius.max() + skin)
+                contacts = permuted(discs, forces, contacts, perm)
+                order[:] = order[perm]
+                since = 0
+            contacts = rebuilt(contacts, discs, walls, skin, code, law, ratio, order)
         status = contact_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p,
                                 ratio, dt, True)
         if status != OK:
             settle_slip(discs, walls, contacts, ledger, code, p, -1.0)
-            return contacts, status, step
+            return contacts, status, step, since
         wall_velocity_before[:] = walls.velocity
         servo(walls, forces.wall_elastic, dt)
         elastic = damped = local = 0.0
@@ -83,4 +113,4 @@ def advance(discs, walls, contacts, forces, ledger, code, kernel, p, ratio, alph
                 kick_and_drift(position, velocity, total, inertia, half, dt, i)
         add_powers(walls, forces, wall_velocity_before, ledger, dt, elastic, damped, local)
     settle_slip(discs, walls, contacts, ledger, code, p, -1.0)
-    return contacts, OK, steps
+    return contacts, OK, steps, since

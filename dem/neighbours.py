@@ -3,9 +3,11 @@
 The pair list holds every pair whose gap is below ``skin`` when it is built; it stays valid (no
 contact missed) while no disc has moved more than ``skin/2`` since. Building it bins the discs
 into square cells of side ``2 r_max + skin`` (a counting sort), so each disc is compared with the
-discs of its own and the 8 surrounding cells only: O(n). Pairs come out sorted by ``(i, j)``,
-``i < j`` (each disc's partners sorted as they are found), the key the contact history is carried
-by (:mod:`hertz2d.dem.contacts`). The wall list holds every (wall, disc) whose gap is below ``skin``,
+discs of its own and the 8 surrounding cells only: O(n). A pair ``(i, j)`` of slots is listed with
+first the disc of the smaller original index (``ids[i] < ids[j]``; ``i < j`` until the discs are
+reordered, :mod:`hertz2d.dem.ordering`), so a contact's orientation does not depend on the slots;
+pairs come out sorted by ``(i, j)`` (each disc's partners sorted as they are found), the key the
+contact history is carried by (:mod:`hertz2d.dem.contacts`). The wall list holds every (wall, disc) whose gap is below ``skin``,
 sorted by wall then disc; it stays valid while no disc and no wall has moved more than ``skin/2``.
 :func:`needs_rebuild` checks both every step. A contact that was touching stays listed until the
 force loop has released it (its history reset and its spring's energy put in the ledger), even
@@ -23,8 +25,9 @@ CELLS_PER_DISC = 4
 
 
 @njit
-def candidate_pairs(position, radius, skin):
-    """(p, 2) int64 array of the pairs ``i < j`` with gap < skin, sorted by (i, j)."""
+def candidate_pairs(position, radius, skin, ids):
+    """(p, 2) int64 array of the pairs ``(i, j)`` with gap < skin and ``ids[i] < ids[j]`` (each
+    slot's original index), sorted by (i, j)."""
     n = radius.shape[0]
     if n < 2:
         return np.zeros((0, 2), dtype=np.int64)
@@ -62,7 +65,7 @@ def candidate_pairs(position, radius, skin):
                 c = gx * ny + gy
                 for k in range(start[c], start[c + 1]):
                     j = order[k]
-                    if j <= i:
+                    if ids[j] <= ids[i]:
                         continue
                     reach = radius[i] + radius[j] + skin
                     dx = position[j, 0] - position[i, 0]

@@ -44,7 +44,7 @@ def test_random_packing_is_inside_the_box_without_overlaps_and_reproducible():
 def test_verlet_list_is_every_pair_within_the_skin(skin):
     centres, radii = packing(200, 1.0, 1.5, seed=5)
     position = np.column_stack([centres, np.zeros(len(radii))])
-    pairs = candidate_pairs(position, radii, skin)
+    pairs = candidate_pairs(position, radii, skin, np.arange(len(radii)))
     i, j = np.triu_indices(len(radii), 1)
     reach = np.linalg.norm(centres[j] - centres[i], axis=1) < radii[i] + radii[j] + skin
     expected = np.column_stack([i[reach], j[reach]])
