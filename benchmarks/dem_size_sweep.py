@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from dem_vs_lammps import (DEFAULT_LAMMPS_PYTHON, DT, HEIGHT, PHASES, STYLES, WIDTH,  # noqa
                            hertz2d_laws, hertz2d_simulation, lammps_available, lammps_input, load,
                            packing, run_lammps, write_data)
+from benchmarks import record  # noqa: E402
 
 SIZES = (200, 2000, 20_000, 100_000)
 #: steps run before the timing (the copies' joins relax), and timed
@@ -136,6 +137,7 @@ def main() -> None:
     print(f"Settled bed, linear spring (and Table 1 in hertz2d), dt = {DT:g} s, one core, "
           f"{RELAX} steps, then {args.steps} timed, best and worst of {args.repeats} "
           f"({load()})")
+    started, rows = record.load_average(), []
     centres, radii = settled_copy()
     folder = Path(tempfile.mkdtemp(prefix="hertz2d-sweep-"))
     print(f"{'discs':>7} {'engine, law, order':<30} {'us/step':>10} {'ns/(disc step)':>15} "
@@ -168,9 +170,15 @@ def main() -> None:
                 print(f"{size if row == 0 else '':>7} {engine:<30} {1e6 * best:>10.1f} "
                       f"{per_disc:>15.1f} {1e9 * worst / size:>8.1f} {shown:>14} {ratio} "
                       f"{per_disc / first[engine]:>9.2f}")
+                rows.append({"discs": size, "engine": engine, "us/step": round(1e6 * best, 2),
+                             "ns/(disc step)": round(per_disc, 2),
+                             "worst ns/(disc step)": round(1e9 * worst / size, 2),
+                             "contacts/disc": None if np.isnan(contacts) else round(contacts, 3),
+                             "vs first size": round(per_disc / first[engine], 3)})
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(f"({load()})")
+    record.write("dem_size_sweep", rows, started, steps=args.steps, repeats=args.repeats)
 
 
 if __name__ == "__main__":
