@@ -397,7 +397,7 @@ def kernel_table(plugins: dict, folder: Path, bed, per_contact: dict, steps: int
     rows = "\n".join(f"{float(radii[i])!r} {float(radii[j])!r} {float(d)!r}"
                      for (i, j), d in zip(pairs, delta))
     compiler = shutil.which(os.environ.get("CXX", "g++"))
-    rows = []
+    table = []
     print(f"\n3. The law's kernel alone on the bed's {len(delta)} disc-disc contacts (the exported "
           f"header, g++ -O3 as the plugin; {steps} steps of a tangential increment of alternating "
           f"sign; best of 3, CPU, ns per contact step; {load()})")
@@ -416,13 +416,13 @@ def kernel_table(plugins: dict, folder: Path, bed, per_contact: dict, steps: int
         pair = per_contact[style]
         print(f"   {law:<11} {contact:>16.1f} {prepared:>9.1f} {normal:>13.1f} {w:>6.1f} "
               f"{pair:>11.1f} {pair - prepared:>16.1f} {per_contact[REFERENCE]:>24.1f}")
-        rows.append({"law": law, "hertz2d_contact ns": round(contact, 1),
+        table.append({"law": law, "hertz2d_contact ns": round(contact, 1),
                      "prepared ns": round(prepared, 1), "normal solve ns": round(normal, 1),
                      "W_-1 ns": round(w, 1), "pair style ns/contact": round(pair, 1),
                      "beside the law ns": round(pair - prepared, 1),
                      f"{REFERENCE} pair ns/contact": round(per_contact[REFERENCE], 1)})
     print(f"   ({load()} after)")
-    return rows
+    return table
 
 
 def tiled(centres, velocities, radii):
