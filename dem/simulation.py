@@ -78,7 +78,7 @@ class Simulation:
         the start and at every ``reorder``-th rebuild of the lists; 0 never. By default every
         :data:`REORDER_EVERY`-th for :data:`REORDER_FROM` discs or more, else never. The results
         are the same but for rounding (sums taken in another order), and every array the
-        simulation shows (:attr:`discs`, :attr:`contacts`, :attr:`forces`) is in the original
+        simulation shows (``discs``, ``contacts``, ``forces``) is in the original
         order between calls.
 
     Raises
