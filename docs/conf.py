@@ -102,3 +102,4 @@ html_copy_source = False
 
 # -- hertz2d's extension -----------------------------------------------------------------------
 hertz2d_results = str(PROJECT / "results")
+hertz2d_benchmarks = str(PROJECT / "benchmarks" / "results")

@@ -15,6 +15,11 @@ Directives (MyST syntax shown):
 ``{json-table} FILE:KEY.PATH``
     The entries of one object of a results JSON file, a row each (a ``[low, high]`` pair as a
     range): the calibrated law's training ranges, say.
+``{benchmark-table} FILE[:KEY]``
+    The rows of a benchmark's file (``benchmarks/results/FILE``, written by
+    ``benchmarks/record.py``; KEY another list of rows in it), ``:columns:`` a semicolon-separated
+    choice of them, ``:where: COLUMN=VALUE`` the rows to show; the caption (the directive's
+    content) ends with the run's provenance: its command, date, machine and load average.
 ``{laws-table}``
     The contact laws of :data:`hertz2d.calibration.laws.LAWS`: ``--law`` name, class, load paths, and
     whether the DEM engine and the exports run it.
@@ -37,7 +42,8 @@ package of ``hertz2d_api_packages``, with its own docstring and members and then
 (a page per module would make every page's navigation list some 150 modules, the build's
 largest cost).
 
-``hertz2d_results`` in ``conf.py`` names the results root (the repository's ``results/``).
+``hertz2d_results`` in ``conf.py`` names the results root (the repository's ``results/``),
+``hertz2d_benchmarks`` the benchmarks' (``benchmarks/results/``).
 """
 from __future__ import annotations
 
@@ -229,6 +235,42 @@ class JsonTable(_MarkdownDirective):
         rows = [{"": f"`{key}`", "value": shown(value)} for key, value in entries.items()]
         caption = " ".join(self.content) or f"`{path}` of `{file}`."
         return _table(pd.DataFrame(rows), caption)
+
+
+class BenchmarkTable(_MarkdownDirective):
+    """``{benchmark-table} FILE[:KEY]``: a benchmark's rows as a table, with their provenance."""
+
+    required_arguments = 1
+    has_content = True
+    option_spec = {"columns": directives.unchanged, "where": directives.unchanged}
+
+    def markdown(self) -> list[str]:
+        file, _, key = self.arguments[0].partition(":")
+        path = Path(self.config.hertz2d_benchmarks) / file
+        try:
+            data = json.loads(path.read_text())
+            frame = pd.DataFrame(data[key or "rows"])
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise self.error(f"benchmark-table: {self.arguments[0]!r}: {error}")
+        self.env.note_dependency(str(path))
+        if "where" in self.options:
+            column, _, value = self.options["where"].partition("=")
+            if column.strip() not in frame:
+                raise self.error(f"benchmark-table: no column {column.strip()!r} in {file}")
+            frame = frame[frame[column.strip()].astype(str) == value.strip()]
+        if "columns" in self.options:
+            columns = [c.strip() for c in self.options["columns"].split(";") if c.strip()]
+            missing = [c for c in columns if c not in frame]
+            if missing:
+                raise self.error(f"benchmark-table: no column {missing[0]!r} in {file}")
+            frame = frame[columns]
+        if frame.empty:
+            raise self.error(f"benchmark-table: no rows of {self.arguments[0]!r} to show")
+        load = data.get("load_average", {})
+        provenance = (f"`{data['command']}`, {data['date'][:10]}, {data['machine']['cpus']} "
+                      f"cores" + (f", load average {load['before'][0]:g} before and "
+                                  f"{load['after'][0]:g} after" if load else "") + ".")
+        return _table(frame.fillna(""), " ".join(self.content) + " " + provenance)
 
 
 class LawsTable(_MarkdownDirective):
@@ -479,11 +521,13 @@ def setup(app):
     _napoleon_without_attributes(app)
     app.connect("missing-reference", _resolve_imported)
     app.add_config_value("hertz2d_results", "results", "env")
+    app.add_config_value("hertz2d_benchmarks", "benchmarks/results", "env")
     app.add_config_value("hertz2d_api_packages", [], "env")
     app.connect("builder-inited", _write_api_pages)
     app.add_directive("report-section", ReportSection)
     app.add_directive("results-files", ResultsFiles)
     app.add_directive("json-table", JsonTable)
+    app.add_directive("benchmark-table", BenchmarkTable)
     app.add_directive("laws-table", LawsTable)
     app.add_directive("example", Example)
     app.add_role("biaxial-schedule", BiaxialScheduleRole())
