@@ -46,22 +46,19 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import json
 import os
-import platform
 import shutil
 import subprocess
 import sys
 import tempfile
-from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from hertz2d.calibration.cli import main  # noqa: E402
+from benchmarks import record  # noqa: E402
 
-OUT = ROOT / "benchmarks" / "results" / "kernel_floor.json"
 
 PROGRAM = r"""
 #include <stdio.h>
@@ -401,7 +398,7 @@ def main_benchmark() -> None:
     parser.add_argument("--runs", type=int, default=7, help="interleaved runs, <= 64 (7)")
     args = parser.parse_args()
     compiler = shutil.which("cc") or shutil.which("gcc")
-    started = [round(v, 2) for v in os.getloadavg()]
+    started = record.load_average()
     print(f"load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}; "
           f"{compiler} {' '.join(FLAGS)}; {args.contacts} contacts, {args.runs} interleaved runs "
           f"of {args.steps} steps")
@@ -436,18 +433,11 @@ def main_benchmark() -> None:
     ratio = times["calibrated, floor"][0] / min(times["Table 1, split"][0],
                                                 times["Table 1, fused"][0])
     print(f"calibrated floor / Table 1's floor: {ratio:.2f}")
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
-                    "python": platform.python_version()},
-        "load_average": {"before": started, "after": [round(v, 2) for v in os.getloadavg()]},
-        "command": " ".join(["python", "benchmarks/kernel_floor.py", *sys.argv[1:]]),
-        "compiler": " ".join([Path(compiler).name, *FLAGS]), "contacts": args.contacts,
-        "steps": args.steps, "runs": args.runs, "calibrated_pieces": float(check[4]),
-        "calibrated_floor_over_table1": ratio,
-        "rows": [{"kernel": name, "ns_fastest": best, "ns_median": median}
-                 for name, (best, median) in times.items()]}, indent=2) + "\n")
+    record.write("kernel_floor", [{"kernel": name, "ns_fastest": best, "ns_median": median}
+                                  for name, (best, median) in times.items()], started,
+                 compiler=" ".join([Path(compiler).name, *FLAGS]), contacts=args.contacts,
+                 steps=args.steps, runs=args.runs, calibrated_pieces=float(check[4]),
+                 calibrated_floor_over_table1=ratio)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """A rotating drum in LAMMPS with the plugin: its dynamic angle of repose per law, on 1 MPI rank
 and on 2, over several seeds, beside LAMMPS's built-in Hertz style at matched stiffness (run:
 ``python benchmarks/lammps_drum.py [--seeds 5] [--discs 500] [--duration 3.0] [--settle 1.0]``;
-writes ``benchmarks/results/lammps_drum.json`` after every run and resumes from it: a rerun with the same
-scene runs only what is missing).
+writes ``benchmarks/results/lammps_drum.json`` after every run and resumes from it: a rerun
+with the same scene runs only what is missing).
 
 Needs the ``lammps`` extra and a C++ compiler. Both laws' plugins are exported into a temporary
 folder. The scene is docs/lammps/examples/in.drum's at a size of its own: ``--discs`` discs of
@@ -38,13 +38,11 @@ import contextlib
 import io
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -55,6 +53,8 @@ sys.path.insert(0, str(ROOT))  # the project before this folder, whose dem.py sh
 from hertz2d.calibration.cli import main as hertz2d  # noqa: E402
 from hertz2d.calibration.export.lammps.runtime import lmp_command, mpiexec  # noqa: E402
 from hertz_match import matched_hertz  # noqa: E402
+
+from benchmarks import record  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "lammps_drum.json"
 DT, SPIN, DRUM = 5e-6, 2.0, 0.2
@@ -176,18 +176,10 @@ def summary(runs: list[dict]) -> list[dict]:
     return rows
 
 
-def save(scene: dict, hertz: dict | None, runs: list[dict]) -> None:
-    """Write the results so far (atomically)."""
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps({
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
-                    "python": platform.python_version()},
-        "command": " ".join(["python", "benchmarks/lammps_drum.py", *sys.argv[1:]]),
-        **scene, "hertz": hertz, "rows": summary(runs), "runs": runs}, indent=2) + "\n"
-    partial = OUT.with_suffix(".json.partial")
-    partial.write_text(text)
-    partial.replace(OUT)
+def save(scene: dict, hertz: dict | None, runs: list[dict], started: list[float]) -> None:
+    """Write the results so far (``benchmarks/record.py``: whole or not at all); ``started`` is
+    the load average when this invocation began."""
+    record.write("lammps_drum", summary(runs), started, **scene, hertz=hertz, runs=runs)
 
 
 def resumed(scene: dict) -> tuple[dict | None, list[dict]]:
@@ -220,6 +212,7 @@ def main() -> None:
     scene = {"discs": options.discs, "duration": options.duration, "settle": options.settle,
              "dt": DT, "spin": SPIN, "drum": DRUM}
     hertz, runs = resumed(scene)
+    started = record.load_average()
     with tempfile.TemporaryDirectory(prefix="hertz2d-drum-") as folder:
         folder = Path(folder)
         plugins = {}
@@ -243,12 +236,12 @@ def main() -> None:
                 if match:
                     hertz = bed_hertz(where)
                 runs.append({"law": law, "ranks": ranks, "seed": seed, **result})
-                save(scene, hertz, runs)
+                save(scene, hertz, runs, started)
                 print(f"seed {seed} {law:18s} {ranks} rank(s): {result['angle']:.2f} deg "
                       f"(halves {result['halves'][0]:.2f}, {result['halves'][1]:.2f}; range "
                       f"{result['range'][0]:.1f}-{result['range'][1]:.1f}), "
                       f"{result['seconds']:.0f} s, load {result['load']:.2f}", flush=True)
-    save(scene, hertz, runs)  # the summary again, also when every run was there already
+    save(scene, hertz, runs, started)  # the summary again, also when every run was there already
     for row in summary(runs):
         print(f"{row['law']:18s} {row['ranks']} rank(s): {row['mean']:.2f} +- "
               f"{row['stdev'] or 0:.2f} deg over {len(row['angles'])} seeds")
