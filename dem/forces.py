@@ -1,16 +1,16 @@
 """Forces and moments on every disc at the current positions: contacts, gravity, damping.
 
-Geometry of a contact between discs i and j (i: smaller original index): unit normal ``n`` from i to j, tangent
-``t = (-n_y, n_x)``, approach ``delta = r_i + r_j - |x_j - x_i|``. The contact point is the middle
-of the overlap, at lever arms ``l_i = r_i - delta/2`` and ``l_j = r_j - delta/2`` from the centres
-(``l = r - delta`` for a wall: the point on the wall). The relative velocity of j's material point
-there with respect to i's has the normal component ``v_n`` (> 0 separating) and the tangential
-component ``v_t = (v_j - v_i) . t - (omega_i l_i + omega_j l_j)``; the law's tangential increment
-is ``v_t dt``. The pair law (:mod:`hertz2d.dem.laws`) gives N and T; disc i receives ``-N n + T t`` and
-the moment ``l_i T``, disc j the opposite force and the moment ``l_j T``. A wall is body j with
-the wall's velocity and no rotation, and the pair is the disc with its mirror image (Section 3.2):
-the law sees twice the disc's approach and tangential increment, the disc receives the pair's
-force.
+Geometry of a contact between discs i and j (i: the smaller original index): unit normal ``n`` from
+i to j, tangent ``t = (-n_y, n_x)``, approach ``delta = r_i + r_j - |x_j - x_i|``. The contact point
+is the middle of the overlap, at lever arms ``l_i = r_i - delta/2`` and ``l_j = r_j - delta/2`` from
+the centres (``l = r - delta`` for a wall: the point on the wall). The relative velocity of j's
+material point there with respect to i's has the normal component ``v_n`` (> 0 separating) and the
+tangential component ``v_t = (v_j - v_i) . t - (omega_i l_i + omega_j l_j)``; the law's tangential
+increment is ``v_t dt``. The pair law (:mod:`hertz2d.dem.laws`) gives N and T; disc i receives ``-N
+n + T t`` and the moment ``l_i T``, disc j the opposite force and the moment ``l_j T``. A wall is
+body j with the wall's velocity and no rotation, and the pair is the disc with its mirror image
+(Section 3.2): the law sees twice the disc's approach and tangential increment, the disc receives
+the pair's force.
 
 The forces are kept apart by kind (springs, dashpots, local damping) because the energy ledger
 (:mod:`hertz2d.dem.energy`) needs the power of each. Each contact also adds to the ledger the energy its

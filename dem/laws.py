@@ -441,8 +441,9 @@ def calibrated_normals(law, steps, count, rare):
     ``count`` contacts of ``steps`` at once, as :func:`simplified_steps` finds it: z, u from the
     table, then N, a, log a and dN/d(delta_n)
     (:func:`hertz2d.calibration.laws.scalar.hertz2d_normal_of_root`) into :data:`NEW_NORMAL`,
-    :data:`NEW_HALF_WIDTH`, :data:`NEW_LOG_HALF_WIDTH` and :data:`NEW_K_NORMAL`: the doubles of :func:`calibrated_normal` where the table holds z, the
-    others marked 1 in ``rare`` (0 the others) for the caller to solve with it (W_{-1})."""
+    :data:`NEW_HALF_WIDTH`, :data:`NEW_LOG_HALF_WIDTH` and :data:`NEW_K_NORMAL`: the doubles
+    of :func:`calibrated_normal` where the table holds z, the others marked 1 in ``rare`` (0
+    the others) for the caller to solve with it (W_{-1})."""
     for m in range(count):
         normal_argument(steps, m)
     table_roots(steps, count, ARGUMENT, ROOT)
@@ -613,7 +614,8 @@ def calibrated_tangential(law, p, pair, own, normal, d_delta_t, R1, R2, curves):
 def traction_energy(p, curves, contact):
     """The energy the calibrated law's tangential traction stores in a contact (J/m of the pair)
     from its history row ``contact``:
-    :func:`hertz2d.calibration.laws.calibrated_kernel.stored_energy` of its memory at the N, a and B of its last step (:data:`BASE_NORMAL`, :data:`HALF_WIDTH`,
+    :func:`hertz2d.calibration.laws.calibrated_kernel.stored_energy` of its memory at the N, a
+    and B of its last step (:data:`BASE_NORMAL`, :data:`HALF_WIDTH`,
     :data:`CURVE_B`; kappa from the (C1) numbers at ``p[curves]``), the doubles it had after
     that step; 0 for an open contact (a zeroed row)."""
     return _stored_energy(contact[MEMORY:], contact[BASE_NORMAL], contact[HALF_WIDTH],

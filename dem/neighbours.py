@@ -1,17 +1,17 @@
 """Neighbour search: Verlet lists of disc pairs (built with a cell list) and of discs near walls.
 
 The pair list holds every pair whose gap is below ``skin`` when it is built; it stays valid (no
-contact missed) while no disc has moved more than ``skin/2`` since. Building it bins the discs
-into square cells of side ``2 r_max + skin`` (a counting sort), so each disc is compared with the
-discs of its own and the 8 surrounding cells only: O(n). A pair ``(i, j)`` of slots is listed with
-first the disc of the smaller original index (``ids[i] < ids[j]``; ``i < j`` until the discs are
+contact missed) while no disc has moved more than ``skin/2`` since. Building it bins the discs into
+square cells of side ``2 r_max + skin`` (a counting sort), so each disc is compared with the discs
+of its own and the 8 surrounding cells only: O(n). A pair ``(i, j)`` of slots is listed with first
+the disc of the smaller original index (``ids[i] < ids[j]``; ``i < j`` until the discs are
 reordered, :mod:`hertz2d.dem.ordering`), so a contact's orientation does not depend on the slots;
 pairs come out sorted by ``(i, j)`` (each disc's partners sorted as they are found), the key the
-contact history is carried by (:mod:`hertz2d.dem.contacts`). The wall list holds every (wall, disc) whose gap is below ``skin``,
-sorted by wall then disc; it stays valid while no disc and no wall has moved more than ``skin/2``.
-:func:`needs_rebuild` checks both every step. A contact that was touching stays listed until the
-force loop has released it (its history reset and its spring's energy put in the ledger), even
-if it opened by more than the skin in one step.
+contact history is carried by (:mod:`hertz2d.dem.contacts`). The wall list holds every (wall, disc)
+whose gap is below ``skin``, sorted by wall then disc; it stays valid while no disc and no wall has
+moved more than ``skin/2``. :func:`needs_rebuild` checks both every step. A contact that was
+touching stays listed until the force loop has released it (its history reset and its spring's
+energy put in the ledger), even if it opened by more than the skin in one step.
 """
 from __future__ import annotations
 

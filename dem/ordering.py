@@ -19,7 +19,8 @@ and history) with its discs. A pair keeps its orientation: its first disc is the
 smaller original index (:func:`hertz2d.dem.neighbours.candidate_pairs`), as in a run without
 reordering, so each contact's arithmetic is the same; only sums over discs and contacts (a
 disc's contact forces, the energy ledger) are taken in another order, which moves results by
-rounding. The caller keeps each slot's original index (:attr:`hertz2d.dem.simulation.Simulation.order`).
+rounding. The caller keeps each slot's original index
+(:attr:`hertz2d.dem.simulation.Simulation.order`).
 """
 from __future__ import annotations
 
