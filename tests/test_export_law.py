@@ -370,7 +370,8 @@ int main(void)
     hertz2d_constants c, cm;
     double history[HERTZ2D_HISTORY_SIZE] = {0.0}, wall_history[HERTZ2D_HISTORY_SIZE] = {0.0};
     double T = 0.0, T_wall = 0.0, kt = 0.0, kt_wall = 0.0, dn_before = 0.0, N_lo, N_hi, a, h;
-    hertz2d_state s, by_hand, w, w_by_hand;
+    /* each set unless a call before it in one condition failed */
+    hertz2d_state s = {0}, by_hand = {0}, w = {0}, w_by_hand = {0};
     int k, bad = 0;
     hertz2d_pair_constants(&p, &c);
     hertz2d_pair_constants(&m, &cm);

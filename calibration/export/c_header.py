@@ -6,7 +6,9 @@ the part every law shares, the pair of two bodies, their bracket weights, Lamber
 (:mod:`hertz2d.calibration.laws.normal_table`, the same doubles), the normal law (the exact solve of
 :func:`hertz2d.calibration.laws.hertz2d.normal_force`, Eq. 29's kn, dN/d(delta_n)) and a wall's mirror
 image, is one template of its own (``c99/normal_law.h.in``) that :func:`render` puts where the
-law's template says ``${normal_law}``, so the two headers share one source.
+law's template says ``${normal_law}``, so the two headers share one source; so is the step of
+many contacts at once (``c99/contacts_batch.h.in``: their normal solves in one loop, then the
+rest of each step), put where it says ``${contacts_batch}``.
 
 - The simplified law (Table 1, ``c99/hertz2d_law.h.in``, :func:`c_header`: Eqs. 29 and 31, the
   capped trapezoidal update of Eq. 32, the wall rule of Section 3.2): its form is baked in as
@@ -32,6 +34,7 @@ FOLDER = Path(__file__).with_name("c99")
 TEMPLATE = FOLDER / "hertz2d_law.h.in"
 CALIBRATED_TEMPLATE = FOLDER / "calibrated_law.h.in"
 NORMAL_LAW = FOLDER / "normal_law.h.in"
+CONTACTS_BATCH = FOLDER / "contacts_batch.h.in"
 
 
 def _c_double(value: float) -> str:
@@ -58,10 +61,11 @@ def _table_values() -> dict:
 
 
 def render(template: Path, values: dict) -> str:
-    """``template`` with ``values`` and the shared normal law (with its table) in place of
-    ``${normal_law}``."""
+    """``template`` with ``values``, the shared normal law (with its table) in place of
+    ``${normal_law}`` and the shared step of many contacts in place of ``${contacts_batch}``."""
     normal_law = Template(NORMAL_LAW.read_text()).substitute(values, **_table_values())
-    return Template(template.read_text()).substitute(values, normal_law=normal_law)
+    return Template(template.read_text()).substitute(values, normal_law=normal_law,
+                                                     contacts_batch=CONTACTS_BATCH.read_text())
 
 
 def _provenance(law: dict) -> dict:

@@ -257,14 +257,14 @@ void PairHertz2d::compute(int eflag, int vflag)
   ev_init(eflag, vflag);
   const bool advance = !update->setupflag;    // set-up evaluations add no tangential increment
   const double dt = update->dt;
-  double **x = atom->x, **v = atom->v, **f = atom->f;
-  double **omega = atom->omega, **torque = atom->torque;
-  const double *radius = atom->radius, *rmass = atom->rmass;
+  double **x = atom->x, **v = atom->v, **omega = atom->omega;
+  const double *radius = atom->radius;
   const int *type = atom->type;
   const tagint *tag = atom->tag;
-  const int nlocal = atom->nlocal, stride = atom->ntypes + 1;
+  const int stride = atom->ntypes + 1;
   log_4r.reserve(atom->nlocal + atom->nghost);
   store->start_evaluation();
+  block.count = 0;
 
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
@@ -279,65 +279,99 @@ void PairHertz2d::compute(int eflag, int vflag)
       if (distance_squared >= reach * reach) continue;
 
       // the contact frame: n from i to j, t = n turned by +90 degrees
+      const int c = block.count++;
       const double distance = std::sqrt(distance_squared);
       const double nx = dx / distance, ny = dy / distance;
       const double tx = -ny, ty = nx;
       const double delta = reach - distance;
       const double lever_i = ri - 0.5 * delta, lever_j = radius[j] - 0.5 * delta;
       const double rvx = v[j][0] - v[i][0], rvy = v[j][1] - v[i][1];
-      const double v_n = rvx * nx + rvy * ny;
       const double v_t = rvx * tx + rvy * ty - (omega[i][2] * lever_i + omega[j][2] * lever_j);
+      block.i[c] = i;
+      block.j[c] = j;
+      block.dx[c] = dx;
+      block.dy[c] = dy;
+      block.nx[c] = nx;
+      block.ny[c] = ny;
+      block.delta[c] = delta;
+      block.lever_i[c] = lever_i;
+      block.lever_j[c] = lever_j;
+      block.v_n[c] = rvx * nx + rvy * ny;
+      block.v_t[c] = v_t;
+      block.increment[c] = advance ? v_t * dt : 0.0;
 
       const int ti = type[i], tj = type[j];
-      const hertz2d_pair pair = {ri, radius[j], modulus[ti], modulus[tj], poisson[ti],
-                                 poisson[tj], friction[ti][tj]};
-      hertz2d_prepared constants = materials[tj];
-      hertz2d_prepare_sizes(&pair, log_4r(i, ri), log_4r(j, radius[j]), &constants);
-      double *block = store->touch(i, tag[j]);
-      hertz2d_state law;
-      const double increment = advance ? v_t * dt : 0.0;
-      const int status = hertz2d_contact_prepared(&pair, &constants, delta, increment, block,
-                                                  &law);
-      if (status != HERTZ2D_OK)
-        error->one(FLERR, "pair hertz2d: the contact of atoms {} and {} left the law's domain "
-                   "(status {}: approach {} beyond its largest, or a bad parameter)", tag[i],
-                   tag[j], status, delta);
-      const double reduced_mass = rmass[i] * rmass[j] / (rmass[i] + rmass[j]);
-      const Hertz2dDashpot damped = hertz2d_dashpot(ratio, reduced_mass, 1.0, v_n, v_t, law);
-      // a contact with a ghost is computed on both ranks (half each in the ledger and energy)
-      const double work = hertz2d_record(block, constants, pair, delta, increment, 1.0, 1.0,
-                                         law, damped.normal, damped.tangential);
-      store->add_dissipated(j < nlocal ? work : 0.5 * work);
-      store->note_size(law.a, std::min(ri, radius[j]), j < nlocal ? 1.0 : 0.5);
-      if (j < nlocal) std::memcpy(store->touch(j, tag[i]), block, HERTZ2D_BLOCK * sizeof(double));
-      const double N = law.N + damped.normal, T = law.T + damped.tangential;
-
-      // i receives -N n + T t and the moment lever_i T; j the opposite force and lever_j T
-      const double fx = -N * nx - T * ny, fy = -N * ny + T * nx;
-      f[i][0] += fx;
-      f[i][1] += fy;
-      torque[i][2] += lever_i * T;
-      const double dx_ = -damped.normal * nx - damped.tangential * ny;
-      const double dy_ = -damped.normal * ny + damped.tangential * nx;
-      double *on_i = store->dashpot(i);
-      on_i[0] += dx_;
-      on_i[1] += dy_;
-      on_i[2] += lever_i * damped.tangential;
-      if (j < nlocal) {
-        f[j][0] -= fx;
-        f[j][1] -= fy;
-        torque[j][2] += lever_j * T;
-        double *on_j = store->dashpot(j);
-        on_j[0] -= dx_;
-        on_j[1] -= dy_;
-        on_j[2] += lever_j * damped.tangential;
-      }
-      if (evflag)
-        ev_tally_xyz(i, j, nlocal, 0, block[HERTZ2D_HISTORY_SIZE + REPORT_STORED], 0.0, fx, fy,
-                     0.0, -dx, -dy, 0.0);
+      block.pair[c] = {ri, radius[j], modulus[ti], modulus[tj], poisson[ti], poisson[tj],
+                       friction[ti][tj]};
+      block.constants[c] = materials[tj];
+      hertz2d_prepare_sizes(&block.pair[c], log_4r(i, ri), log_4r(j, radius[j]),
+                            &block.constants[c]);
+      block.history[c] = store->touch(i, tag[j]);
+      if (block.count == Hertz2dBlock::SIZE) step_block();
     }
   }
+  step_block();
   store->forget_untouched();
+}
+
+/* The law's step of the gathered block, then its forces, dashpots and reports added in the
+ * gather's order. */
+void PairHertz2d::step_block()
+{
+  double **f = atom->f, **torque = atom->torque;
+  const double *radius = atom->radius, *rmass = atom->rmass;
+  const tagint *tag = atom->tag;
+  const int nlocal = atom->nlocal;
+  hertz2d_contacts_prepared(block.count, block.pair, block.constants, block.delta,
+                            block.increment, block.history, block.law, block.status);
+  for (int c = 0; c < block.count; c++) {
+    const int i = block.i[c], j = block.j[c];
+    const hertz2d_state &law = block.law[c];
+    if (block.status[c] != HERTZ2D_OK)
+      error->one(FLERR, "pair hertz2d: the contact of atoms {} and {} left the law's domain "
+                 "(status {}: approach {} beyond its largest, or a bad parameter)", tag[i],
+                 tag[j], block.status[c], block.delta[c]);
+    const double nx = block.nx[c], ny = block.ny[c];
+    const double lever_i = block.lever_i[c], lever_j = block.lever_j[c];
+    double *history = block.history[c];
+    const double reduced_mass = rmass[i] * rmass[j] / (rmass[i] + rmass[j]);
+    const Hertz2dDashpot damped = hertz2d_dashpot(ratio, reduced_mass, 1.0, block.v_n[c],
+                                                  block.v_t[c], law);
+    // a contact with a ghost is computed on both ranks (half each in the ledger and energy)
+    const double work = hertz2d_record(history, block.constants[c], block.pair[c],
+                                       block.delta[c], block.increment[c], 1.0, 1.0, law,
+                                       damped.normal, damped.tangential);
+    store->add_dissipated(j < nlocal ? work : 0.5 * work);
+    store->note_size(law.a, std::min(radius[i], radius[j]), j < nlocal ? 1.0 : 0.5);
+    if (j < nlocal)
+      std::memcpy(store->touch(j, tag[i]), history, HERTZ2D_BLOCK * sizeof(double));
+    const double N = law.N + damped.normal, T = law.T + damped.tangential;
+
+    // i receives -N n + T t and the moment lever_i T; j the opposite force and lever_j T
+    const double fx = -N * nx - T * ny, fy = -N * ny + T * nx;
+    f[i][0] += fx;
+    f[i][1] += fy;
+    torque[i][2] += lever_i * T;
+    const double dx_ = -damped.normal * nx - damped.tangential * ny;
+    const double dy_ = -damped.normal * ny + damped.tangential * nx;
+    double *on_i = store->dashpot(i);
+    on_i[0] += dx_;
+    on_i[1] += dy_;
+    on_i[2] += lever_i * damped.tangential;
+    if (j < nlocal) {
+      f[j][0] -= fx;
+      f[j][1] -= fy;
+      torque[j][2] += lever_j * T;
+      double *on_j = store->dashpot(j);
+      on_j[0] -= dx_;
+      on_j[1] -= dy_;
+      on_j[2] += lever_j * damped.tangential;
+    }
+    if (evflag)
+      ev_tally_xyz(i, j, nlocal, 0, history[HERTZ2D_HISTORY_SIZE + REPORT_STORED], 0.0, fx, fy,
+                   0.0, -block.dx[c], -block.dy[c], 0.0);
+  }
+  block.count = 0;
 }
 
 /* compute pair/local: the contact's last evaluation (the store's report); fforce the normal

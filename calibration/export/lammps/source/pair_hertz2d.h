@@ -26,8 +26,13 @@
  *
  * What does not change from step to step is computed once: the law's material constants per
  * type pair at init (hertz2d_prepare_materials), log(4 r) per atom (Hertz2dLogCache); each
- * contact's step then fills in its radii (hertz2d_prepare_sizes) and calls
- * hertz2d_contact_prepared, which gives hertz2d_contact's results to rounding.
+ * contact's step then fills in its radii (hertz2d_prepare_sizes). The touching contacts are
+ * taken in blocks of Hertz2dBlock::SIZE: a gather pass puts each one's geometry, constants and
+ * history into the block, the law steps the whole block (hertz2d_contacts_prepared: the normal
+ * solves of all its contacts in one loop, which the processor overlaps, then the rest of each
+ * step; the same doubles as hertz2d_contact_prepared per contact, which gives hertz2d_contact's
+ * results to rounding), and a scatter pass adds the forces, dashpots and reports in the gather's
+ * order.
  */
 #ifndef HERTZ2D_PAIR_HERTZ2D_H
 #define HERTZ2D_PAIR_HERTZ2D_H
@@ -41,6 +46,20 @@
 #include <vector>
 
 namespace LAMMPS_NS {
+
+/* The touching contacts of one block of PairHertz2d::compute, in the neighbour list's order */
+struct Hertz2dBlock {
+  static constexpr int SIZE = 64;
+  int count = 0;
+  int i[SIZE], j[SIZE], status[SIZE];
+  double dx[SIZE], dy[SIZE], nx[SIZE], ny[SIZE];    // x_j - x_i and its unit vector n
+  double delta[SIZE], increment[SIZE];               // approach, tangential increment v_t dt
+  double lever_i[SIZE], lever_j[SIZE], v_n[SIZE], v_t[SIZE];
+  double *history[SIZE];                             // the contact's block in the store
+  hertz2d_pair pair[SIZE];
+  hertz2d_prepared constants[SIZE];
+  hertz2d_state law[SIZE];
+};
 
 class PairHertz2d : public Pair {
  public:
@@ -65,7 +84,9 @@ class PairHertz2d : public Pair {
   std::vector<hertz2d_prepared> prepared;
   Hertz2dLogCache log_4r;        // log(4 r) per atom
   class FixHertz2dStore *store;
+  Hertz2dBlock block;
   void allocate();
+  void step_block();
 };
 
 /* The checks every hertz2d style makes of the simulation (an ERROR naming `what` otherwise). */
