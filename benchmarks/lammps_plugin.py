@@ -34,10 +34,11 @@ folders built before instead, e.g. of an older source) and prints five tables.
    contact.
 3. **The law's kernel alone**: the exported header compiled as the plugin is (``g++ -O3``) on
    the settled bed's own disc-disc contacts (their R1, R2 and overlaps, a tangential increment as
-   small as the bed's, alternating in sign): ``hertz2d_contact``, the prepared step the plugin
-   calls (``hertz2d_contact_prepared``), its normal solve and Lambert's W_{-1} alone, ns per
+   small as the bed's, alternating in sign): ``hertz2d_contact``, the prepared step
+   (``hertz2d_contact_prepared``), its normal solve and Lambert's W_{-1} alone, and the
+   step of all the contacts at once the plugin takes (``hertz2d_contacts_prepared``), ns per
    contact step, next to the pair style's cost per contact (table 2) and what is left of it
-   beside the law, against ``gran/hertz/history``'s whole cost per contact.
+   beside that batched law, against ``gran/hertz/history``'s whole cost per contact.
 4. **Strong scaling, 1 and 2 ranks, 2e4 discs**: the settled bed tiled 100 times side by side (a
    100 x 1.5 m box, walls around it), 100 steps, then ``--steps``/10 timed with ``mpiexec -n 1``
    and ``-n 2`` (LAMMPS's loop time, wall clock: the machine's 2 cores), ``--reps`` interleaved
@@ -317,9 +318,10 @@ KERNEL = r"""
 
 /* The bed's contacts (R1 R2 delta per line on stdin), each stepped `steps` times with a small
  * tangential increment of alternating sign, as a settled bed's; the best of three CPU times of
- * four kernels, ns per contact step: hertz2d_contact (the pair's constants each call), the
- * prepared step the plugin calls (materials once, log(4 R) per disc), its normal solve alone and
- * Lambert's W_{-1} alone. */
+ * five kernels, ns per contact step: hertz2d_contact (the pair's constants each call), the
+ * prepared step (materials once, log(4 R) per disc), its normal solve alone, Lambert's W_{-1}
+ * alone, and the prepared step of all contacts at once as the plugin takes it
+ * (hertz2d_contacts_prepared, the sizes filled in per contact and step). */
 int main(int argc, char **argv)
 {
     const int steps = atoi(argv[1]);
@@ -332,7 +334,12 @@ int main(int argc, char **argv)
         D.push_back(d);
     }
     const int n = (int)D.size();
-    std::vector<double> history((size_t)n * HERTZ2D_HISTORY_SIZE), L1(n), L2(n), Z(n);
+    std::vector<double> history((size_t)n * HERTZ2D_HISTORY_SIZE), L1(n), L2(n), Z(n), I(n);
+    std::vector<hertz2d_pair> P(n);
+    std::vector<hertz2d_prepared> Q(n);
+    std::vector<hertz2d_state> S(n);
+    std::vector<double *> H(n);
+    std::vector<int> status(n);
     const hertz2d_pair materials = {1.0, 1.0, E, E, nu, nu, mu};
     hertz2d_prepared prepared;
     if (hertz2d_prepare_materials(&materials, 0, &prepared) != HERTZ2D_OK) return 1;
@@ -344,13 +351,28 @@ int main(int argc, char **argv)
         hertz2d_prepare_sizes(&p, L1[c], L2[c], &q);
         Z[c] = -4.0 * q.normal.radius * D[c] * q.normal.exp_minus_C;
     }
-    for (int kernel = 0; kernel < 4; ++kernel) {
+    for (int kernel = 0; kernel < 5; ++kernel) {
         double best = 1e30;
         for (int repetition = 0; repetition < 3; ++repetition) {
             for (double &h : history) h = 0.0;
             const clock_t start = clock();
             for (int k = 0; k < steps; ++k) {
                 const double increment = (k & 1 ? -1e-6 : 1e-6) * dt;
+                if (kernel == 4) {
+                    for (int c = 0; c < n; ++c) {
+                        P[c] = {R1[c], R2[c], E, E, nu, nu, mu};
+                        Q[c] = prepared;
+                        hertz2d_prepare_sizes(&P[c], L1[c], L2[c], &Q[c]);
+                        I[c] = increment;
+                        H[c] = &history[(size_t)c * HERTZ2D_HISTORY_SIZE];
+                    }
+                    if (hertz2d_contacts_prepared(n, P.data(), Q.data(), D.data(), I.data(),
+                                                  H.data(), S.data(), status.data()) != 0)
+                        return 1;
+                    for (int c = 0; c < n; ++c)
+                        checksum += S[c].N + S[c].T + S[c].kn_tangent + S[c].kt;
+                    continue;
+                }
                 for (int c = 0; c < n; ++c) {
                     const hertz2d_pair p = {R1[c], R2[c], E, E, nu, nu, mu};
                     double *h = &history[(size_t)c * HERTZ2D_HISTORY_SIZE];
@@ -402,7 +424,7 @@ def kernel_table(plugins: dict, folder: Path, bed, per_contact: dict, steps: int
           f"header, g++ -O3 as the plugin; {steps} steps of a tangential increment of alternating "
           f"sign; best of 3, CPU, ns per contact step; {load()})")
     print(f"   {'law':<11} {'hertz2d_contact':>16} {'prepared':>9} {'normal solve':>13} "
-          f"{'W_-1':>6} {'pair style':>11} {'pair - prepared':>16} "
+          f"{'W_-1':>6} {'batched':>8} {'pair style':>11} {'pair - batched':>15} "
           f"{REFERENCE + ' pair':>24}")
     for style, law in PLUGINS.items():
         source = folder / f"kernel-{law}.cpp"
@@ -412,14 +434,16 @@ def kernel_table(plugins: dict, folder: Path, bed, per_contact: dict, steps: int
                         str(program)], check=True)
         done = subprocess.run([str(program), str(steps), repr(E), repr(NU), repr(MU), repr(DT)],
                               input=rows, capture_output=True, text=True, check=True)
-        contact, prepared, normal, w = (float(v) for v in done.stdout.split()[:4])
+        contact, prepared, normal, w, batched = (float(v) for v in done.stdout.split()[:5])
         pair = per_contact[style]
         print(f"   {law:<11} {contact:>16.1f} {prepared:>9.1f} {normal:>13.1f} {w:>6.1f} "
-              f"{pair:>11.1f} {pair - prepared:>16.1f} {per_contact[REFERENCE]:>24.1f}")
+              f"{batched:>8.1f} {pair:>11.1f} {pair - batched:>15.1f} "
+              f"{per_contact[REFERENCE]:>24.1f}")
         table.append({"law": law, "hertz2d_contact ns": round(contact, 1),
                      "prepared ns": round(prepared, 1), "normal solve ns": round(normal, 1),
-                     "W_-1 ns": round(w, 1), "pair style ns/contact": round(pair, 1),
-                     "beside the law ns": round(pair - prepared, 1),
+                     "W_-1 ns": round(w, 1), "batched ns": round(batched, 1),
+                     "pair style ns/contact": round(pair, 1),
+                     "beside the law ns": round(pair - batched, 1),
                      f"{REFERENCE} pair ns/contact": round(per_contact[REFERENCE], 1)})
     print(f"   ({load()} after)")
     return table
