@@ -10,7 +10,9 @@ their plane (``fix_modify ... shear``, ``wiggle``) and the surfaces of LAMMPS re
 - a disc on a floor sheared at V ends rolling at V/3 (momentum and the moment about the contact
   point: m v = J, (m r^2/2) omega = J r), whatever the friction law between, and the floor's work
   is what the disc gained and the contact dissipated, to velocity Verlet's second order;
-- a wiggling wall is where its wiggle says.
+- a wiggling wall is where its wiggle says;
+- a contact beyond the law's largest approach stops the run with an error naming the style, the
+  wall (or the two atoms) and the approach.
 
 Needs the ``lammps`` extra and a C++ compiler (skips with the reason otherwise).
 """
@@ -195,3 +197,20 @@ def test_a_rotating_drums_work_is_what_the_disc_gained_and_the_contact_dissipate
               f"residual {residual:.3g}")
         assert work > kinetic > 0.0 and slip > 0.0 and y > y0
     assert residuals[0] < 1e-2 and 3.0 < residuals[0] / residuals[1] < 5.0
+
+
+@pytest.mark.parametrize("centres, walls, named", [
+    ([[0.0, 0.2 * RADIUS]], [f"fix walls all wall/hertz2d {MU} ylo 0.0"],
+     "fix wall/hertz2d: the ylo wall: atom 1 left the law's domain"),
+    ([[0.0, 0.2 * RADIUS]], ["region floor plane 0 0 0 0 1 0",
+                             f"fix walls all wall/hertz2d/region {MU} floor"],
+     "fix wall/hertz2d/region: surface 0 of region floor: atom 1 left the law's domain"),
+    ([[0.0, 0.5], [0.3 * RADIUS, 0.5]], [],
+     "pair hertz2d: the contact of atoms 1 and 2 left the law's domain")],
+    ids=["plane", "region", "pair"])
+def test_a_contact_beyond_the_largest_approach_is_an_error_naming_it(plugin, centres, walls,
+                                                                       named):
+    """A disc 0.8 R into a wall (the mirror pair's approach 1.6 R) or two discs 1.7 R into each
+    other: beyond the largest approach of Eqs. 4 + 22 (8 R / e^2 = 1.08 R for this pair)."""
+    with pytest.raises(Exception, match=named.replace("(", r"\(")):
+        run(plugin, np.array(centres), [(0.0, 0.0, 0.0)] * len(centres), walls, 1, 1e-6)

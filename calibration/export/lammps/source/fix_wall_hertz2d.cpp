@@ -267,7 +267,7 @@ void FixWallHertz2d::contacts()
       const double wvy = w < YLO ? wall.slide : wall.velocity;
       const Hertz2dWallForce found = hertz2d_wall_step(
           lmp, store, materials, i, w, delta, -wnx, -wny, wvx, wvy,
-          fmt::format("fix wall/hertz2d: the {} wall", SIDE_NAMES[w]));
+          [w] { return fmt::format("fix wall/hertz2d: the {} wall", SIDE_NAMES[w]); });
       double *sum = partial[w];
       sum[0] += found.spring[0];
       sum[1] += found.spring[1];

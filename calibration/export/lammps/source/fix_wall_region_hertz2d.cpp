@@ -113,8 +113,10 @@ void FixWallRegionHertz2d::contacts()
       const Hertz2dWallForce force = hertz2d_wall_step(
           lmp, store, materials, i, contact.iwall, atom->radius[i] - r, -contact.delx / r,
           -contact.dely / r, wall_velocity[0], wall_velocity[1],
-          fmt::format("fix wall/hertz2d/region: surface {} of region {}", contact.iwall,
-                      region_id));
+          [&] {
+            return fmt::format("fix wall/hertz2d/region: surface {} of region {}", contact.iwall,
+                               region_id);
+          });
       const double fx = force.spring[0] + force.dashpot[0], fy = force.spring[1] + force.dashpot[1];
       partial[0] += 1.0;
       partial[1] -= fx;

@@ -35,7 +35,8 @@ void Hertz2dWallMaterials::init(LAMMPS *lmp, const std::string &what)
 Hertz2dWallForce LAMMPS_NS::hertz2d_wall_step(LAMMPS *lmp, FixHertz2dStore *store,
                                               Hertz2dWallMaterials &m, int i, int key,
                                               double delta, double nx, double ny, double wvx,
-                                              double wvy, const std::string &where)
+                                              double wvy,
+                                              const std::function<std::string()> &where)
 {
   Atom *atom = lmp->atom;
   double **v = atom->v, **f = atom->f, **omega = atom->omega, **torque = atom->torque;
@@ -59,7 +60,7 @@ Hertz2dWallForce LAMMPS_NS::hertz2d_wall_step(LAMMPS *lmp, FixHertz2dStore *stor
                                               &law);
   if (status != HERTZ2D_OK)
     lmp->error->one(FLERR, "{}: atom {} left the law's domain (status {}: approach {} beyond "
-                    "its largest, or a bad parameter)", where, atom->tag[i], status, delta);
+                    "its largest, or a bad parameter)", where(), atom->tag[i], status, delta);
   const Hertz2dDashpot damped = hertz2d_dashpot(m.ratio, 0.5 * atom->rmass[i], 2.0, v_n, v_t,
                                                 law);
   // the disc's half of its mirror pair's energies (Section 3.2)

@@ -16,6 +16,7 @@
 #include "hertz2d_law.h"
 #include "log_cache.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,12 +43,12 @@ struct Hertz2dWallForce {
 /* Disc i's contact with wall `key` (approach delta > 0, unit normal (nx, ny) from the disc to
  * the wall, the wall's velocity (wvx, wvy) at the contact point): the law's step (no tangential
  * increment in set-up evaluations), forces and moment added to the atom, the report and ledger
- * kept in the store. `where` names the style and the wall in an ERROR
- * ("fix wall/hertz2d: the ylo wall"). */
+ * kept in the store. `where()` names the style and the wall in an ERROR ("fix wall/hertz2d:
+ * the ylo wall"): formatted only then, not at every contact's step. */
 Hertz2dWallForce hertz2d_wall_step(class LAMMPS *, class FixHertz2dStore *,
                                    Hertz2dWallMaterials &, int i, int key, double delta,
                                    double nx, double ny, double wvx, double wvy,
-                                   const std::string &where);
+                                   const std::function<std::string()> &where);
 
 }    // namespace LAMMPS_NS
 
