@@ -190,6 +190,53 @@ def test_dissimilar_discs_take_the_python_law(plugin, tmp_path):
     assert normal == pytest.approx(expected, rel=1e-12)
 
 
+def test_a_radius_changed_in_a_run_or_materials_between_runs_take_effect(plugin, tmp_path):
+    """The pair keeps each neighbour-list entry's constants of the radii while its atoms' radii
+    and types stay (and forgets them at each run's set-up): a disc growing during a run (fix
+    adapt, the same list entry) and the materials changed by pair_coeff between runs each give
+    simplified_update's normal force of the pair as it is then, to 1e-12."""
+    r1, r2, delta = 0.03, 0.05, 2e-5
+    # radii that may change in a run: atom_style sphere 1
+    lines = [line.replace("atom_style sphere", "atom_style sphere 1")
+             for line in two_discs(tmp_path, plugin)]
+    write_data(tmp_path / "discs.data", [(0.0, 0.0), (0.0, r1 + r2 - delta)], [r1, r2], DENSITY,
+               (-1.0, 1.0, -1.0, 1.0))
+
+    def normal_force(lmp, modulus):
+        """The pair's N on disc 2 and the law's at the discs' positions and radii now."""
+        n = lmp.extract_global("nlocal")
+        order = np.argsort(lmp.numpy.extract_atom("id")[:n])
+        x = lmp.numpy.extract_atom("x")[:n][order]
+        radius = lmp.numpy.extract_atom("radius")[:n][order]
+        overlap = radius[0] + radius[1] - float(np.hypot(*(x[1, :2] - x[0, :2])))
+        pair = ContactPair(float(radius[0]), float(radius[1]), modulus, modulus, NU, NU, MU,
+                           form="per-body")
+        return (float(lmp.numpy.extract_atom("f")[:n][order][1, 1]),
+                float(simplified_update(pair, overlap, 0.0, 0.0, EQ33).N))
+
+    lmp = runtime.open_lammps(plugin)
+    try:
+        for line in lines[1:]:  # the plugin is loaded
+            lmp.command(line)
+        lmp.command("timestep 1e-12")  # the discs stay where they are to rounding
+        lmp.command("run 0")
+        found = [normal_force(lmp, E)]
+        lmp.command("group first id 1")
+        lmp.command(f"variable d equal {2 * r1!r}+2e-6*step")  # 1e-5 more overlap at step 5
+        lmp.command("fix grow first adapt 1 atom diameter v_d mass no reset no")
+        lmp.command("run 5")
+        found.append(normal_force(lmp, E))
+        lmp.command("unfix grow")
+        lmp.command(f"pair_coeff * * {2 * E!r} {NU!r} {MU!r}")
+        lmp.command("run 0")
+        found.append(normal_force(lmp, 2 * E))
+    finally:
+        lmp.close()
+    for force, law in found:
+        assert force == pytest.approx(law, rel=1e-12)
+    assert found[1][0] > 1.2 * found[0][0] and found[2][0] > 1.9 * found[1][0]
+
+
 @pytest.mark.parametrize("law", ["plugin", "calibrated_plugin"])
 def test_history_survives_a_restart_file(request, law, tmp_path):
     """A disc hitting the floor while another hits it obliquely, split by write_restart /

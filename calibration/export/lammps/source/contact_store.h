@@ -34,6 +34,7 @@
 #ifndef HERTZ2D_CONTACT_STORE_H
 #define HERTZ2D_CONTACT_STORE_H
 
+#include "contact_report.h"
 #include "fix.h"
 
 #include <string>
@@ -65,6 +66,20 @@ class FixHertz2dStore : public Fix {
   /* The block of owned atom i's contact with `key`, created (zeros) if it is new, and
    * marked as touched in this evaluation; an error names the atom when its table is full. */
   double *touch(int i, tagint key);
+  /* touch() from a guess of the contact's slot in the atom's table (one an earlier step found:
+   * right while no contact of the atom before it has opened), checked against the key, the
+   * table searched only when it is wrong; `slot` is set to where the contact is. */
+  double *touch(int i, tagint key, int &slot)
+  {
+    const int at = i * slots + slot;
+    if (slot < count[i] && keys[at] == key) {
+      marks[at] = 1;
+      return &values[at * HERTZ2D_BLOCK];
+    }
+    double *block = touch(i, key);
+    slot = static_cast<int>((block - values) / HERTZ2D_BLOCK) - i * slots;
+    return block;
+  }
   /* The block of owned atom i's contact with `key`, or nullptr. */
   const double *find(int i, tagint key) const;
   /* Drop every untouched contact of the owned atoms (their tangential energy dissipated), and

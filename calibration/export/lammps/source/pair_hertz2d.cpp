@@ -204,6 +204,7 @@ void PairHertz2d::coeff(int narg, char **arg)
 void PairHertz2d::init_style()
 {
   hertz2d_require_setup(lmp, "pair_style hertz2d");
+  list_entries.clear();    // init_one prepares the materials again, maybe others
   if (!atom->radius_flag || !atom->rmass_flag || !atom->omega_flag || !atom->torque_flag)
     error->all(FLERR, "pair_style hertz2d: needs radius, rmass, omega and torque: atom_style "
                "sphere");
@@ -265,13 +266,17 @@ void PairHertz2d::compute(int eflag, int vflag)
   log_4r.reserve(atom->nlocal + atom->nghost);
   store->start_evaluation();
   block.count = 0;
+  std::size_t entries = 0;
+  for (int ii = 0; ii < list->inum; ii++) entries += list->numneigh[list->ilist[ii]];
+  if (list_entries.size() < entries) list_entries.resize(entries);
 
+  Hertz2dListEntry *entry = list_entries.data();
   for (int ii = 0; ii < list->inum; ii++) {
     const int i = list->ilist[ii];
     const int *neighbours = list->firstneigh[i];
     const double xi = x[i][0], yi = x[i][1], ri = radius[i];
     const hertz2d_prepared *materials = &prepared[type[i] * stride];
-    for (int jj = 0; jj < list->numneigh[i]; jj++) {
+    for (int jj = 0; jj < list->numneigh[i]; jj++, entry++) {
       const int j = neighbours[jj] & NEIGHMASK;
       const double dx = x[j][0] - xi, dy = x[j][1] - yi;
       const double reach = ri + radius[j];
@@ -303,10 +308,15 @@ void PairHertz2d::compute(int eflag, int vflag)
       const int ti = type[i], tj = type[j];
       block.pair[c] = {ri, radius[j], modulus[ti], modulus[tj], poisson[ti], poisson[tj],
                        friction[ti][tj]};
-      block.constants[c] = materials[tj];
-      hertz2d_prepare_sizes(&block.pair[c], log_4r(i, ri), log_4r(j, radius[j]),
-                            &block.constants[c]);
-      block.history[c] = store->touch(i, tag[j]);
+      if (!(entry->r_i == ri && entry->r_j == radius[j] && entry->t_i == ti
+            && entry->t_j == tj)) {
+        *entry = {ri, radius[j], ti, tj, materials[tj]};
+        hertz2d_prepare_sizes(&block.pair[c], log_4r(i, ri), log_4r(j, radius[j]),
+                              &entry->constants);
+      }
+      block.constants[c] = entry->constants;
+      block.history[c] = store->touch(i, tag[j], entry->slot_i);
+      block.entry[c] = entry;
       if (block.count == Hertz2dBlock::SIZE) step_block();
     }
   }
@@ -344,7 +354,8 @@ void PairHertz2d::step_block()
     store->add_dissipated(j < nlocal ? work : 0.5 * work);
     store->note_size(law.a, std::min(radius[i], radius[j]), j < nlocal ? 1.0 : 0.5);
     if (j < nlocal)
-      std::memcpy(store->touch(j, tag[i]), history, HERTZ2D_BLOCK * sizeof(double));
+      std::memcpy(store->touch(j, tag[i], block.entry[c]->slot_j), history,
+                  HERTZ2D_BLOCK * sizeof(double));
     const double N = law.N + damped.normal, T = law.T + damped.tangential;
 
     // i receives -N n + T t and the moment lever_i T; j the opposite force and lever_j T

@@ -25,8 +25,9 @@
  * the laws and the dashpots dissipated, cumulative, summed over the ranks.
  *
  * What does not change from step to step is computed once: the law's material constants per
- * type pair at init (hertz2d_prepare_materials), log(4 r) per atom (Hertz2dLogCache); each
- * contact's step then fills in its radii (hertz2d_prepare_sizes). The touching contacts are
+ * type pair at init (hertz2d_prepare_materials), log(4 r) per atom (Hertz2dLogCache), the
+ * constants of the radii (hertz2d_prepare_sizes) and where the store keeps the contact per
+ * neighbour-list entry (Hertz2dListEntry). The touching contacts are
  * taken in blocks of Hertz2dBlock::SIZE: a gather pass puts each one's geometry, constants and
  * history into the block, the law steps the whole block (hertz2d_contacts_prepared: the normal
  * solves of all its contacts in one loop, which the processor overlaps, then the rest of each
@@ -47,6 +48,20 @@
 
 namespace LAMMPS_NS {
 
+/* What pair hertz2d keeps per neighbour-list entry from step to step, each checked before it is
+ * used (at a neighbour-list rebuild an entry may come to hold another pair):
+ * - the prepared constants (the materials' and hertz2d_prepare_sizes') with the radii and types
+ *   they were made for: the same inputs give the same doubles, so a contact whose entry holds
+ *   its atoms' radii and types takes them instead of computing R* and e^(-C) again;
+ * - where the contact's block was found in each atom's table of the store, the slot to look at
+ *   first (FixHertz2dStore::touch checks its key). */
+struct Hertz2dListEntry {
+  double r_i = -1.0, r_j = -1.0;
+  int t_i = 0, t_j = 0;
+  hertz2d_prepared constants;
+  int slot_i = 0, slot_j = 0;
+};
+
 /* The touching contacts of one block of PairHertz2d::compute, in the neighbour list's order */
 struct Hertz2dBlock {
   static constexpr int SIZE = 64;
@@ -56,6 +71,7 @@ struct Hertz2dBlock {
   double delta[SIZE], increment[SIZE];               // approach, tangential increment v_t dt
   double lever_i[SIZE], lever_j[SIZE], v_n[SIZE], v_t[SIZE];
   double *history[SIZE];                             // the contact's block in the store
+  Hertz2dListEntry *entry[SIZE];                     // its neighbour-list entry's
   hertz2d_pair pair[SIZE];
   hertz2d_prepared constants[SIZE];
   hertz2d_state law[SIZE];
@@ -83,6 +99,8 @@ class PairHertz2d : public Pair {
   // per type pair [i * (ntypes + 1) + j], set at init: the law's material constants
   std::vector<hertz2d_prepared> prepared;
   Hertz2dLogCache log_4r;        // log(4 r) per atom
+  // per neighbour-list entry, in the list's order (emptied at init: the materials may change)
+  std::vector<Hertz2dListEntry> list_entries;
   class FixHertz2dStore *store;
   Hertz2dBlock block;
   void allocate();
