@@ -318,12 +318,13 @@ def gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p, ratio, d
     touching ones: each touching pair's list row into ``indices[HISTORY_ROW]`` and its geometry
     (module docstring) into a column of ``scratch``'s geometry rows (:data:`DELTA` ...); a pair
     that has opened is released (its history reset, what its spring held put in the ledger).
-    The laws that are not :func:`blocked` are stepped here instead (:func:`contact`, the new
-    history and ledger terms :func:`kept`) and their forces added to ``forces``, none gathered,
-    so that one call takes the whole list. Returns how many pairs it gathered, the list row to
-    go on from and False where the law failed (else True)."""
+    With ``scratch`` and ``indices`` None (a law that is not :func:`blocked`) it steps each
+    touching pair instead (:func:`contact`, the new history and ledger terms :func:`kept`) and
+    adds its forces to ``forces``, all the list in one call: numba compiles the two apart, each
+    without the other's branch. Returns how many pairs it gathered, the list row to go on from
+    and False where the law failed (else True)."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
-    pairs, history, rows = contacts.pairs, contacts.pair_history, indices[HISTORY_ROW]
+    pairs, history = contacts.pairs, contacts.pair_history
     constants, elastic, damped = contacts.pair_constants, forces.elastic, forces.dashpot
     vector = address(p.ctypes.data)
     count, k = 0, start
@@ -349,8 +350,8 @@ def gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p, ratio, d
         rvy = velocity[j, 1] - velocity[i, 1]
         v_n = rvx * nx + rvy * ny
         v_t = rvx * tx + rvy * ty - (velocity[i, 2] * lever_i + velocity[j, 2] * lever_j)
-        if blocked(code):
-            rows[count] = k - 1
+        if scratch is not None:
+            indices[HISTORY_ROW, count] = k - 1
             gather(scratch, count, delta, v_n, v_t, nx, ny, lever_i, lever_j, radius[i],
                    radius[j])
             count += 1
@@ -372,8 +373,8 @@ def gather_walls(discs, walls, contacts, history, forces, ledger, code, kernel, 
     """:func:`gather_pairs` over the disc-wall pairs (``history``: the wall histories as one
     array, a row per wall and disc): also each touching one's index in the wall list and its
     disc (``indices[LISTED]``, ``indices[DISC]``); the disc is body i, the wall body j, of
-    lever arm 0. The forces of the laws it steps also go to the walls' sums and their tangent
-    normal stiffness to ``walls.stiffness``, as :func:`wall_forces` scatters them."""
+    lever arm 0. The forces of the contacts it steps also go to the walls' sums and their
+    tangent normal stiffness to ``walls.stiffness``, as :func:`wall_forces` scatters them."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
     n = radius.shape[0]
     wall_pairs, constants = contacts.wall_pairs, contacts.wall_constants
@@ -401,7 +402,7 @@ def gather_walls(discs, walls, contacts, history, forces, ledger, code, kernel, 
         rvy = walls.velocity[w, 1] - velocity[i, 1]
         v_n = rvx * nx + rvy * ny
         v_t = rvx * tx + rvy * ty - velocity[i, 2] * lever
-        if blocked(code):
+        if scratch is not None:
             indices[LISTED, count], indices[HISTORY_ROW, count] = m - 1, row
             indices[DISC, count] = i
             gather(scratch, count, delta, v_n, v_t, nx, ny, lever, 0.0, radius[i], radius[i])
@@ -544,6 +545,10 @@ def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt
     block by block (:data:`BLOCK`), the gather pass (:func:`gather_pairs`), the law's
     (:func:`law_pass`), then the forces scattered to the discs; for a law that is not
     :func:`blocked`, the gather pass alone."""
+    if not blocked(code):
+        _, _, ok = gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt,
+                                accumulate, 0, None, None)
+        return OK if ok else LAW_FAILED
     pairs = contacts.pairs
     scratch = np.empty((SCRATCH_ROWS, BLOCK))
     indices = np.empty((4, BLOCK), dtype=np.int64)
@@ -551,13 +556,11 @@ def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt
     elastic, damped = forces.elastic, forces.dashpot
     start = 0
     while start < pairs.shape[0]:
-        count, start, ok = gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p,
-                                        ratio, dt, accumulate, start, scratch, indices)
-        if ok and count > 0:
-            ok = law_pass(code, kernel, law, p, ratio, dt, accumulate, contacts.pair_history,
-                          contacts.pair_constants, rows, scratch, indices, count, 1.0,
-                          PAIR_CURVES, ledger)
-        if not ok:
+        count, start, _ = gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p,
+                                       ratio, dt, accumulate, start, scratch, indices)
+        if not law_pass(code, kernel, law, p, ratio, dt, accumulate, contacts.pair_history,
+                        contacts.pair_constants, rows, scratch, indices, count, 1.0,
+                        PAIR_CURVES, ledger):
             return LAW_FAILED
         for c in range(count):
             add_pair_forces(elastic, damped, pairs[rows[c], 0], pairs[rows[c], 1],
@@ -576,30 +579,34 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ra
     n = discs.radius.shape[0]
     history = contacts.wall_history.reshape((walls.point.shape[0] * n,
                                              contacts.wall_history.shape[2]))
-    wall_pairs = contacts.wall_pairs
-    scratch = np.empty((SCRATCH_ROWS, BLOCK))
-    indices = np.empty((4, BLOCK), dtype=np.int64)
-    elastic, damped = forces.elastic, forces.dashpot
-    start = 0
-    while start < wall_pairs.shape[0]:
-        count, start, ok = gather_walls(discs, walls, contacts, history, forces, ledger, code,
-                                        kernel, law, p, ratio, dt, accumulate, start, scratch,
-                                        indices)
-        if ok and count > 0:
-            ok = law_pass(code, kernel, law, p, ratio, dt, accumulate, history,
-                          contacts.wall_constants, indices[DISC], scratch, indices, count, 2.0,
-                          WALL_CURVES, ledger)
+    if not blocked(code):
+        _, _, ok = gather_walls(discs, walls, contacts, history, forces, ledger, code, kernel,
+                                law, p, ratio, dt, accumulate, 0, None, None)
         if not ok:
             return LAW_FAILED
-        for c in range(count):
-            w, i = wall_pairs[indices[LISTED, c], 0], indices[DISC, c]
-            nx, ny, lever = scratch[NX, c], scratch[NY, c], scratch[LEVER_I, c]
-            add_wall_force(elastic, forces.wall_elastic, i, w, scratch[SPRING_N, c],
-                           scratch[SPRING_T, c], nx, ny, lever)
-            N_d, T_d = scratch[DAMPED_N, c], scratch[DAMPED_T, c]
-            if N_d != 0.0 or T_d != 0.0:
-                add_wall_force(damped, forces.wall_dashpot, i, w, N_d, T_d, nx, ny, lever)
-            walls.stiffness[w] += 2.0 * scratch[K_NORMAL, c]  # d(N)/d(disc's approach), mirror
+    else:
+        wall_pairs = contacts.wall_pairs
+        scratch = np.empty((SCRATCH_ROWS, BLOCK))
+        indices = np.empty((4, BLOCK), dtype=np.int64)
+        elastic, damped = forces.elastic, forces.dashpot
+        start = 0
+        while start < wall_pairs.shape[0]:
+            count, start, _ = gather_walls(discs, walls, contacts, history, forces, ledger,
+                                           code, kernel, law, p, ratio, dt, accumulate, start,
+                                           scratch, indices)
+            if not law_pass(code, kernel, law, p, ratio, dt, accumulate, history,
+                            contacts.wall_constants, indices[DISC], scratch, indices, count,
+                            2.0, WALL_CURVES, ledger):
+                return LAW_FAILED
+            for c in range(count):
+                w, i = wall_pairs[indices[LISTED, c], 0], indices[DISC, c]
+                nx, ny, lever = scratch[NX, c], scratch[NY, c], scratch[LEVER_I, c]
+                add_wall_force(elastic, forces.wall_elastic, i, w, scratch[SPRING_N, c],
+                               scratch[SPRING_T, c], nx, ny, lever)
+                N_d, T_d = scratch[DAMPED_N, c], scratch[DAMPED_T, c]
+                if N_d != 0.0 or T_d != 0.0:
+                    add_wall_force(damped, forces.wall_dashpot, i, w, N_d, T_d, nx, ny, lever)
+                walls.stiffness[w] += 2.0 * scratch[K_NORMAL, c]  # d(N)/d(approach), mirror
     for w in range(walls.point.shape[0]):
         walls.force[w, 0] = -(forces.wall_elastic[w, 0] + forces.wall_dashpot[w, 0])
         walls.force[w, 1] = -(forces.wall_elastic[w, 1] + forces.wall_dashpot[w, 1])
