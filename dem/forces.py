@@ -325,8 +325,9 @@ def gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p, ratio, d
     and False where the law failed (else True)."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
     pairs, history = contacts.pairs, contacts.pair_history
-    constants, elastic, damped = contacts.pair_constants, forces.elastic, forces.dashpot
-    vector = address(p.ctypes.data)
+    if scratch is None:  # the arrays only it uses: not counted in the other's every call
+        constants, elastic, damped = contacts.pair_constants, forces.elastic, forces.dashpot
+        vector = address(p.ctypes.data)
     count, k = 0, start
     while k < pairs.shape[0] and count < BLOCK:
         i, j = pairs[k, 0], pairs[k, 1]
@@ -377,10 +378,11 @@ def gather_walls(discs, walls, contacts, history, forces, ledger, code, kernel, 
     tangent normal stiffness to ``walls.stiffness``, as :func:`wall_forces` scatters them."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
     n = radius.shape[0]
-    wall_pairs, constants = contacts.wall_pairs, contacts.wall_constants
-    elastic, damped, stiffness = forces.elastic, forces.dashpot, walls.stiffness
-    wall_elastic, wall_damped = forces.wall_elastic, forces.wall_dashpot
-    vector = address(p.ctypes.data)
+    wall_pairs = contacts.wall_pairs
+    if scratch is None:  # as in gather_pairs
+        constants, elastic, damped = contacts.wall_constants, forces.elastic, forces.dashpot
+        wall_elastic, wall_damped = forces.wall_elastic, forces.wall_dashpot
+        stiffness, vector = walls.stiffness, address(p.ctypes.data)
     count, m = 0, start
     while m < wall_pairs.shape[0] and count < BLOCK:
         w, i = wall_pairs[m, 0], wall_pairs[m, 1]
