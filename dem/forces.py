@@ -39,7 +39,9 @@ The helpers inlined into these loops (numba's ``inline``) take arrays, never a t
 the compiled code counts and uncounts at every call unless the compiler can drop the pair,
 which it does for straight-line helpers (:func:`kept`, :func:`add_pair_force`) but not always
 where the helper branches (a wall's two dashpot arrays), so the loops add a wall contact's
-forces themselves.
+forces themselves. A compiled function also counts a reference to each array it takes at every
+call: the gather pass of the blocked laws takes none of the arrays the other laws' pass steps
+with.
 
 The calibrated law keeps columns of its own in the history rows
 (:func:`hertz2d.dem.laws.calibrated_step` updates them in place): the loops call
@@ -325,7 +327,7 @@ def gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p, ratio, d
     and False where the law failed (else True)."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
     pairs, history = contacts.pairs, contacts.pair_history
-    if scratch is None:  # the arrays only it uses: not counted in the other's every call
+    if scratch is None:  # the arrays of the stepping pass, taken in its compilation only
         constants, elastic, damped = contacts.pair_constants, forces.elastic, forces.dashpot
         vector = address(p.ctypes.data)
     count, k = 0, start
