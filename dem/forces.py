@@ -1,38 +1,52 @@
 """Forces and moments on every disc at the current positions: contacts, gravity, damping.
 
-Geometry of a contact between discs i and j (i: the smaller original index): unit normal ``n`` from
-i to j, tangent ``t = (-n_y, n_x)``, approach ``delta = r_i + r_j - |x_j - x_i|``. The contact point
-is the middle of the overlap, at lever arms ``l_i = r_i - delta/2`` and ``l_j = r_j - delta/2`` from
-the centres (``l = r - delta`` for a wall: the point on the wall). The relative velocity of j's
-material point there with respect to i's has the normal component ``v_n`` (> 0 separating) and the
-tangential component ``v_t = (v_j - v_i) . t - (omega_i l_i + omega_j l_j)``; the law's tangential
-increment is ``v_t dt``. The pair law (:mod:`hertz2d.dem.laws`) gives N and T; disc i receives ``-N
-n + T t`` and the moment ``l_i T``, disc j the opposite force and the moment ``l_j T``. A wall is
-body j with the wall's velocity and no rotation, and the pair is the disc with its mirror image
-(Section 3.2): the law sees twice the disc's approach and tangential increment, the disc receives
-the pair's force.
+Geometry of a contact between discs i and j (i: the smaller original index): unit normal ``n``
+from i to j, tangent ``t = (-n_y, n_x)``, approach ``delta = r_i + r_j - |x_j - x_i|``. The
+contact point is the middle of the overlap, at lever arms ``l_i = r_i - delta/2`` and ``l_j =
+r_j - delta/2`` from the centres (``l = r - delta`` for a wall: the point on the wall). The
+relative velocity of j's material point there with respect to i's has the normal component
+``v_n`` (> 0 separating) and the tangential component ``v_t = (v_j - v_i) . t - (omega_i l_i +
+omega_j l_j)``; the law's tangential increment is ``v_t dt``. The pair law
+(:mod:`hertz2d.dem.laws`) gives N and T; disc i receives ``-N n + T t`` and the moment ``l_i
+T``, disc j the opposite force and the moment ``l_j T``. A wall is body j with the wall's
+velocity and no rotation, and the pair is the disc with its mirror image (Section 3.2): the law
+sees twice the disc's approach and tangential increment, the disc receives the pair's force.
 
 The forces are kept apart by kind (springs, dashpots, local damping) because the energy ledger
-(:mod:`hertz2d.dem.energy`) needs the power of each. Each contact also adds to the ledger the energy its
-tangential spring dissipates by slip and by changes of kt (see :mod:`hertz2d.dem.energy`).
+(:mod:`hertz2d.dem.energy`) needs the power of each. Each contact also adds to the ledger the
+energy its tangential spring dissipates by slip and by changes of kt (see
+:mod:`hertz2d.dem.energy`).
 
-The contacts are taken in blocks of :data:`BLOCK` touching ones, in three passes a block: a
-gather pass (:func:`gather_pairs`, :func:`gather_walls`) puts each touching contact's approach,
-relative velocity, normal, lever arms and radii into contiguous rows of a scratch array (and
-releases the contacts that opened), the law's pass (:func:`law_pass`) steps them, and a scatter
-loop adds their forces to the discs. The paper's law (Table 1) runs its arithmetic in loops over
-the whole block that the compiler vectorises (:func:`simplified_pass`,
-:func:`hertz2d.dem.laws.simplified_steps`: Eqs. 4 + 22/23 by the table inverse, Eqs. 29, 31, 32),
-leaving to the scalar step only the few contacts that need another branch (a new contact's first
-step; an approach outside the table); the calibrated law finds the block's normal forces the same
-way (:func:`calibrated_pass`) and steps each contact's tangential state with memory with
-:func:`calibrated_contact`; the other laws step each contact with :func:`contact`.
-Either way each contact's arithmetic is the scalar step's, so the forces are the same doubles.
+One gather pass (:func:`gather_pairs`, :func:`gather_walls`) computes each contact's geometry
+(and releases the contacts that opened). The paper's law (Table 1) and the calibrated law
+(:func:`blocked`) take the contacts in blocks of :data:`BLOCK` touching ones, in three passes a
+block: the gather pass puts each touching contact's approach, relative velocity, normal, lever
+arms and radii into contiguous rows of a scratch array, the law's pass (:func:`law_pass`) steps
+them, and a scatter loop adds their forces to the discs. The paper's law runs its arithmetic in
+loops over the whole block that the compiler vectorises (:func:`simplified_pass`,
+:func:`hertz2d.dem.laws.simplified_steps`: Eqs. 4 + 22/23 by the table inverse, Eqs. 29, 31,
+32), leaving to the scalar step (:func:`contact`) only the few contacts that need another branch
+(a new contact's first step; an approach outside the table); the calibrated law finds the
+block's normal forces the same way (:func:`calibrated_pass`) and steps each contact's tangential
+state with memory with :func:`calibrated_contact`. The other laws (the linear spring,
+Hertz-Mindlin, a registered kernel) step each contact with :func:`contact` alone: the gather
+pass steps them as it computes their geometry and adds their forces to the discs, without the
+scratch's round trip. Either way each contact's arithmetic is the scalar step's, so the forces
+are the same doubles.
 
-The calibrated law keeps columns of its own in the history rows (:func:`hertz2d.dem.laws.calibrated_step`
-updates them in place): the loops call :func:`calibrated_contact` with the history array and
-the row for it, and :func:`contact` with the row's :data:`~hertz2d.dem.laws.HISTORY` values (a tuple) for
-every other law.
+The helpers inlined into these loops (numba's ``inline``) take arrays, never a tuple of them
+(:class:`Forces`, the contacts): an inlined function's array argument is a new reference, which
+the compiled code counts and uncounts at every call unless the compiler can drop the pair,
+which it does for straight-line helpers (:func:`kept`, :func:`add_pair_force`) but not always
+where the helper branches (a wall's two dashpot arrays), so the loops add a wall contact's
+forces themselves. A compiled function also counts a reference to each array it takes at every
+call: the gather pass of the blocked laws takes none of the arrays the other laws' pass steps
+with.
+
+The calibrated law keeps columns of its own in the history rows
+(:func:`hertz2d.dem.laws.calibrated_step` updates them in place): the loops call
+:func:`calibrated_contact` with the history array and the row for it, and :func:`contact` with
+the row's :data:`~hertz2d.dem.laws.HISTORY` values (a tuple) for every other law.
 """
 from __future__ import annotations
 
@@ -58,8 +72,9 @@ from hertz2d.dem.laws import (APPROACH, BASE_NORMAL, CALIBRATED, COUPLING, EXP_C
 #: the ``status`` of a force evaluation
 OK, LAW_FAILED = 0, 1
 
-#: the contacts are taken in blocks of at most this many touching ones, each gathered, stepped
-#: by the law and scattered (module docstring) while its scratch stays in cache
+#: the :func:`blocked` laws' contacts are taken in blocks of at most this many touching ones,
+#: each gathered, stepped by the law and scattered (module docstring) while its scratch stays
+#: in cache
 BLOCK = 256
 #: the scratch of a block, a row per quantity and a column per touching contact: what the
 #: gather pass reads of each (the disc-to-disc or disc-to-wall approach, the normal and
@@ -114,9 +129,9 @@ def release(code, p, curves, history, row, scale, ledger):
 
 @njit(inline=True)
 def dashpots(code, ratio, pair, k_normal, kt, v_n, v_t, scale, slipping):
-    """The contact dashpots' forces ``(N, T)`` at the damping ratio ``ratio`` (:mod:`hertz2d.dem.damping`)
-    from the step's stiffnesses (the linear spring's coefficients computed with the list); no
-    tangential dashpot while the contact slides."""
+    """The contact dashpots' forces ``(N, T)`` at the damping ratio ``ratio``
+    (:mod:`hertz2d.dem.damping`) from the step's stiffnesses (the linear spring's coefficients
+    computed with the list); no tangential dashpot while the contact slides."""
     N_dashpot = T_dashpot = 0.0
     if ratio > 0.0:
         if code == LINEAR:  # constant stiffnesses: coefficients computed with the list
@@ -150,10 +165,11 @@ def contact(code, kernel, law, vector, ratio, dt, delta, v_n, v_t, pair, state, 
     would be reference-counted).
 
     Returns ``(state, N_dashpot, T_dashpot, k_normal, slip, kt_change)``: the contact's new
-    history (:func:`hertz2d.dem.laws.law_step`), the dashpot forces, the tangent normal stiffness and the
-    energy the step dissipates by slip and by the change of kt (for the ledger; 0 unless
-    ``accumulate``). Its N is NaN if the law fails. A new contact (N 0 in ``state``) takes the
-    increment of the part of the step it was in contact (:func:`entry_fraction`).
+    history (:func:`hertz2d.dem.laws.law_step`), the dashpot forces, the tangent normal
+    stiffness and the energy the step dissipates by slip and by the change of kt (for the
+    ledger; 0 unless ``accumulate``). Its N is NaN if the law fails. A new contact (N 0 in
+    ``state``) takes the increment of the part of the step it was in contact
+    (:func:`entry_fraction`).
 
     Ledger: the step's stiffness k (:func:`hertz2d.dem.laws.law_step`: Eq. 32's trapezoid, or a new
     contact's mean) moves the force elastically by ``k (d(delta_t) - slip)``, the work
@@ -261,6 +277,16 @@ def add_wall_force(target, wall_target, i, w, N, T, nx, ny, lever):
 
 
 @njit(inline=True)
+def add_pair_forces(elastic, damped, i, j, N, T, N_d, T_d, nx, ny, lever_i, lever_j):
+    """Add a pair contact's spring forces ``N, T`` to ``elastic`` and its dashpots' ``N_d, T_d``
+    to ``damped`` (:func:`add_pair_force`; the arrays, not :class:`Forces`, whose every array an
+    inlined function would count a reference to per call)."""
+    add_pair_force(elastic, i, j, N, T, nx, ny, lever_i, lever_j)
+    if N_d != 0.0 or T_d != 0.0:
+        add_pair_force(damped, i, j, N_d, T_d, nx, ny, lever_i, lever_j)
+
+
+@njit(inline=True)
 def gather(scratch, c, delta, v_n, v_t, nx, ny, lever_i, lever_j, R_i, R_j):
     """Column ``c`` of a block's scratch: its geometry rows (:data:`DELTA` ...)."""
     scratch[DELTA, c], scratch[V_N, c], scratch[V_T, c] = delta, v_n, v_t
@@ -269,15 +295,41 @@ def gather(scratch, c, delta, v_n, v_t, nx, ny, lever_i, lever_j, R_i, R_j):
     scratch[RADIUS_I, c], scratch[RADIUS_J, c] = R_i, R_j
 
 
+@njit(inline=True)
+def blocked(code):
+    """Whether the law ``code`` steps its contacts a block at a time (:func:`law_pass`: the
+    paper's law and the calibrated one); the others are stepped one at a time by the gather
+    pass (module docstring)."""
+    return code == SIMPLIFIED or code == CALIBRATED
+
+
+@njit(inline=True)
+def kept(history, row, state, ledger, slip, change):
+    """Store a stepped contact's new history ``state`` in ``history[row]`` and add its ledger
+    terms ``slip`` and ``change`` (:func:`contact`'s returns; a zero adds nothing): without a
+    branch, so that the compiler drops the reference counts of its arrays (module docstring)."""
+    store_row(history, row, state)
+    ledger[SLIP] += slip
+    ledger[STIFFNESS_CHANGE] += change
+
+
 @njit
-def gather_pairs(discs, contacts, ledger, code, p, accumulate, start, scratch, indices):
+def gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt, accumulate,
+                 start, scratch, indices):
     """The gather pass over the disc pairs from list row ``start`` on, up to :data:`BLOCK`
     touching ones: each touching pair's list row into ``indices[HISTORY_ROW]`` and its geometry
     (module docstring) into a column of ``scratch``'s geometry rows (:data:`DELTA` ...); a pair
     that has opened is released (its history reset, what its spring held put in the ledger).
-    Returns how many pairs touch and the list row to go on from."""
+    With ``scratch`` and ``indices`` None (a law that is not :func:`blocked`) it steps each
+    touching pair instead (:func:`contact`, the new history and ledger terms :func:`kept`) and
+    adds its forces to ``forces``, all the list in one call: numba compiles the two apart, each
+    without the other's branch. Returns how many pairs it gathered, the list row to go on from
+    and False where the law failed (else True)."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
-    pairs, history, rows = contacts.pairs, contacts.pair_history, indices[HISTORY_ROW]
+    pairs, history = contacts.pairs, contacts.pair_history
+    if scratch is None:  # the arrays of the stepping pass, taken in its compilation only
+        constants, elastic, damped = contacts.pair_constants, forces.elastic, forces.dashpot
+        vector = address(p.ctypes.data)
     count, k = 0, start
     while k < pairs.shape[0] and count < BLOCK:
         i, j = pairs[k, 0], pairs[k, 1]
@@ -301,22 +353,38 @@ def gather_pairs(discs, contacts, ledger, code, p, accumulate, start, scratch, i
         rvy = velocity[j, 1] - velocity[i, 1]
         v_n = rvx * nx + rvy * ny
         v_t = rvx * tx + rvy * ty - (velocity[i, 2] * lever_i + velocity[j, 2] * lever_j)
-        rows[count] = k - 1
-        gather(scratch, count, delta, v_n, v_t, nx, ny, lever_i, lever_j, radius[i], radius[j])
-        count += 1
-    return count, k
+        if scratch is not None:
+            indices[HISTORY_ROW, count] = k - 1
+            gather(scratch, count, delta, v_n, v_t, nx, ny, lever_i, lever_j, radius[i],
+                   radius[j])
+            count += 1
+            continue
+        state, N_d, T_d, _, slip, change = contact(
+            code, kernel, law, vector, ratio, dt, delta, v_n, v_t, constants_row(constants, k - 1),
+            history_row(history, k - 1), radius[i], radius[j], 1.0, accumulate)
+        if math.isnan(state[NORMAL]):
+            return count, k, False
+        kept(history, k - 1, state, ledger, slip, change)
+        add_pair_forces(elastic, damped, i, j, state[NORMAL], state[TANGENTIAL], N_d, T_d, nx, ny,
+                        lever_i, lever_j)
+    return count, k, True
 
 
 @njit
-def gather_walls(discs, walls, contacts, history, ledger, code, p, accumulate, start, scratch,
-                 indices):
+def gather_walls(discs, walls, contacts, history, forces, ledger, code, kernel, law, p, ratio,
+                 dt, accumulate, start, scratch, indices):
     """:func:`gather_pairs` over the disc-wall pairs (``history``: the wall histories as one
     array, a row per wall and disc): also each touching one's index in the wall list and its
     disc (``indices[LISTED]``, ``indices[DISC]``); the disc is body i, the wall body j, of
-    lever arm 0."""
+    lever arm 0. The forces of the contacts it steps also go to the walls' sums and their
+    tangent normal stiffness to ``walls.stiffness``, as :func:`wall_forces` scatters them."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
     n = radius.shape[0]
     wall_pairs = contacts.wall_pairs
+    if scratch is None:  # as in gather_pairs
+        constants, elastic, damped = contacts.wall_constants, forces.elastic, forces.dashpot
+        wall_elastic, wall_damped = forces.wall_elastic, forces.wall_dashpot
+        stiffness, vector = walls.stiffness, address(p.ctypes.data)
     count, m = 0, start
     while m < wall_pairs.shape[0] and count < BLOCK:
         w, i = wall_pairs[m, 0], wall_pairs[m, 1]
@@ -338,10 +406,24 @@ def gather_walls(discs, walls, contacts, history, ledger, code, p, accumulate, s
         rvy = walls.velocity[w, 1] - velocity[i, 1]
         v_n = rvx * nx + rvy * ny
         v_t = rvx * tx + rvy * ty - velocity[i, 2] * lever
-        indices[LISTED, count], indices[HISTORY_ROW, count], indices[DISC, count] = m - 1, row, i
-        gather(scratch, count, delta, v_n, v_t, nx, ny, lever, 0.0, radius[i], radius[i])
-        count += 1
-    return count, m
+        if scratch is not None:
+            indices[LISTED, count], indices[HISTORY_ROW, count] = m - 1, row
+            indices[DISC, count] = i
+            gather(scratch, count, delta, v_n, v_t, nx, ny, lever, 0.0, radius[i], radius[i])
+            count += 1
+            continue
+        state, N_d, T_d, k_normal, slip, change = contact(
+            code, kernel, law, vector, ratio, dt, delta, v_n, v_t, constants_row(constants, i),
+            history_row(history, row), radius[i], radius[i], 2.0, accumulate)
+        if math.isnan(state[NORMAL]):
+            return count, m, False
+        kept(history, row, state, ledger, slip, change)
+        add_wall_force(elastic, wall_elastic, i, w, state[NORMAL], state[TANGENTIAL], nx, ny,
+                       lever)
+        if N_d != 0.0 or T_d != 0.0:
+            add_wall_force(damped, wall_damped, i, w, N_d, T_d, nx, ny, lever)
+        stiffness[w] += 2.0 * k_normal  # d(N)/d(disc's approach), mirror
+    return count, m, True
 
 
 @njit
@@ -354,22 +436,20 @@ def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, co
     1 for disc pairs, 2 for a disc and its mirror (a wall), ``curves`` where the calibrated
     law's (C1) numbers start in ``p`` (and a registered ``kernel`` its parameters).
 
-    The paper's law runs in loops over all contacts at once (:func:`simplified_pass`); the
-    contacts it leaves (``indices[RARE]``: new contacts, the table's outside) and every contact
-    of the other laws take :func:`contact` (:func:`calibrated_contact`) one at a time, the
-    calibrated law with its normal force found for all at once (:func:`calibrated_pass`; the
-    scalar solve where the table does not hold it). Returns False where the law failed (N
-    NaN)."""
+    For the :func:`blocked` laws. The paper's law runs in loops over all contacts at once
+    (:func:`simplified_pass`); the contacts it leaves (``indices[RARE]``: new contacts, the
+    table's outside) take :func:`contact` one at a time. The calibrated law steps every contact
+    with :func:`calibrated_contact`, from its normal force found for all at once
+    (:func:`calibrated_pass`; the scalar solve where the table does not hold it). Returns False
+    where the law failed (N NaN)."""
     rows, rare = indices[HISTORY_ROW], indices[RARE]
     steps = scratch[STEPS:]
     vector = address(p.ctypes.data)
     if code == SIMPLIFIED:
         simplified_pass(law, ratio, dt, accumulate, history, constants, constant_rows, scratch,
                         indices, count, scale, ledger)
-    elif code == CALIBRATED:
-        calibrated_pass(law, constants, constant_rows, scratch, indices, count, scale)
     else:
-        rare[:count] = 1
+        calibrated_pass(law, constants, constant_rows, scratch, indices, count, scale)
     for c in range(count):
         if code == SIMPLIFIED and rare[c] == 0:
             continue
@@ -392,11 +472,7 @@ def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, co
                 history_row(history, row), R1, R2, scale, accumulate)
         if math.isnan(state[NORMAL]):
             return False
-        store_row(history, row, state)
-        if slip != 0.0:
-            ledger[SLIP] += slip
-        if change != 0.0:
-            ledger[STIFFNESS_CHANGE] += change
+        kept(history, row, state, ledger, slip, change)
         scratch[SPRING_N, c], scratch[SPRING_T, c] = state[NORMAL], state[TANGENTIAL]
         scratch[DAMPED_N, c], scratch[DAMPED_T, c], scratch[K_NORMAL, c] = N_d, T_d, k_normal
     return True
@@ -429,11 +505,11 @@ def calibrated_pass(law, constants, constant_rows, scratch, indices, count, scal
 def simplified_pass(law, ratio, dt, accumulate, history, constants, constant_rows, scratch,
                     indices, count, scale, ledger):
     """:func:`contact` of the paper's law for the ``count`` gathered contacts at once: the law's
-    inputs into the rows of :func:`hertz2d.dem.laws.simplified_steps` (a gather from the histories and
-    pair constants), its loops, the ledger's terms (:func:`ledger_terms`), the dashpots and the
-    forces of every contact in one more loop, then in contact order the ledger's sums and the
-    new history of every contact it did not mark rare (those :func:`law_pass` steps one at a
-    time)."""
+    inputs into the rows of :func:`hertz2d.dem.laws.simplified_steps` (a gather from the
+    histories and pair constants), its loops, the ledger's terms (:func:`ledger_terms`), the
+    dashpots and the forces of every contact in one more loop, then in contact order the
+    ledger's sums and the new history of every contact it did not mark rare (those
+    :func:`law_pass` steps one at a time)."""
     rows, rare = indices[HISTORY_ROW], indices[RARE]
     steps = scratch[STEPS:]
     for c in range(count):
@@ -471,7 +547,12 @@ def simplified_pass(law, ratio, dt, accumulate, history, constants, constant_row
 def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt, accumulate):
     """The disc-disc contacts' forces, added to the discs (:data:`OK` or :data:`LAW_FAILED`):
     block by block (:data:`BLOCK`), the gather pass (:func:`gather_pairs`), the law's
-    (:func:`law_pass`), then the forces scattered to the discs."""
+    (:func:`law_pass`), then the forces scattered to the discs; for a law that is not
+    :func:`blocked`, the gather pass alone."""
+    if not blocked(code):
+        _, _, ok = gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt,
+                                accumulate, 0, None, None)
+        return OK if ok else LAW_FAILED
     pairs = contacts.pairs
     scratch = np.empty((SCRATCH_ROWS, BLOCK))
     indices = np.empty((4, BLOCK), dtype=np.int64)
@@ -479,21 +560,17 @@ def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt
     elastic, damped = forces.elastic, forces.dashpot
     start = 0
     while start < pairs.shape[0]:
-        count, start = gather_pairs(discs, contacts, ledger, code, p, accumulate, start,
-                                    scratch, indices)
+        count, start, _ = gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p,
+                                       ratio, dt, accumulate, start, scratch, indices)
         if not law_pass(code, kernel, law, p, ratio, dt, accumulate, contacts.pair_history,
                         contacts.pair_constants, rows, scratch, indices, count, 1.0,
                         PAIR_CURVES, ledger):
             return LAW_FAILED
         for c in range(count):
-            i, j = pairs[rows[c], 0], pairs[rows[c], 1]
-            nx, ny = scratch[NX, c], scratch[NY, c]
-            lever_i, lever_j = scratch[LEVER_I, c], scratch[LEVER_J, c]
-            add_pair_force(elastic, i, j, scratch[SPRING_N, c], scratch[SPRING_T, c], nx, ny,
-                           lever_i, lever_j)
-            N_d, T_d = scratch[DAMPED_N, c], scratch[DAMPED_T, c]
-            if N_d != 0.0 or T_d != 0.0:
-                add_pair_force(damped, i, j, N_d, T_d, nx, ny, lever_i, lever_j)
+            add_pair_forces(elastic, damped, pairs[rows[c], 0], pairs[rows[c], 1],
+                            scratch[SPRING_N, c], scratch[SPRING_T, c], scratch[DAMPED_N, c],
+                            scratch[DAMPED_T, c], scratch[NX, c], scratch[NY, c],
+                            scratch[LEVER_I, c], scratch[LEVER_J, c])
     return OK
 
 
@@ -506,27 +583,34 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ra
     n = discs.radius.shape[0]
     history = contacts.wall_history.reshape((walls.point.shape[0] * n,
                                              contacts.wall_history.shape[2]))
-    wall_pairs = contacts.wall_pairs
-    scratch = np.empty((SCRATCH_ROWS, BLOCK))
-    indices = np.empty((4, BLOCK), dtype=np.int64)
-    elastic, damped = forces.elastic, forces.dashpot
-    start = 0
-    while start < wall_pairs.shape[0]:
-        count, start = gather_walls(discs, walls, contacts, history, ledger, code, p,
-                                    accumulate, start, scratch, indices)
-        if not law_pass(code, kernel, law, p, ratio, dt, accumulate, history,
-                        contacts.wall_constants, indices[DISC], scratch, indices, count, 2.0,
-                        WALL_CURVES, ledger):
+    if not blocked(code):
+        _, _, ok = gather_walls(discs, walls, contacts, history, forces, ledger, code, kernel,
+                                law, p, ratio, dt, accumulate, 0, None, None)
+        if not ok:
             return LAW_FAILED
-        for c in range(count):
-            w, i = wall_pairs[indices[LISTED, c], 0], indices[DISC, c]
-            nx, ny, lever = scratch[NX, c], scratch[NY, c], scratch[LEVER_I, c]
-            add_wall_force(elastic, forces.wall_elastic, i, w, scratch[SPRING_N, c],
-                           scratch[SPRING_T, c], nx, ny, lever)
-            N_d, T_d = scratch[DAMPED_N, c], scratch[DAMPED_T, c]
-            if N_d != 0.0 or T_d != 0.0:
-                add_wall_force(damped, forces.wall_dashpot, i, w, N_d, T_d, nx, ny, lever)
-            walls.stiffness[w] += 2.0 * scratch[K_NORMAL, c]  # d(N)/d(disc's approach), mirror
+    else:
+        wall_pairs = contacts.wall_pairs
+        scratch = np.empty((SCRATCH_ROWS, BLOCK))
+        indices = np.empty((4, BLOCK), dtype=np.int64)
+        elastic, damped = forces.elastic, forces.dashpot
+        start = 0
+        while start < wall_pairs.shape[0]:
+            count, start, _ = gather_walls(discs, walls, contacts, history, forces, ledger,
+                                           code, kernel, law, p, ratio, dt, accumulate, start,
+                                           scratch, indices)
+            if not law_pass(code, kernel, law, p, ratio, dt, accumulate, history,
+                            contacts.wall_constants, indices[DISC], scratch, indices, count,
+                            2.0, WALL_CURVES, ledger):
+                return LAW_FAILED
+            for c in range(count):
+                w, i = wall_pairs[indices[LISTED, c], 0], indices[DISC, c]
+                nx, ny, lever = scratch[NX, c], scratch[NY, c], scratch[LEVER_I, c]
+                add_wall_force(elastic, forces.wall_elastic, i, w, scratch[SPRING_N, c],
+                               scratch[SPRING_T, c], nx, ny, lever)
+                N_d, T_d = scratch[DAMPED_N, c], scratch[DAMPED_T, c]
+                if N_d != 0.0 or T_d != 0.0:
+                    add_wall_force(damped, forces.wall_dashpot, i, w, N_d, T_d, nx, ny, lever)
+                walls.stiffness[w] += 2.0 * scratch[K_NORMAL, c]  # d(N)/d(approach), mirror
     for w in range(walls.point.shape[0]):
         walls.force[w, 0] = -(forces.wall_elastic[w, 0] + forces.wall_dashpot[w, 0])
         walls.force[w, 1] = -(forces.wall_elastic[w, 1] + forces.wall_dashpot[w, 1])
@@ -538,8 +622,8 @@ def contact_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p,
                    accumulate):
     """Every contact's forces at the current positions (velocities: the latest half step) with
     the law ``code`` (its ``kernel`` for :data:`hertz2d.dem.laws.KERNEL`) of parameters ``law``
-    (:func:`hertz2d.dem.laws.parameters_tuple` of the vector ``p``, which the calibrated law reads its
-    (C1) numbers from and a registered kernel its parameters), into
+    (:func:`hertz2d.dem.laws.parameters_tuple` of the vector ``p``, which the calibrated law
+    reads its (C1) numbers from and a registered kernel its parameters), into
     ``forces.elastic``, ``forces.dashpot`` and the walls' arrays. With ``accumulate`` False (the
     first evaluation of a run) no tangential increment is applied and the ledger is untouched.
     Returns :data:`OK` or :data:`LAW_FAILED`."""
