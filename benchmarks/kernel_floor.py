@@ -60,11 +60,30 @@ from hertz2d.calibration.cli import main  # noqa: E402
 from benchmarks import record  # noqa: E402
 
 
+#: the normal law's loops of both laws' floor kernels (each program is compiled against its own
+#: law's header): u by the table inverse, then N, a and dN/d(delta) of every contact
+NORMAL_LOOPS = r"""
+static inline void normal_loops(int n, double scale, double pe, double four_r,
+                                const double *restrict delta, double *restrict u,
+                                double *restrict N, double *restrict a, double *restrict tangent)
+{
+    for (int i = 0; i < n; ++i)
+        u[i] = hertz2d_normal_root(scale * delta[i]);
+    for (int i = 0; i < n; ++i) {
+        double inverse = 1.0 / u[i];
+        N[i] = pe * delta[i] * inverse;
+        a[i] = sqrt(four_r * delta[i] * inverse);
+        tangent[i] = pe / (u[i] - 1.0);
+    }
+}
+"""
+
 PROGRAM = r"""
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include "hertz2d_law.h"
+""" + NORMAL_LOOPS + r"""
 
 static double seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
 
@@ -157,14 +176,7 @@ static double split_step(contacts *c, int step, const hertz2d_pair *p, const her
     double *restrict u = c->u, *restrict N = c->N, *restrict a = c->a;
     double *restrict tangent = c->tangent, *restrict T = c->T, *restrict kt = c->kt;
     const double *restrict delta = c->delta, *restrict d = c->d;
-    for (int i = 0; i < n; ++i)
-        u[i] = hertz2d_normal_root(scale * delta[i]);
-    for (int i = 0; i < n; ++i) {
-        double inverse = 1.0 / u[i];
-        N[i] = pe * delta[i] * inverse;
-        a[i] = sqrt(four_r * delta[i] * inverse);
-        tangent[i] = pe / (u[i] - 1.0);
-    }
+    normal_loops(n, scale, pe, four_r, delta, u, N, a, tangent);
     for (int i = 0; i < n; ++i) {
         double log_a = half_C - 0.5 * u[i];
         double B = k->omega1 * bracket(k->log_4R1 - log_a, a[i] * inv_R1, w1, x1, HERTZ2D_W_C3, t1)
@@ -297,6 +309,7 @@ int main(int argc, char **argv)
 CALIBRATED_PROGRAM = r"""
 #include <stdlib.h>
 #include "hertz2d_law.h"
+""" + NORMAL_LOOPS + r"""
 
 static hertz2d_pair pair = {0.035, 0.035, 10e9, 10e9, 0.25, 0.25, 0.3};
 static hertz2d_prepared q;
@@ -348,16 +361,10 @@ double calibrated_floor(int step)
     const double four_r = 4.0 * k->radius, mu = p.mu, wall = prepared.wall ? 1.0 : 0.0;
     double *own = history + HERTZ2D_HISTORY_SIZE * (size_t)n, sum = 0.0;
     hertz2d_state s;
+    normal_loops(n, scale, pe, four_r, delta, u, N, a, tangent);
     for (int i = 0; i < n; ++i)
-        u[i] = hertz2d_normal_root(scale * delta[i]);
-    for (int i = 0; i < n; ++i) {
-        double inverse = 1.0 / u[i];
-        N[i] = pe * delta[i] * inverse;
-        a[i] = sqrt(four_r * delta[i] * inverse);
-        tangent[i] = pe / (u[i] - 1.0);
         B[i] = hertz2d_curve(&p, k, prepared.beta, wall, prepared.kappa, a[i],
                              0.5 * (k->C - u[i]), &slope[i]);
-    }
     for (int i = 0; i < n; ++i) {
         hertz2d_tangential_step(own + HERTZ2D_HISTORY_SIZE * i, N[i], a[i], sign * d[i], mu,
                                 k->modulus, B[i], prepared.kappa, &s);
