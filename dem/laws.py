@@ -190,6 +190,19 @@ class Law:
     #: the calibrated law's coefficients, with the ranges they were fitted on (None otherwise)
     coefficients: CalibratedCoefficients | None = field(default=None, compare=False)
 
+    def __post_init__(self):
+        """The parameters kept as a read-only copy: the engine's compiled code is typed for it."""
+        parameters = np.array(self.parameters, dtype=float)
+        parameters.setflags(write=False)
+        object.__setattr__(self, "parameters", parameters)
+
+    def __reduce__(self):
+        """Pickled through the constructor, so that a copy in a worker process has the read-only
+        parameters too: numba types a read-only array apart from a writable one, and a worker's
+        writable copy compiled the whole engine a second time (about a minute), its cache of no
+        use to the parent process."""
+        return Law, (self.code, self.parameters, self.label, self.name, self.coefficients)
+
     @property
     def kernel(self):
         """A registered law's compiled kernel (:func:`law_kernel`), ``no_kernel`` for the
@@ -228,7 +241,6 @@ class Law:
         parameters[POISSON], parameters[FRICTION] = nu, mu
         parameters[KN], parameters[KT] = kn, kt
         parameters[PENALTY:PARAMETERS] = penalty
-        parameters.setflags(write=False)
         entry = registry.entry(name)
         return cls(KERNEL if entry.dem_kernel is not None else entry.dem_code, parameters, label,
                    name)

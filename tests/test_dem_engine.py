@@ -246,3 +246,21 @@ def test_bad_walls_and_runs_are_refused():
         Simulation(Discs.from_arrays([[0, 0]], [0.03], 2700.0), LAWS["linear"], dt=0.0)
     with pytest.raises(InputError, match="local damping"):
         Damping(local=1.0)
+
+
+@pytest.mark.parametrize("name", ["linear", "simplified", "calibrated"])
+def test_a_law_sent_to_a_worker_process_has_the_engine_s_types(name):
+    """A law pickled to a worker (the biaxial runs, the map) arrives with what it left with and
+    as numba types it in the parent: a writable copy of the parameters would make every worker
+    compile the whole engine again, its cache of no use to the parent."""
+    import pickle
+
+    import numba
+
+    law = LAWS[name]
+    copy = pickle.loads(pickle.dumps(law))
+    assert numba.typeof(copy.parameters) == numba.typeof(law.parameters)
+    assert not copy.parameters.flags.writeable
+    assert np.array_equal(copy.parameters, law.parameters)
+    assert (copy.code, copy.label, copy.name, copy.coefficients) == (
+        law.code, law.label, law.name, law.coefficients)
