@@ -562,9 +562,9 @@ def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt
     while start < pairs.shape[0]:
         count, start, _ = gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p,
                                        ratio, dt, accumulate, start, scratch, indices)
-        if not law_pass(code, kernel, law, p, ratio, dt, accumulate, contacts.pair_history,
-                        contacts.pair_constants, rows, scratch, indices, count, 1.0,
-                        PAIR_CURVES, ledger):
+        if count and not law_pass(code, kernel, law, p, ratio, dt, accumulate,
+                                  contacts.pair_history, contacts.pair_constants, rows, scratch,
+                                  indices, count, 1.0, PAIR_CURVES, ledger):
             return LAW_FAILED
         for c in range(count):
             add_pair_forces(elastic, damped, pairs[rows[c], 0], pairs[rows[c], 1],
@@ -598,9 +598,9 @@ def wall_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ra
             count, start, _ = gather_walls(discs, walls, contacts, history, forces, ledger,
                                            code, kernel, law, p, ratio, dt, accumulate, start,
                                            scratch, indices)
-            if not law_pass(code, kernel, law, p, ratio, dt, accumulate, history,
-                            contacts.wall_constants, indices[DISC], scratch, indices, count,
-                            2.0, WALL_CURVES, ledger):
+            if count and not law_pass(code, kernel, law, p, ratio, dt, accumulate, history,
+                                      contacts.wall_constants, indices[DISC], scratch, indices,
+                                      count, 2.0, WALL_CURVES, ledger):
                 return LAW_FAILED
             for c in range(count):
                 w, i = wall_pairs[indices[LISTED, c], 0], indices[DISC, c]
