@@ -393,8 +393,8 @@ def simplified_steps(law, steps, count, rare):
     at or below 0). Before it takes the marks, ``rare`` holds the list of Simpson's contacts.
 
     The middle's root was once found for every contact in the loop of the others, a branch
-    choosing the rule: that loop did not vectorise and cost 42 ns a contact (9.6 now, on
-    contacts that all take the trapezoid; ``benchmarks/dem.py`` times the engine)."""
+    choosing the rule, and that loop did not vectorise (``benchmarks/dem.py`` times the
+    engine)."""
     nu, modulus, mu = law[POISSON], law[MODULUS], law[FRICTION]
     penalty = (law[PENALTY], law[PENALTY + 1], law[PENALTY + 2], law[PENALTY + 3],
                law[PENALTY + 4], law[PENALTY + 5])
