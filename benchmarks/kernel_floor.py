@@ -2,10 +2,12 @@
 (run: ``python benchmarks/kernel_floor.py``).
 
 Exports the simplified law (Eq. 33) and the calibrated law with ``hertz2d export-law`` into a
-temporary folder and compiles one C program (``cc -O3 -march=native``; a translation unit per
-law's header) that times, on the same contacts, each kernel as
+temporary folder and compiles one C program (``cc -O3 -march=native -fno-math-errno``; a
+translation unit per law's header) that times, on the same contacts, each kernel as
 a loop over them (ns per contact step, process CPU time; the minimum of ``--runs`` interleaved
-runs of ``--steps`` steps each, the median beside it):
+runs of ``--steps`` steps each, the median beside it). Every kernel writes its results to arrays,
+as a DEM does: a sum over the contacts would chain the loop's iterations (floating-point
+addition is not reassociated) and keep it from vectorising. The kernels:
 
 - ``spring``: the linear spring, ``N = kn delta``, ``T = clip(T + kt d, -mu N, mu N)``;
 - ``table inverse``: only ``u = -W_{-1}(-z)`` from the header's table (``hertz2d_normal_root``);
@@ -101,44 +103,39 @@ typedef struct {
 
 static double spring(contacts *c, int step, double kn, double kt, double mu)
 {
-    double sum = 0.0;
     const double sign = (step / 37) % 2 ? -1.0 : 1.0;
     for (int i = 0; i < c->n; ++i) {
         double N = kn * c->delta[i], bound = mu * N, trial = c->T[i] + kt * sign * c->d[i];
         c->T[i] = trial > bound ? bound : (trial < -bound ? -bound : trial);
-        sum += N;
+        c->N[i] = N;
     }
-    return sum;
+    return c->T[0];
 }
 
 static double inverse_only(contacts *c, double scale)
 {
-    double sum = 0.0;
     for (int i = 0; i < c->n; ++i)
-        sum += hertz2d_normal_root(scale * c->delta[i]);
-    return sum;
+        c->u[i] = hertz2d_normal_root(scale * c->delta[i]);
+    return c->u[0];
 }
 
 static double lambert_only(contacts *c, double scale)
 {
-    double sum = 0.0;
     for (int i = 0; i < c->n; ++i)
-        sum += -hertz2d_lambert_w_minus1(-scale * c->delta[i]);
-    return sum;
+        c->u[i] = -hertz2d_lambert_w_minus1(-scale * c->delta[i]);
+    return c->u[0];
 }
 
 static double log_only(contacts *c, double scale)
 {
-    double sum = 0.0;
     for (int i = 0; i < c->n; ++i)
-        sum += log(scale * c->delta[i]);
-    return sum;
+        c->u[i] = log(scale * c->delta[i]);
+    return c->u[0];
 }
 
 static double header_step(contacts *c, int step, const hertz2d_pair *p, const hertz2d_prepared *q,
                           double *history)
 {
-    double sum = 0.0;
     const double sign = (step / 37) % 2 ? -1.0 : 1.0;
     hertz2d_state s;
     for (int i = 0; i < c->n; ++i) {
@@ -146,17 +143,19 @@ static double header_step(contacts *c, int step, const hertz2d_pair *p, const he
             != HERTZ2D_OK)
             exit(3);
         c->sink[i] = s.T;
-        sum += s.N;
+        c->N[i] = s.N;
     }
-    return sum;
+    return c->sink[0];
 }
 
 /* One body's Eq. 31 bracket from L = log(4R/a) and x = a/R, its material's terms given:
- * w = w_nu + x (w_x + w_xx x) clipped to [0, 1] (Eq. 33's form), nu/(2(1 - nu)) as nu_term */
+ * w = w_nu + x (w_x + w_xx x) clipped to [0, 1] (Eq. 33's form), nu/(2(1 - nu)) as nu_term.
+ * The clips are comparisons, not fmin/fmax: with those, gcc does not vectorise the loop */
 static inline double bracket(double L, double x, double w_nu, double w_x, double w_xx,
                              double nu_term)
 {
-    double w = fmin(fmax(w_nu + x * (w_x + w_xx * x), 0.0), 1.0);
+    double w = w_nu + x * (w_x + w_xx * x);
+    w = w < 0.0 ? 0.0 : (w > 1.0 ? 1.0 : w);
     return L - HERTZ2D_LOG_2 + 0.5 + w * (L + nu_term);
 }
 
@@ -171,24 +170,25 @@ static double split_step(contacts *c, int step, const hertz2d_pair *p, const her
     const double w2 = HERTZ2D_W_C0 + HERTZ2D_W_C2 * p->nu2 + HERTZ2D_W_C5 * p->nu2 * p->nu2;
     const double x1 = HERTZ2D_W_C1 + HERTZ2D_W_C4 * p->nu1, x2 = HERTZ2D_W_C1 + HERTZ2D_W_C4 * p->nu2;
     const double t1 = p->nu1 / (2.0 * (1.0 - p->nu1)), t2 = p->nu2 / (2.0 * (1.0 - p->nu2));
-    double sum = 0.0;
     const int n = c->n;
     double *restrict u = c->u, *restrict N = c->N, *restrict a = c->a;
     double *restrict tangent = c->tangent, *restrict T = c->T, *restrict kt = c->kt;
     const double *restrict delta = c->delta, *restrict d = c->d;
+    /* k's members as locals: read through k in the loop, gcc does not vectorise it */
+    const double omega1 = k->omega1, omega2 = k->omega2;
+    const double log_4R1 = k->log_4R1, log_4R2 = k->log_4R2;
     normal_loops(n, scale, pe, four_r, delta, u, N, a, tangent);
     for (int i = 0; i < n; ++i) {
         double log_a = half_C - 0.5 * u[i];
-        double B = k->omega1 * bracket(k->log_4R1 - log_a, a[i] * inv_R1, w1, x1, HERTZ2D_W_C3, t1)
-                   + k->omega2 * bracket(k->log_4R2 - log_a, a[i] * inv_R2, w2, x2, HERTZ2D_W_C3, t2);
+        double B = omega1 * bracket(log_4R1 - log_a, a[i] * inv_R1, w1, x1, HERTZ2D_W_C3, t1)
+                   + omega2 * bracket(log_4R2 - log_a, a[i] * inv_R2, w2, x2, HERTZ2D_W_C3, t2);
         double k_new = pe / B;
         double k_step = kt[i] > 0.0 ? 0.5 * (kt[i] + k_new) : k_new;
         double bound = mu * N[i], trial = T[i] + k_step * sign * d[i];
-        T[i] = fmin(fmax(trial, -bound), bound);
+        T[i] = trial > bound ? bound : (trial < -bound ? -bound : trial);
         kt[i] = k_new;
-        sum += N[i] + tangent[i];
     }
-    return sum;
+    return T[0];
 }
 
 static double fused_step(contacts *c, int step, const hertz2d_pair *p, const hertz2d_constants *k)
@@ -196,7 +196,6 @@ static double fused_step(contacts *c, int step, const hertz2d_pair *p, const her
     const double sign = (step / 37) % 2 ? -1.0 : 1.0;
     const double scale = 4.0 * k->radius * k->exp_minus_C, pe = HERTZ2D_PI * k->modulus;
     const double four_r = 4.0 * k->radius, mu = p->mu;
-    double sum = 0.0;
     for (int i = 0; i < c->n; ++i) {
         double u = hertz2d_normal_root(scale * c->delta[i]), inverse = 1.0 / u;
         double N = pe * c->delta[i] * inverse, a = sqrt(four_r * c->delta[i] * inverse);
@@ -205,9 +204,10 @@ static double fused_step(contacts *c, int step, const hertz2d_pair *p, const her
         double bound = mu * N, trial = c->T[i] + k_step * sign * c->d[i];
         c->T[i] = trial > bound ? bound : (trial < -bound ? -bound : trial);
         c->kt[i] = k_new;
-        sum += N + pe / (u - 1.0);
+        c->N[i] = N;
+        c->tangent[i] = pe / (u - 1.0);
     }
-    return sum;
+    return c->T[0];
 }
 
 int main(int argc, char **argv)
@@ -315,18 +315,18 @@ static hertz2d_pair pair = {0.035, 0.035, 10e9, 10e9, 0.25, 0.25, 0.3};
 static hertz2d_prepared q;
 static int n;
 static const double *delta, *d;
-static double *history, *u, *N, *a, *tangent, *B, *slope, *T, *sink;
+static double *history, *u, *N, *a, *tangent, *B, *slope, *T, *sink, *normal, *stiffness;
 
 /* the same contacts as the Table 1 rows; the header's step and the floor kernel each keep a
  * history per contact */
 void calibrated_setup(int count, const double *approach, const double *increment)
 {
-    double **fields[] = {&u, &N, &a, &tangent, &B, &slope, &T, &sink};
+    double **fields[] = {&u, &N, &a, &tangent, &B, &slope, &T, &sink, &normal, &stiffness};
     n = count;
     delta = approach;
     d = increment;
     history = calloc(2 * HERTZ2D_HISTORY_SIZE * (size_t)n, sizeof(double));
-    for (int f = 0; f < 8; ++f)
+    for (int f = 0; f < 10; ++f)
         *fields[f] = calloc((size_t)n, sizeof(double));
     hertz2d_prepare_materials(&pair, 0, &q);
     hertz2d_prepare_sizes(&pair, log(4.0 * pair.R1), log(4.0 * pair.R2), &q);
@@ -335,7 +335,6 @@ void calibrated_setup(int count, const double *approach, const double *increment
 /* the header's whole step per contact (its checks, the coupling term and the stored energy) */
 double calibrated_header(int step)
 {
-    double sum = 0.0;
     const double sign = (step / 37) % 2 ? -1.0 : 1.0;
     hertz2d_state s;
     for (int i = 0; i < n; ++i) {
@@ -343,9 +342,9 @@ double calibrated_header(int step)
                                      history + HERTZ2D_HISTORY_SIZE * i, &s) != HERTZ2D_OK)
             exit(3);
         sink[i] = s.T;
-        sum += s.N;
+        normal[i] = s.N;
     }
-    return sum;
+    return sink[0];
 }
 
 /* the floor: u by the table inverse; N, a, dN/d(delta) and (C1)'s B and slope in loops over
@@ -359,7 +358,7 @@ double calibrated_floor(int step)
     const hertz2d_constants *k = &prepared.normal;
     const double scale = 4.0 * k->radius * k->exp_minus_C, pe = HERTZ2D_PI * k->modulus;
     const double four_r = 4.0 * k->radius, mu = p.mu, wall = prepared.wall ? 1.0 : 0.0;
-    double *own = history + HERTZ2D_HISTORY_SIZE * (size_t)n, sum = 0.0;
+    double *own = history + HERTZ2D_HISTORY_SIZE * (size_t)n;
     hertz2d_state s;
     normal_loops(n, scale, pe, four_r, delta, u, N, a, tangent);
     for (int i = 0; i < n; ++i)
@@ -369,9 +368,10 @@ double calibrated_floor(int step)
         hertz2d_tangential_step(own + HERTZ2D_HISTORY_SIZE * i, N[i], a[i], sign * d[i], mu,
                                 k->modulus, B[i], prepared.kappa, &s);
         T[i] = s.T;
-        sum += N[i] - s.T * s.T * slope[i] * tangent[i] / (4.0 * N[i] * pe) + s.kt;
+        normal[i] = N[i] - s.T * s.T * slope[i] * tangent[i] / (4.0 * N[i] * pe);
+        stiffness[i] = s.kt;
     }
-    return sum;
+    return T[0];
 }
 
 /* the floor's T against the header's, over mu N (after a step of each) */
@@ -395,7 +395,9 @@ double calibrated_pieces(void)
 }
 """
 
-FLAGS = ["-std=c99", "-O3", "-march=native"]
+#: -fno-math-errno: sqrt need not set errno (no kernel reads it), so gcc vectorises the loops
+#: that take it
+FLAGS = ["-std=c99", "-O3", "-march=native", "-fno-math-errno"]
 
 
 def main_benchmark() -> None:
