@@ -218,7 +218,7 @@ def ledger_terms(slipping, T_previous, T, kt_previous, kt, k_step, d_delta_t, sc
     return slip, change
 
 
-@njit
+@njit(inline=True)
 def calibrated_contact(law, p, ratio, dt, delta, v_n, v_t, pair, history, row, R1, R2, scale,
                        curves, accumulate, normal):
     """:func:`contact` for the calibrated law, whose step (:func:`hertz2d.dem.laws.calibrated_step`
@@ -234,7 +234,12 @@ def calibrated_contact(law, p, ratio, dt, delta, v_n, v_t, pair, history, row, R
     Those changes telescope: over a contact's steps they sum to the energy it holds at the end
     (0 when it is new), so the step returns its work alone and the energy is taken off when the
     contact opens (:func:`release`) or a run of steps ends
-    (:func:`hertz2d.dem.energy.settle_slip`): no stored energy per step."""
+    (:func:`hertz2d.dem.energy.settle_slip`): no stored energy per step.
+
+    Inlined into the law's pass, and :func:`hertz2d.dem.laws.calibrated_tangential` into it:
+    called, the two counted the references of their arrays at every contact (module
+    docstring). The tangential step with memory stays a call: inlined too, it tripled the
+    engine's compile time."""
     d_delta_t = scale * v_t * dt if accumulate else 0.0
     T_previous, coupling_previous = history[row, TANGENTIAL], history[row, COUPLING]
     new, k_normal, slipping = calibrated_tangential(law, p, pair, history[row, BASE_NORMAL:],

@@ -626,7 +626,7 @@ def calibrated_step(law, p, pair, own, delta_n, d_delta_t, R1, R2, curves):
                                  d_delta_t, R1, R2, curves)
 
 
-@njit
+@njit(inline=True)
 def calibrated_tangential(law, p, pair, own, normal, d_delta_t, R1, R2, curves):
     """:func:`calibrated_step` from its normal force ``normal`` (:func:`calibrated_normal`'s
     four values, or :func:`calibrated_normals`' for many contacts at once).
