@@ -20,19 +20,20 @@ energy its tangential spring dissipates by slip and by changes of kt (see
 One gather pass (:func:`gather_pairs`, :func:`gather_walls`) computes each contact's geometry
 (and releases the contacts that opened). The paper's law (Table 1) and the calibrated law
 (:func:`blocked`) take the contacts in blocks of :data:`BLOCK` touching ones, in three passes a
-block: the gather pass puts each touching contact's approach, relative velocity, normal, lever
-arms and radii into contiguous rows of a scratch array, the law's pass (:func:`law_pass`) steps
-them, and a scatter loop adds their forces to the discs. The paper's law runs its arithmetic in
+block: the gather pass puts each touching contact's approach, relative velocity, normal and
+lever arms into contiguous rows of a scratch array, with the law's inputs (the radii, the pair
+constants and the history the law reads), the law's pass (:func:`law_pass`) steps them, and a
+scatter loop adds their forces to the discs. The paper's law runs its arithmetic in
 loops over the whole block that the compiler vectorises (:func:`simplified_pass`,
 :func:`hertz2d.dem.laws.simplified_steps`: Eqs. 4 + 22/23 by the table inverse, Eqs. 29, 31,
 32), leaving to the scalar step (:func:`contact`) only the few contacts that need another branch
 (a new contact's first step; an approach outside the table); the calibrated law finds the
-block's normal forces the same way (:func:`calibrated_pass`) and steps each contact's tangential
-state with memory with :func:`calibrated_contact`. The other laws (the linear spring,
-Hertz-Mindlin, a registered kernel) step each contact with :func:`contact` alone: the gather
-pass steps them as it computes their geometry and adds their forces to the discs, without the
-scratch's round trip. Either way each contact's arithmetic is the scalar step's, so the forces
-are the same doubles.
+block's normal forces the same way (:func:`hertz2d.dem.laws.calibrated_normals`) and steps each
+contact's tangential state with memory with :func:`calibrated_contact`. The other laws (the
+linear spring, Hertz-Mindlin, a registered kernel) step each contact with :func:`contact`
+alone: the gather pass steps them as it computes their geometry and adds their forces to the
+discs, without the scratch's round trip. Either way each contact's arithmetic is the scalar
+step's, so the forces are the same doubles.
 
 The helpers inlined into these loops (numba's ``inline``) take arrays, never a tuple of them
 (:class:`Forces`, the contacts): an inlined function's array argument is a new reference, which
@@ -74,17 +75,21 @@ OK, LAW_FAILED = 0, 1
 
 #: the :func:`blocked` laws' contacts are taken in blocks of at most this many touching ones,
 #: each gathered, stepped by the law and scattered (module docstring) while its scratch stays
-#: in cache
-BLOCK = 256
+#: in cache (not 256: the scratch's rows would then lie 2 KiB apart, and a load from one row
+#: 4 KiB from a store still in flight to another, which the processor orders as if they were
+#: the same address, "4K aliasing": the gather pass took 4.4 us instead of 2.4 for 140 contacts)
+BLOCK = 250
 #: the scratch of a block, a row per quantity and a column per touching contact: what the
 #: gather pass reads of each (the disc-to-disc or disc-to-wall approach, the normal and
-#: tangential relative velocity, the unit normal, the lever arms, the radii) ...
-DELTA, V_N, V_T, NX, NY, LEVER_I, LEVER_J, RADIUS_I, RADIUS_J = range(9)
+#: tangential relative velocity, the unit normal, the lever arms) ...
+DELTA, V_N, V_T, NX, NY, LEVER_I, LEVER_J = range(7)
 #: ... what the law's pass leaves (the spring's N and T, the dashpots' N and T, the tangent
-#: normal stiffness, the energy the step dissipates by slip and by the change of kt) ...
-SPRING_N, SPRING_T, DAMPED_N, DAMPED_T, K_NORMAL, SLIP_ENERGY, CHANGE_ENERGY = range(9, 16)
-#: ... then the rows of the paper's law's array step (:func:`hertz2d.dem.laws.simplified_steps`)
-STEPS = 16
+#: normal stiffness) ...
+SPRING_N, SPRING_T, DAMPED_N, DAMPED_T, K_NORMAL = range(7, 12)
+#: ... then the rows of the laws' array steps (:func:`hertz2d.dem.laws.simplified_steps`,
+#: :func:`hertz2d.dem.laws.calibrated_normals`), whose inputs (the radii among them) the gather
+#: pass writes too
+STEPS = 12
 SCRATCH_ROWS = STEPS + STEP_ROWS
 #: the scratch's integer rows: each touching contact's history row, its index in its candidate
 #: list, its disc (of a disc-wall pair) and 1 where the law's array step left it (``rare``)
@@ -292,12 +297,27 @@ def add_pair_forces(elastic, damped, i, j, N, T, N_d, T_d, nx, ny, lever_i, leve
 
 
 @njit(inline=True)
-def gather(scratch, c, delta, v_n, v_t, nx, ny, lever_i, lever_j, R_i, R_j):
-    """Column ``c`` of a block's scratch: its geometry rows (:data:`DELTA` ...)."""
+def gather(scratch, c, delta, v_n, v_t, nx, ny, lever_i, lever_j, R_i, R_j, constants, constant,
+           history, row, scale, dt, increment_dt):
+    """Column ``c`` of a block's scratch: its geometry rows (:data:`DELTA` ...) and the inputs of
+    the law's array step (:mod:`hertz2d.dem.laws`: the pair's approach, the tangential increment,
+    the approach at the step's middle, the radii, then log(4 R1), log(4 R2) and e^(-C) from row
+    ``constant`` of the pair ``constants`` and N, T, kt from row ``row`` of ``history``).
+    Written here, as the contact's geometry is found, rather than copied from the geometry rows
+    by a loop of their own (measured: that loop cost about 8 ns a contact)."""
     scratch[DELTA, c], scratch[V_N, c], scratch[V_T, c] = delta, v_n, v_t
     scratch[NX, c], scratch[NY, c] = nx, ny
     scratch[LEVER_I, c], scratch[LEVER_J, c] = lever_i, lever_j
-    scratch[RADIUS_I, c], scratch[RADIUS_J, c] = R_i, R_j
+    scratch[STEPS + APPROACH, c] = scale * delta
+    scratch[STEPS + INCREMENT, c] = scale * v_t * increment_dt
+    scratch[STEPS + MIDDLE, c] = scale * (delta + 0.5 * v_n * dt)
+    scratch[STEPS + RADIUS_1, c], scratch[STEPS + RADIUS_2, c] = R_i, R_j
+    scratch[STEPS + LOG_1, c] = constants[constant, LOG_4R1]
+    scratch[STEPS + LOG_2, c] = constants[constant, LOG_4R2]
+    scratch[STEPS + EXP_C, c] = constants[constant, EXP_MINUS_C]
+    scratch[STEPS + FORCE_0, c] = history[row, NORMAL]
+    scratch[STEPS + TANGENTIAL_0, c] = history[row, TANGENTIAL]
+    scratch[STEPS + STIFFNESS_0, c] = history[row, STIFFNESS]
 
 
 @njit(inline=True)
@@ -331,11 +351,12 @@ def gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p, ratio, d
     without the other's branch. Returns how many pairs it gathered, the list row to go on from
     and False where the law failed (else True)."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
-    pairs, history = contacts.pairs, contacts.pair_history
+    pairs, history, constants = contacts.pairs, contacts.pair_history, contacts.pair_constants
     if scratch is None:  # the arrays of the stepping pass, taken in its compilation only
-        constants, elastic, damped = contacts.pair_constants, forces.elastic, forces.dashpot
+        elastic, damped = forces.elastic, forces.dashpot
         vector = address(p.ctypes.data)
     count, k = 0, start
+    increment_dt = dt if accumulate else 0.0
     while k < pairs.shape[0] and count < BLOCK:
         i, j = pairs[k, 0], pairs[k, 1]
         k += 1
@@ -361,7 +382,7 @@ def gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p, ratio, d
         if scratch is not None:
             indices[HISTORY_ROW, count] = k - 1
             gather(scratch, count, delta, v_n, v_t, nx, ny, lever_i, lever_j, radius[i],
-                   radius[j])
+                   radius[j], constants, k - 1, history, k - 1, 1.0, dt, increment_dt)
             count += 1
             continue
         state, N_d, T_d, _, slip, change = contact(
@@ -385,12 +406,13 @@ def gather_walls(discs, walls, contacts, history, forces, ledger, code, kernel, 
     tangent normal stiffness to ``walls.stiffness``, as :func:`wall_forces` scatters them."""
     position, velocity, radius = discs.position, discs.velocity, discs.radius
     n = radius.shape[0]
-    wall_pairs = contacts.wall_pairs
+    wall_pairs, constants = contacts.wall_pairs, contacts.wall_constants
     if scratch is None:  # as in gather_pairs
-        constants, elastic, damped = contacts.wall_constants, forces.elastic, forces.dashpot
+        elastic, damped = forces.elastic, forces.dashpot
         wall_elastic, wall_damped = forces.wall_elastic, forces.wall_dashpot
         stiffness, vector = walls.stiffness, address(p.ctypes.data)
     count, m = 0, start
+    increment_dt = dt if accumulate else 0.0
     while m < wall_pairs.shape[0] and count < BLOCK:
         w, i = wall_pairs[m, 0], wall_pairs[m, 1]
         m += 1
@@ -414,7 +436,8 @@ def gather_walls(discs, walls, contacts, history, forces, ledger, code, kernel, 
         if scratch is not None:
             indices[LISTED, count], indices[HISTORY_ROW, count] = m - 1, row
             indices[DISC, count] = i
-            gather(scratch, count, delta, v_n, v_t, nx, ny, lever, 0.0, radius[i], radius[i])
+            gather(scratch, count, delta, v_n, v_t, nx, ny, lever, 0.0, radius[i], radius[i],
+                   constants, i, history, row, 2.0, dt, increment_dt)
             count += 1
             continue
         state, N_d, T_d, k_normal, slip, change = contact(
@@ -445,8 +468,8 @@ def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, co
     (:func:`simplified_pass`); the contacts it leaves (``indices[RARE]``: new contacts, the
     table's outside) take :func:`contact` one at a time. The calibrated law steps every contact
     with :func:`calibrated_contact`, from its normal force found for all at once
-    (:func:`calibrated_pass`; the scalar solve where the table does not hold it). Returns False
-    where the law failed (N NaN)."""
+    (:func:`hertz2d.dem.laws.calibrated_normals`; the scalar solve where the table does not hold
+    it). Returns False where the law failed (N NaN)."""
     rows, rare = indices[HISTORY_ROW], indices[RARE]
     steps = scratch[STEPS:]
     vector = address(p.ctypes.data)
@@ -454,14 +477,14 @@ def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, co
         simplified_pass(law, ratio, dt, accumulate, history, constants, constant_rows, scratch,
                         indices, count, scale, ledger)
     else:
-        calibrated_pass(law, constants, constant_rows, scratch, indices, count, scale)
+        calibrated_normals(law, steps, count, rare)
     for c in range(count):
         if code == SIMPLIFIED and rare[c] == 0:
             continue
         row = rows[c]
         pair = constants_row(constants, constant_rows[c])
         delta, v_n, v_t = scratch[DELTA, c], scratch[V_N, c], scratch[V_T, c]
-        R1, R2 = scratch[RADIUS_I, c], scratch[RADIUS_J, c]
+        R1, R2 = steps[RADIUS_1, c], steps[RADIUS_2, c]
         if code == CALIBRATED:
             if rare[c] == 0:
                 normal = (steps[NEW_NORMAL, c], steps[NEW_HALF_WIDTH, c],
@@ -483,48 +506,18 @@ def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, co
     return True
 
 
-@njit(inline=True)
-def normal_inputs(steps, scratch, constants, constant, c, scale):
-    """Column c of the array step's inputs of the normal law (:mod:`hertz2d.dem.laws`: the pair's
-    approach, the radii, log(4 R1), log(4 R2), e^(-C)) from the block's scratch and the pair
-    constants' row ``constant``."""
-    steps[APPROACH, c] = scale * scratch[DELTA, c]
-    steps[RADIUS_1, c], steps[RADIUS_2, c] = scratch[RADIUS_I, c], scratch[RADIUS_J, c]
-    steps[LOG_1, c] = constants[constant, LOG_4R1]
-    steps[LOG_2, c] = constants[constant, LOG_4R2]
-    steps[EXP_C, c] = constants[constant, EXP_MINUS_C]
-
-
-@njit(vectorised=True)
-def calibrated_pass(law, constants, constant_rows, scratch, indices, count, scale):
-    """The calibrated law's normal force for the ``count`` gathered contacts at once
-    (:func:`hertz2d.dem.laws.calibrated_normals`, into the rows of the array step), those the
-    table does not hold marked in ``indices[RARE]``."""
-    steps = scratch[STEPS:]
-    for c in range(count):
-        normal_inputs(steps, scratch, constants, constant_rows[c], c, scale)
-    calibrated_normals(law, steps, count, indices[RARE])
-
-
 @njit(vectorised=True)
 def simplified_pass(law, ratio, dt, accumulate, history, constants, constant_rows, scratch,
                     indices, count, scale, ledger):
-    """:func:`contact` of the paper's law for the ``count`` gathered contacts at once: the law's
-    inputs into the rows of :func:`hertz2d.dem.laws.simplified_steps` (a gather from the
-    histories and pair constants), its loops, the ledger's terms (:func:`ledger_terms`), the
-    dashpots and the forces of every contact in one more loop, then in contact order the
-    ledger's sums and the new history of every contact it did not mark rare (those
-    :func:`law_pass` steps one at a time)."""
+    """:func:`contact` of the paper's law for the ``count`` gathered contacts at once, from the
+    inputs the gather pass wrote (:func:`gather`): the loops of
+    :func:`hertz2d.dem.laws.simplified_steps`, the ledger's terms (:func:`ledger_terms`), the
+    dashpots and the forces of every contact in one more loop, which also adds to the ledger
+    and stores the new history of every contact the array step did not mark rare (those
+    :func:`law_pass` steps one at a time). (The ledger's sums and the stores were a loop of
+    their own; in this one, measured, they cost 2.5 ns a contact less.)"""
     rows, rare = indices[HISTORY_ROW], indices[RARE]
     steps = scratch[STEPS:]
-    for c in range(count):
-        row = rows[c]
-        normal_inputs(steps, scratch, constants, constant_rows[c], c, scale)
-        steps[INCREMENT, c] = scale * scratch[V_T, c] * dt if accumulate else 0.0
-        steps[MIDDLE, c] = scale * (scratch[DELTA, c] + 0.5 * scratch[V_N, c] * dt)
-        steps[FORCE_0, c] = history[row, NORMAL]
-        steps[TANGENTIAL_0, c] = history[row, TANGENTIAL]
-        steps[STIFFNESS_0, c] = history[row, STIFFNESS]
     simplified_steps(law, steps, count, rare)
     for c in range(count):
         N, T, kt = steps[NEW_NORMAL, c], steps[NEW_TANGENTIAL, c], steps[NEW_STIFFNESS, c]
@@ -534,18 +527,15 @@ def simplified_pass(law, ratio, dt, accumulate, history, constants, constant_row
             slip, change = ledger_terms(slipping, steps[TANGENTIAL_0, c], T,
                                         steps[STIFFNESS_0, c], kt, steps[NEW_K_STEP, c],
                                         steps[INCREMENT, c], scale)
-        scratch[SLIP_ENERGY, c], scratch[CHANGE_ENERGY, c] = slip, change
         k_normal = steps[NEW_K_NORMAL, c]
         N_d, T_d = dashpots(SIMPLIFIED, ratio, constants_row(constants, constant_rows[c]),
                             k_normal, kt, scratch[V_N, c], scratch[V_T, c], scale, slipping)
         scratch[SPRING_N, c], scratch[SPRING_T, c] = N, T
         scratch[DAMPED_N, c], scratch[DAMPED_T, c], scratch[K_NORMAL, c] = N_d, T_d, k_normal
-    for c in range(count):
         if rare[c] == 0:
-            ledger[SLIP] += scratch[SLIP_ENERGY, c]
-            ledger[STIFFNESS_CHANGE] += scratch[CHANGE_ENERGY, c]
-            store_row(history, rows[c], (steps[NEW_NORMAL, c], steps[NEW_TANGENTIAL, c],
-                                         steps[NEW_STIFFNESS, c], steps[NEW_HALF_WIDTH, c]))
+            ledger[SLIP] += slip
+            ledger[STIFFNESS_CHANGE] += change
+            store_row(history, rows[c], (N, T, kt, steps[NEW_HALF_WIDTH, c]))
 
 
 @njit
