@@ -1,0 +1,111 @@
+"""What sets the calibrated law's order in the time step: its memory of eight traction pieces
+(run: ``python benchmarks/calibrated_memory_order.py``).
+
+The DEM's oblique impacts with the calibrated law converge at first order in dt where the contact
+sticks from first touch (``benchmarks/dem_verification.py``, table 6), where Table 1's converge
+at second order. This script finds the cause on one contact, without the DEM's integrator: the
+paper's disc on a rigid wall (R 0.035 m, E 10 GPa, nu 0.25, mu 0.3, the shipped coefficients)
+along a prescribed path like an impact's, the approach ``delta_n(s) = delta_max sin(pi s)`` and
+the tangential displacement ``delta_t(s) = A s`` for s from 0 to 1 (sticking while the contact
+grows, sliding as it unloads; A puts T at about 0.6 mu N at the peak), in ``n`` equal steps. Its
+output is the tangential impulse ``J = int T ds`` (the trapezoid over the steps, itself second
+order) and the force at the peak, ``T(1/2)``, as n doubles from 25 to 3200.
+
+Twice: with the law's memory as shipped (:data:`hertz2d.calibration.laws.calibrated_kernel.PIECES`
+pieces, beyond which each step's new annulus is merged), and with room for 4096 pieces, so that
+no step merges. The law's kernel is plain Python, and its memory size is a module constant the
+script sets for the second run. The table gives the change of J and of T(1/2) (relative to
+their finest value) from each n to the next, and the observed order, the least-squares slope
+of log |change| on log(1/n) from n = 400 on (the coarser steps are not yet in the asymptotic
+range: the first merges and the largest annuli dominate them). The table is also written to
+``benchmarks/results/calibrated_memory_order.json``.
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np  # noqa: E402
+
+from hertz2d.calibration.laws import calibrated_kernel as kernel  # noqa: E402
+from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
+                                                 CalibratedCoefficients, CalibratedState,
+                                                 calibrated_update)
+from hertz2d.calibration.laws.pair import ContactPair  # noqa: E402
+
+from benchmarks import record  # noqa: E402
+
+RADIUS, E, NU, MU = 0.035, 10e9, 0.25, 0.3
+#: the peak approach (m): about a 1 m/s impact's of this disc
+PEAK = 2e-5
+STEPS = [25 * 2**k for k in range(8)]
+#: the first n of the order's fit
+FIT_FROM = 400
+
+
+@contextlib.contextmanager
+def memory(pieces: int):
+    """The kernel's memory set to ``pieces`` pieces (its history layout follows)."""
+    names = ("PIECES", "HISTORY", "AREA", "WIDTHS", "RATIOS", "DENSITIES")
+    kept = {name: getattr(kernel, name) for name in names}
+    values = (pieces, 3 + 3 * pieces, 2, 3, 3 + pieces, 3 + 2 * pieces)
+    try:
+        for name, value in zip(names, values):
+            setattr(kernel, name, value)
+        yield
+    finally:
+        for name, value in kept.items():
+            setattr(kernel, name, value)
+
+
+def impulse(pair, coefficients, amplitude: float, n: int) -> tuple[float, float]:
+    """``(J, T(1/2))`` of the path in ``n`` steps (module docstring)."""
+    s = np.linspace(0.0, 1.0, n + 1)
+    approach = PEAK * np.sin(np.pi * s)
+    state = CalibratedState.unloaded()
+    forces = np.zeros(n + 1)
+    for k in range(1, n + 1):
+        state = calibrated_update(pair, max(approach[k], 0.0), amplitude / n, state, coefficients)
+        forces[k] = state.T[0]
+    return float(np.sum(0.5 * (forces[1:] + forces[:-1])) / n), float(forces[n // 2])
+
+
+def order(changes) -> float:
+    """The slope of log |change| on log(1/n) over the changes to n >= :data:`FIT_FROM`."""
+    n = np.array(STEPS[1:])
+    fitted = n >= FIT_FROM
+    return float(np.polyfit(np.log(1.0 / n[fitted]), np.log(np.abs(changes[fitted])), 1)[0])
+
+
+def main() -> None:
+    started = record.load_average()
+    rows = []
+    pair = ContactPair.disc_on_wall(RADIUS, E, NU, MU)
+    coefficients = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
+    peak = calibrated_update(pair, PEAK, 0.0, CalibratedState.unloaded(), coefficients)
+    amplitude = 0.6 * MU * peak.N[0] / peak.kt[0]  # the first touch's stiffness: pi E*/(B - kappa)
+    print(f"The paper's disc on a wall, delta_max {PEAK:g} m, A {amplitude:.3e} m; n = steps "
+          "over the path; change from each n to the next over the finest value")
+    print(f"{'memory':>14} {'quantity':>8} " + " ".join(f"{n:>8}" for n in STEPS[1:])
+          + f" {'order':>6}")
+    for pieces in (kernel.PIECES, 4096):
+        with memory(pieces):
+            found = np.array([impulse(pair, coefficients, amplitude, n) for n in STEPS])
+        for column, name in enumerate(("J", "T(1/2)")):
+            values = found[:, column]
+            changes = np.diff(values) / abs(values[-1])
+            label = f"{pieces} pieces"
+            print(f"{label:>14} {name:>8} " + " ".join(f"{c:>8.1e}" for c in changes)
+                  + f" {order(changes):>6.2f}")
+            rows.append({"pieces": pieces, "quantity": name, "finest": float(values[-1]),
+                         "changes": {str(n): float(c) for n, c in zip(STEPS[1:], changes)},
+                         "order": order(changes)})
+    record.write("calibrated_memory_order", rows, started, steps=STEPS, fit_from=FIT_FROM,
+                 peak_approach=PEAK, amplitude=amplitude)
+
+
+if __name__ == "__main__":
+    main()
