@@ -100,9 +100,9 @@ def main() -> None:
             label = f"{pieces} pieces"
             print(f"{label:>14} {name:>8} " + " ".join(f"{c:>8.1e}" for c in changes)
                   + f" {order(changes):>6.2f}")
-            rows.append({"pieces": pieces, "quantity": name, "finest": float(values[-1]),
-                         "changes": {str(n): float(c) for n, c in zip(STEPS[1:], changes)},
-                         "order": order(changes)})
+            rows.append({"memory": label, "quantity": name,
+                         **{f"n = {n}": float(c) for n, c in zip(STEPS[1:], changes)},
+                         f"order from n = {FIT_FROM}": round(order(changes), 2)})
     record.write("calibrated_memory_order", rows, started, steps=STEPS, fit_from=FIT_FROM,
                  peak_approach=PEAK, amplitude=amplitude)
 
