@@ -46,14 +46,25 @@ STEPS = [25 * 2**k for k in range(8)]
 FIT_FROM = 400
 
 
+#: the kernel's module constants that follow its number of pieces
+LAYOUT = ("PIECES", "HISTORY", "AREA", "WIDTHS", "RATIOS", "DENSITIES")
+
+
+def layout(pieces: int) -> tuple[int, ...]:
+    """The values of :data:`LAYOUT` for a memory of ``pieces`` pieces (the kernel's history:
+    count, displacement, area, then widths, edge ratios and densities per piece)."""
+    return pieces, 3 + 3 * pieces, 2, 3, 3 + pieces, 3 + 2 * pieces
+
+
 @contextlib.contextmanager
 def memory(pieces: int):
     """The kernel's memory set to ``pieces`` pieces (its history layout follows)."""
-    names = ("PIECES", "HISTORY", "AREA", "WIDTHS", "RATIOS", "DENSITIES")
-    kept = {name: getattr(kernel, name) for name in names}
-    values = (pieces, 3 + 3 * pieces, 2, 3, 3 + pieces, 3 + 2 * pieces)
+    kept = {name: getattr(kernel, name) for name in LAYOUT}
+    if tuple(kept.values()) != layout(kernel.PIECES):
+        raise SystemExit("benchmarks/calibrated_memory_order.py: the kernel's history layout "
+                         f"{kept} is not the one this script sets; update layout()")
     try:
-        for name, value in zip(names, values):
+        for name, value in zip(LAYOUT, layout(pieces)):
             setattr(kernel, name, value)
         yield
     finally:

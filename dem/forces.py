@@ -474,7 +474,7 @@ def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, co
     steps = scratch[STEPS:]
     vector = address(p.ctypes.data)
     if code == SIMPLIFIED:
-        simplified_pass(law, ratio, dt, accumulate, history, constants, constant_rows, scratch,
+        simplified_pass(law, ratio, accumulate, history, constants, constant_rows, scratch,
                         indices, count, scale, ledger)
     else:
         calibrated_normals(law, steps, count, rare)
@@ -507,7 +507,7 @@ def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, co
 
 
 @njit(vectorised=True)
-def simplified_pass(law, ratio, dt, accumulate, history, constants, constant_rows, scratch,
+def simplified_pass(law, ratio, accumulate, history, constants, constant_rows, scratch,
                     indices, count, scale, ledger):
     """:func:`contact` of the paper's law for the ``count`` gathered contacts at once, from the
     inputs the gather pass wrote (:func:`gather`): the loops of
@@ -533,9 +533,7 @@ def simplified_pass(law, ratio, dt, accumulate, history, constants, constant_row
         scratch[SPRING_N, c], scratch[SPRING_T, c] = N, T
         scratch[DAMPED_N, c], scratch[DAMPED_T, c], scratch[K_NORMAL, c] = N_d, T_d, k_normal
         if rare[c] == 0:
-            ledger[SLIP] += slip
-            ledger[STIFFNESS_CHANGE] += change
-            store_row(history, rows[c], (N, T, kt, steps[NEW_HALF_WIDTH, c]))
+            kept(history, rows[c], (N, T, kt, steps[NEW_HALF_WIDTH, c]), ledger, slip, change)
 
 
 @njit
