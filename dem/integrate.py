@@ -35,7 +35,7 @@ import numpy as np
 
 from hertz2d.dem.contacts import rebuilt
 from hertz2d.dem.energy import add_powers, settle_slip
-from hertz2d.dem.forces import OK, contact_forces, total_force
+from hertz2d.dem.forces import OK, block_scratch, contact_forces, total_force
 from hertz2d.dem.jit import njit
 from hertz2d.dem.laws import parameters_tuple
 from hertz2d.dem.neighbours import needs_rebuild
@@ -75,6 +75,7 @@ def steps_in_slots(discs, walls, contacts, forces, ledger, code, kernel, p, rati
     position, velocity, inertia = discs.position, discs.velocity, discs.inertia
     total = forces.total
     wall_velocity_before = np.empty_like(walls.velocity)
+    scratch, indices = block_scratch()
     half = 0.5 * dt
     law = parameters_tuple(p)
     settle_slip(discs, walls, contacts, ledger, code, p, 1.0)
@@ -94,7 +95,7 @@ def steps_in_slots(discs, walls, contacts, forces, ledger, code, kernel, p, rati
                 since = 0
             contacts = rebuilt(contacts, discs, walls, skin, code, law, ratio, order)
         status = contact_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p,
-                                ratio, dt, True)
+                                ratio, dt, True, scratch, indices)
         if status != OK:
             settle_slip(discs, walls, contacts, ledger, code, p, -1.0)
             return contacts, status, step, since
