@@ -339,7 +339,7 @@ def kept(history, row, state, ledger, slip, change):
     ledger[STIFFNESS_CHANGE] += change
 
 
-@njit
+@njit(counted=False)
 def gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt, accumulate,
                  start, scratch, indices):
     """The gather pass over the disc pairs from list row ``start`` on, up to :data:`BLOCK`
@@ -397,7 +397,7 @@ def gather_pairs(discs, contacts, forces, ledger, code, kernel, law, p, ratio, d
     return count, k, True
 
 
-@njit
+@njit(counted=False)
 def gather_walls(discs, walls, contacts, history, forces, ledger, code, kernel, law, p, ratio,
                  dt, accumulate, start, scratch, indices):
     """:func:`gather_pairs` over the disc-wall pairs (``history``: the wall histories as one
@@ -471,7 +471,7 @@ def block_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, 
                     constant_rows, scratch, indices, count, scale, curves, ledger)
 
 
-@njit
+@njit(counted=False)
 def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, constant_rows,
              scratch, indices, count, scale, curves, ledger):
     """The law's pass over the ``count`` touching contacts gathered in ``scratch``: their new
@@ -521,7 +521,7 @@ def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, co
     return True
 
 
-@njit(vectorised=True)
+@njit(vectorised=True, counted=False)
 def simplified_pass(law, ratio, accumulate, history, constants, constant_rows, scratch,
                     indices, count, scale, ledger):
     """:func:`contact` of the paper's law for the ``count`` gathered contacts at once, from the
@@ -554,7 +554,7 @@ def simplified_pass(law, ratio, accumulate, history, constants, constant_rows, s
     return left
 
 
-@njit
+@njit(counted=False)
 def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt, accumulate,
                 scratch, indices):
     """The disc-disc contacts' forces, added to the discs (:data:`OK` or :data:`LAW_FAILED`):
@@ -581,7 +581,7 @@ def pair_forces(discs, contacts, forces, ledger, code, kernel, law, p, ratio, dt
     return OK
 
 
-@njit
+@njit(counted=False)
 def wall_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ratio, dt,
                 accumulate, scratch, indices):
     """The disc-wall contacts' forces, added to the discs and summed per wall, and each wall's
@@ -627,7 +627,7 @@ def block_scratch():
     return np.empty((SCRATCH_ROWS, BLOCK)), np.empty((4, BLOCK), dtype=np.int64)
 
 
-@njit
+@njit(counted=False)
 def contact_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p, ratio, dt,
                    accumulate, scratch, indices):
     """Every contact's forces at the current positions (velocities: the latest half step) with

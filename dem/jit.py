@@ -29,6 +29,7 @@ from pathlib import Path
 
 try:
     import numba
+    import numba.core.cpu
     import numba.extending
     from numba.core import caching, cgutils
 except ImportError as error:  # the DEM is an optional extra
@@ -123,7 +124,13 @@ def address(typing_context, integer):
     return numba.types.voidptr(integer), codegen
 
 
-def njit(function=None, *, inline: bool = False, vectorised: bool = False):
+#: whether numba takes its reference-counting switch (the ``_nrt`` option of the CPU target),
+#: which :func:`njit`'s ``counted=False`` sets; where it does not, every function counts
+UNCOUNTED = hasattr(numba.core.cpu.CPUTargetOptions, "_nrt")
+
+
+def njit(function=None, *, inline: bool = False, vectorised: bool = False,
+         counted: bool = True):
     """``numba.njit`` as the engine uses it: compiled on first call, cached on disk (when
     :data:`CACHE`). ``inline=True`` (as ``@njit(inline=True)``) makes numba inline the function
     into its callers (numba's ``inline="always"``): for the small functions of the per-contact and
@@ -131,10 +138,22 @@ def njit(function=None, *, inline: bool = False, vectorised: bool = False):
     array and call. ``vectorised=True`` compiles with numba's ``error_model="numpy"``: a division
     by zero gives IEEE's inf or NaN instead of raising, which is what lets LLVM vectorise a loop
     with divisions and square roots (the same doubles otherwise); for loops whose zero
-    divisors can only come from entries the caller discards."""
+    divisors can only come from entries the caller discards.
+
+    ``counted=False`` compiles the function without numba's reference counting (its runtime,
+    NRT, switched off for it): a compiled function counts a reference to every array it takes,
+    the members of its tuples too, when called and uncounts it on return, each an atomic
+    operation, and the engine's force passes, called every step with the whole state, did about
+    300 a step (counted with a debugger; 11 % of a spring's step on the 200-disc bed of
+    ``benchmarks/dem.py``, 17 % of Table 1's). Safe for a function that only borrows the arrays
+    its caller holds for the length of the call: numba refuses to compile one that allocates an
+    array or returns one it did not take. Every other function says ``_nrt=True`` explicitly,
+    since a callee would otherwise inherit the switch from its caller (numba's flag
+    inheritance) and could not allocate."""
     def compile_(function):
+        options = {"_nrt": counted} if UNCOUNTED else {}
         return numba.njit(cache=CACHE, inline="always" if inline else "never",
-                          error_model="numpy" if vectorised else "python")(function)
+                          error_model="numpy" if vectorised else "python", **options)(function)
     return compile_ if function is None else compile_(function)
 
 

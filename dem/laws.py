@@ -482,7 +482,7 @@ def table_roots(steps, count, argument, root):
         steps[root, m] = _table_root(bits[m])
 
 
-@njit(vectorised=True)
+@njit(vectorised=True, counted=False)
 def calibrated_normals(law, steps, count, rare):
     """The calibrated law's normal force (Table 1's, :func:`calibrated_normal`) for the first
     ``count`` contacts of ``steps`` at once, as :func:`simplified_steps` finds it: z, u from the

@@ -123,7 +123,7 @@ def with_pairs_kept(pairs, old_pairs, keep, n):
     return union[np.argsort(union[:, 0] * n + union[:, 1])]
 
 
-@njit
+@njit(counted=False)
 def moved_too_far(position, reference, skin):
     """True when some point (a disc centre, a wall's point) has moved more than ``skin/2`` from
     its ``reference``."""
@@ -136,7 +136,7 @@ def moved_too_far(position, reference, skin):
     return False
 
 
-@njit
+@njit(counted=False)
 def needs_rebuild(contacts, position, wall_point, skin):
     """True when the lists may miss a contact: a disc or a wall moved more than ``skin/2``."""
     return (moved_too_far(position, contacts.reference, skin)
