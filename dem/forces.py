@@ -529,8 +529,9 @@ def simplified_pass(law, ratio, accumulate, history, constants, constant_rows, s
     :func:`hertz2d.dem.laws.simplified_steps`, the ledger's terms (:func:`ledger_terms`), the
     dashpots and the forces of every contact in one more loop, which also adds to the ledger
     and stores the new history of every contact the array step did not mark rare (those
-    :func:`law_pass` steps one at a time); returns how many it marked. (The ledger's sums and the stores were a loop of
-    their own; in this one, measured, they cost 2.5 ns a contact less.)"""
+    :func:`law_pass` steps one at a time); returns how many it marked. (The ledger's sums and
+    the stores were a loop of their own; in this one, measured, they cost 2.5 ns a contact
+    less.)"""
     rows, rare = indices[HISTORY_ROW], indices[RARE]
     steps = scratch[STEPS:]
     simplified_steps(law, steps, count, rare)
