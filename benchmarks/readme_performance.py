@@ -41,6 +41,7 @@ def figures() -> list[tuple[str, str, str, str]]:
     table = []
     _, dem = rows("dem")
     by_law = {row["law"]: row for row in dem}
+
     def median_ratio(law: str, reference: str) -> float:
         return by_law[law]["ns/update (median)"] / by_law[reference]["ns/update (median)"]
 

@@ -484,10 +484,9 @@ def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, co
     For the :func:`blocked` laws (:func:`block_pass` calls it). The paper's law has run in
     loops over all contacts at once (:func:`simplified_pass`); the contacts it left
     (``indices[RARE]``: new contacts, the table's outside) take :func:`contact` one at a time
-    here. The calibrated law steps every contact
-    with :func:`calibrated_contact`, from its normal force found for all at once
-    (:func:`hertz2d.dem.laws.calibrated_normals`; the scalar solve where the table does not hold
-    it). Returns False where the law failed (N NaN)."""
+    here. The calibrated law steps every contact with :func:`calibrated_contact`, from its
+    normal force found for all at once (:func:`hertz2d.dem.laws.calibrated_normals`; the scalar
+    solve where the table does not hold it). Returns False where the law failed (N NaN)."""
     rows, rare = indices[HISTORY_ROW], indices[RARE]
     steps = scratch[STEPS:]
     vector = address(p.ctypes.data)
@@ -640,13 +639,9 @@ def contact_forces(discs, walls, contacts, forces, ledger, code, kernel, law, p,
     first evaluation of a run) no tangential increment is applied and the ledger is untouched.
     Returns :data:`OK` or :data:`LAW_FAILED`.
 
-    A law that is not :func:`blocked` is stepped by the gather passes called from here, not
-    through :func:`pair_forces` and :func:`wall_forces`, which for it were calls and nothing
-    else: a call of a compiled function counted a reference to each array of its arguments
-    (the tuples' members too) on entry and uncounted it on return, about a hundred atomic
-    operations a step for those two (counted with a debugger; the linear spring's step on the
-    bed of ``benchmarks/dem.py``, 170 contacts: 10.6 us before, 9.8 us after). The passes are
-    now compiled without those counts (:func:`hertz2d.dem.jit.njit`'s ``counted=False``)."""
+    A law that is not :func:`blocked` is stepped by the gather passes called from here:
+    :func:`pair_forces` and :func:`wall_forces` are the blocked laws' block loops, and for the
+    others would only be one more call each with the whole state."""
     forces.elastic[:] = 0.0
     forces.dashpot[:] = 0.0
     forces.wall_elastic[:] = 0.0

@@ -280,17 +280,10 @@ def test_no_two_rows_of_a_block_s_scratch_lie_a_multiple_of_4_kib_apart():
 
 _ALLOCATIONS = """
 import sys
+sys.path.insert(0, sys.argv[2])
 from numba.core.runtime import rtsys
-from hertz2d.calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
-from hertz2d.dem import Damping, Discs, Law, Simulation, Walls, random_packing
-law = {"simplified": Law.simplified(10e9, 0.25, 0.3), "linear": Law.linear(2.7e9, 1.5e9, 0.3),
-       "calibrated": Law.calibrated(10e9, 0.25, 0.3,
-                                    CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS))}[
-    sys.argv[1]]
-centres, radii = random_packing(40, 0.06, 0.08, 0.5, 0.75, seed=3)
-run = Simulation(Discs.from_arrays(centres, radii, 2700.0), law, dt=1e-5,
-                 walls=Walls.box(0.5, 0.75), damping=Damping(ratio=0.2))
-run.advance(40000)
+from test_dem_engine import LAWS, settle
+run = settle(LAWS[sys.argv[1]], None, 40000)
 before = rtsys.get_allocation_stats()
 run.advance(5000)
 after = rtsys.get_allocation_stats()
@@ -302,14 +295,16 @@ print(after.alloc - before.alloc, after.free - before.free, run.observe()["conta
 def test_the_force_passes_without_reference_counts_leave_every_allocation_freed(law):
     """The force passes are compiled without numba's reference counts
     (:func:`hertz2d.dem.jit.njit`, ``counted=False``): over 5000 steps of a packing landed on
-    its floor, numba's runtime statistics (``NUMBA_NRT_STATS``) must count as many arrays freed as
-    allocated, but for the few the run holds when it returns (its contact lists, rebuilt in the
-    meantime); a pass that leaked would leave at least one a step."""
+    its floor (:func:`settle`, in a new process with numba's runtime statistics on,
+    ``NUMBA_NRT_STATS``) as many arrays must be freed as allocated, but for the few the run
+    holds when it returns (its contact lists, rebuilt in the meantime); a pass that leaked would
+    leave at least one a step."""
     import os
     import subprocess
     import sys
-    out = subprocess.run([sys.executable, "-c", _ALLOCATIONS, law], check=True,
-                         capture_output=True, text=True,
+    from pathlib import Path
+    out = subprocess.run([sys.executable, "-c", _ALLOCATIONS, law, str(Path(__file__).parent)],
+                         check=True, capture_output=True, text=True,
                          env={**os.environ, "NUMBA_NRT_STATS": "1"}).stdout.split()
     allocated, freed, contacts = map(int, out[-3:])
     assert contacts > 0  # the discs touch: the passes ran on contacts
