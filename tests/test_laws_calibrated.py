@@ -29,7 +29,7 @@ from hertz2d.checks.loadpath import LoadPath
 #: a set of coefficients with every term switched on (not a fit: the tests are about the law)
 COEFFICIENTS = CalibratedCoefficients(
     penalty=(0.08, 0.85, 0.12, -3.8, 1.8, 0.48), coupling_width=(0.9,),
-    bracket=(-0.35, 1.7, 1.3, 0.07))
+    bracket=(-0.35, 1.7, 1.3, 0.07), stick=(2.0,))
 EQUAL = ContactPair.discs(0.5, 10e9, 0.25, 0.3)
 DISSIMILAR = ContactPair(0.3, 0.7, 10e9, 70e9, 0.2, 0.35, 0.4)
 DELTA_N = 0.01
@@ -210,6 +210,25 @@ def test_the_structural_compliance_never_grows_with_the_contact(pair):
     assert np.all(found.B - found.kappa > 1.0)
 
 
+def test_the_stick_weight_stays_between_its_floor_and_its_ceiling():
+    """kappa = FLOOR + (k - FLOOR) exp(-s beta^2) with k = max(ceiling, FLOOR): for every
+    admissible s and |beta| up to 1/2 it lies in [FLOOR, k] (the bound the admissibility argument
+    needs), is the ceiling itself at s = 0 or beta = 0, and falls with |beta| when s > 0; a
+    ceiling below the floor gives the floor."""
+    from hertz2d.calibration.laws.calibrated import KAPPA_FLOOR, stick_weight
+    low, high = CalibratedCoefficients.admissible()["stick"][0]
+    ceiling = np.array([0.01, 0.3, 0.97, 1.2])[:, None, None]
+    beta = np.linspace(0.0, 0.5, 11)[None, :, None]
+    rate = np.linspace(low, high, 7)[None, None, :]
+    kappa = stick_weight(ceiling, beta, rate)
+    top = np.maximum(ceiling, KAPPA_FLOOR)
+    assert np.all((kappa >= KAPPA_FLOOR) & (kappa <= top + 1e-15))
+    np.testing.assert_allclose(kappa[:, :, 0], np.broadcast_to(top[:, :, 0], (4, 11)), rtol=1e-15)
+    np.testing.assert_allclose(kappa[:, 0, :], np.broadcast_to(top[:, 0, :], (4, 7)), rtol=1e-15)
+    assert np.all(np.diff(kappa[1:, :, 1:], axis=1) < 0)
+    assert np.all(kappa[0] == KAPPA_FLOOR)
+
+
 @pytest.mark.parametrize("ratio", [10 / 9, 1.5, 3.0, 12.0, 60.0])
 def test_the_slip_front_inverts_the_displacement_curve(ratio):
     """front_fraction solves ``y (B - kappa log y) = v`` (C2) for y in (0, 1] through W_{-1}:
@@ -288,12 +307,14 @@ def test_coefficients_round_trip_and_bad_files(tmp_path):
 
 @pytest.mark.parametrize("changes, named", [
     ({"format": "hertz2d-law"}, "format='hertz2d-law'"),
-    ({"format_version": 7}, "format_version=7 is not 2"),
-    ({"format_version": 1}, "format_version=1 is not 2"),
+    ({"format_version": 7}, "format_version=7 is not 3"),
+    ({"format_version": 2}, "format_version=2 is not 3"),
     ({"format_version": True}, "format_version=True"),
     ({"coefficients": {**COEFFICIENTS.as_dict(), "extra": [1.0]}}, "'extra' is not a group"),
     ({"coefficients": {**COEFFICIENTS.as_dict(), "coupling_width": [0.0]}},
      "coupling_width[0]=0.0 is outside [0.05, 30]"),
+    ({"coefficients": {**COEFFICIENTS.as_dict(), "stick": [-1.0]}},
+     "stick[0]=-1.0 is outside [0, 50]"),
     ({"coefficients": {**COEFFICIENTS.as_dict(), "bracket": [1e12, 0.0, 0.0, 0.0]}},
      "bracket[0]=1000000000000.0 is outside [-50, 50]"),
 ])
@@ -306,12 +327,15 @@ def test_every_group_declares_an_admissible_range_the_fits_keep_to():
     """Each coefficient group declares its length and a range per coefficient (field metadata),
     and the coefficients every fit has produced lie inside them: the shipped (committed full
     run's), the fit's start (Eq. 33's w, no coupling) and this module's test law; the fit's
-    bounds on the coupling width are the declared range."""
-    from hertz2d.calibration.calibrate.fit import START, WIDTH_BOUNDS
+    bounds on the coupling width and the stick-zone weight's Dundurs rate are the declared
+    ranges."""
+    from hertz2d.calibration.calibrate.fit import BOUNDED, START, _bounds
     ranges = CalibratedCoefficients.admissible()
     assert set(ranges) == set(CalibratedCoefficients.groups())
     assert all(low < high for group in ranges.values() for low, high in group)
-    assert WIDTH_BOUNDS == ranges["coupling_width"][0]
+    assert set(BOUNDED) == {"coupling_width", "stick"}
+    low, high = _bounds(BOUNDED)
+    assert list(zip(low, high)) == [r for name in ranges if name in BOUNDED for r in ranges[name]]
     for coefficients in (CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS), START,
                          COEFFICIENTS):
         for name, values in coefficients.as_dict().items():

@@ -12,7 +12,7 @@ refit from an empty cache gives the same numbers:
    coupling vanishes (beta = 0): there the law has nothing else to fit (its stick-zone weight
    kappa follows from w, :func:`hertz2d.calibration.laws.calibrated.kappa_ceiling`);
 2. every group of coefficients asked for, on every path, from the first stage's result, the
-   coupling widths kept in [:data:`WIDTH_BOUNDS`].
+   groups of :data:`BOUNDED` kept in their admissible ranges.
 
 scipy's trust-region reflective least squares with a two-point Jacobian does both. The normal
 law has nothing to fit (Eqs. 4 and 22 hold within 2 % on bodies of one material).
@@ -37,8 +37,9 @@ ALL_GROUPS = tuple(CalibratedCoefficients.groups())
 BASE_GROUPS = ("penalty",)
 #: the soft-L1 loss's scale (a relative error)
 LOSS_SCALE = 0.03
-#: the range of the coupling width b1 (in ``|beta|/mu``): its admissible range
-WIDTH_BOUNDS = CalibratedCoefficients.admissible()["coupling_width"][0]
+#: the groups the fit keeps inside their admissible ranges (a width must stay positive, the
+#: stick-zone weight's Dundurs rate non-negative); the others are free
+BOUNDED = ("coupling_width", "stick")
 #: function evaluations each stage may take
 MAX_EVALUATIONS = 400
 
@@ -75,11 +76,11 @@ def _indices(groups: tuple[str, ...]) -> np.ndarray:
 
 def _bounds(groups: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     low, high = [], []
-    for name, length in CalibratedCoefficients.groups().items():
+    for name, ranges in CalibratedCoefficients.admissible().items():
         if name in groups:
-            width = name == "coupling_width"
-            low += [WIDTH_BOUNDS[0] if width else -np.inf] * length
-            high += [WIDTH_BOUNDS[1] if width else np.inf] * length
+            bounded = name in BOUNDED
+            low += [r[0] if bounded else -np.inf for r in ranges]
+            high += [r[1] if bounded else np.inf for r in ranges]
     return np.array(low), np.array(high)
 
 

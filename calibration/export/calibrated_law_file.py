@@ -53,11 +53,13 @@ CALIBRATED_FORMULAS = {
                 "formula": "B0 = sum_i omega_i [log(2 R_i/a) + 1/2 + w_i (log(4 R_i/a) + "
                            "nu_i/(2 (1 - nu_i)))]: delta at full slip is s B"},
     "stick-weight": {"equation": "Eq. 26 with the penalty term at a, Eq. 7; admissibility",
-                     "formula": "kappa = max(0.05, (1/2) min over a/R1 in CEILING_A_OVER_R of "
-                                "sum_i omega_i [1 + w_i - x_i w_i'(x_i) (log(4/x_i) + nu_i/(2 (1 "
-                                "- nu_i)))] - CEILING_MARGIN), w_i' = p1 + 2 p3 x_i + p4 nu_i: the "
-                                "largest stick-zone weight for which the structural compliance "
-                                "(B + kappa log a^2)/(pi E*) does not grow with a"},
+                     "formula": "kappa = 0.05 + (k - 0.05) exp(-s beta^2), s = "
+                                "coefficients.stick[0] >= 0, beta as dundurs-beta; k = max(0.05, "
+                                "(1/2) min over a/R1 in CEILING_A_OVER_R of sum_i omega_i [1 + w_i "
+                                "- x_i w_i'(x_i) (log(4/x_i) + nu_i/(2 (1 - nu_i)))] - "
+                                "CEILING_MARGIN), w_i' = p1 + 2 p3 x_i + p4 nu_i: the largest "
+                                "stick-zone weight for which the structural compliance (B + kappa "
+                                "log a^2)/(pi E*) does not grow with a"},
     "dundurs-beta": {"equation": "Dundurs' constant, plane strain",
                      "formula": "|beta| = |(1/2) [(1 - 2 nu1)/G1 - (1 - 2 nu2)/G2] / [(1 - "
                                 "nu1)/G1 + (1 - nu2)/G2]|, G_i = E_i/(2 (1 + nu_i)); a disc on "
@@ -128,6 +130,7 @@ ROLES = {
     "penalty": "p0..p5 of w(x, nu), Eq. 33's terms 1, x, nu, x^2, x nu, nu^2",
     "coupling_width": "(b1,): the width of phi",
     "bracket": "(v0, v1, v2, v3) of B's Dundurs shift",
+    "stick": "(s,): the rate at which kappa falls below its ceiling with beta^2",
 }
 
 WALL_RULE = ("A disc against a rigid straight wall (Section 3.2) is the pair of the disc and its "

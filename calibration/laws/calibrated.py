@@ -22,12 +22,13 @@ contact). Term by term, and what each stands for:
   problem, so no choice of a reference point enters).
 - ``kappa (1 - t) log(1 - t)`` is what the stick zone ``c = a sqrt(1 - t)`` (Eq. 7) takes off
   full slip: Eq. 26's term with the penalty term held at the contact's half-width a. For two
-  half-planes it is exact with ``kappa = 1``; ``kappa = 1 + sum_i (omega_i/2) (k0 + k1 nu_i)``
-  (fitted) is a constant of the pair: the traction of a piece of half-width b displaces the
-  contact by its own local compliance, ``kappa log(1/b^2)`` per unit resultant, which does not
-  depend on how wide the contact is now. What does depend on a is the structural compliance
-  ``lambda(a) = (B(a) + kappa log a^2)/(pi E*)`` of the bodies (the finite bodies' share: the
-  penalty term), which acts on the resultant T as a spring in series.
+  half-planes it is exact with ``kappa = 1``. kappa is a constant of the pair: the traction of a
+  piece of half-width b displaces the contact by its own local compliance, ``kappa log(1/b^2)``
+  per unit resultant, which does not depend on how wide the contact is now. What does depend on
+  a is the structural compliance ``lambda(a) = (B(a) + kappa log a^2)/(pi E*)`` of the bodies
+  (the finite bodies' share: the penalty term), which acts on the resultant T as a spring in
+  series. kappa is at most the ceiling that keeps lambda from growing with the contact
+  (:func:`kappa_ceiling`), and below it by the Dundurs coupling (:func:`stick_weight`).
 - Dundurs coupling. Two bodies of different elastic constants, or a disc on a rigid wall, have
   Dundurs' constant ``beta != 0`` (:func:`coupling_beta`); under normal load with friction their
   contact edges already slip (Spence's self-similar problem), the more so the larger
@@ -35,10 +36,13 @@ contact). Term by term, and what each stands for:
   frictionless contact; the width b1 fitted) the pair's constants move,
 
       ``B = B0 + phi (v0 + v1 |beta|) + v2 beta^2 + v3 [wall]``,
-      ``kappa = kappa0 + phi (q0 + q1 |beta|) + q2 beta^2 + q3 [wall]``,
+      ``kappa = kappa_f + (k - kappa_f) exp(-s beta^2)``  (k the ceiling, kappa_f the floor),
 
   one curve for the first loading and the branches after it: constants of the pair that do not
-  depend on the load history, so stick stays elastic at any friction. The curve cannot depend on
+  depend on the load history, so stick stays elastic at any friction. The stick-zone weight
+  falls below its ceiling with beta (s fitted, :func:`stick_weight`): on the FEM's walls and
+  stiff counterparts the branches after a reversal are straighter than a half-plane's (less
+  microslip before the contact slides) and the loops fatter. The curve cannot depend on
   the sign of beta (swapping the bodies flips it), so ``|beta|`` and ``beta^2`` are its first terms;
   ``[wall]`` (1 for a disc on a rigid wall, else 0) separates a rigid flat from the disc's mirror
   image, which stands in for the wall in the normal law (Section 3.2).
@@ -110,9 +114,9 @@ CEILING_A_OVER_R = np.linspace(1e-4, 0.3, 300)
 CEILING_MARGIN = 1e-3
 
 
-#: ``coefficients.json``'s format and the version this hertz2d reads and writes (version 2: the
-#: admissible law's groups)
-FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 2
+#: ``coefficients.json``'s format and the version this hertz2d reads and writes (version 3: the
+#: admissible law's groups with the stick-zone weight's Dundurs term)
+FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 3
 
 
 def _group(default: tuple[float, ...], *admissible: tuple[float, float]):
@@ -146,6 +150,9 @@ class CalibratedCoefficients:
     coupling_width: tuple[float, ...] = _group((0.5,), (0.05, 30.0))
     #: (v0, v1, v2, v3): B moves by ``phi (v0 + v1 |beta|) + v2 beta^2 + v3 [wall]``
     bracket: tuple[float, ...] = _group((0.0, 0.0, 0.0, 0.0), *_SHIFT)
+    #: (s,): kappa falls from its ceiling towards :data:`KAPPA_FLOOR` as ``exp(-s beta^2)``
+    #: (:func:`stick_weight`; s >= 0, so kappa never rises above the ceiling)
+    stick: tuple[float, ...] = _group((0.0,), (0.0, 50.0))
     label: str = "calibrated"
     #: name -> (low, high) of the training contacts (R2_over_R1, E2_over_E1, nu1, nu2, mu,
     #: a_over_R), or None
@@ -261,13 +268,24 @@ def kappa_ceiling(pair: ContactPair, penalty) -> np.ndarray:
     return 0.5 * total - CEILING_MARGIN
 
 
+def stick_weight(ceiling, beta, s: float) -> np.ndarray:
+    """The pair's stick-zone weight kappa: ``KAPPA_FLOOR + (k - KAPPA_FLOOR) exp(-s beta^2)``
+    with ``k = max(ceiling, KAPPA_FLOOR)`` (:func:`kappa_ceiling`) and ``s >= 0``, so
+    ``KAPPA_FLOOR <= kappa <= k``: below the ceiling the structural compliance still never grows
+    with the contact and the admissibility argument holds as it is; s = 0 is the ceiling
+    itself."""
+    top = np.maximum(ceiling, KAPPA_FLOOR)
+    return KAPPA_FLOOR + (top - KAPPA_FLOOR) * np.exp(-s * np.asarray(beta, float) ** 2)
+
+
 def curve_data(pair: ContactPair, coefficients: CalibratedCoefficients) -> tuple:
     """The pair's :data:`~hertz2d.calibration.laws.calibrated_kernel.CURVE_DATA` numbers (arrays shaped
     as the pair's parameters): what (C1)'s B needs besides the half-width
     (:func:`~hertz2d.calibration.laws.calibrated_kernel.curves`), and the pair's kappa
-    (:func:`kappa_ceiling`, at least :data:`KAPPA_FLOOR`). The Dundurs coupling's shift of B is
+    (:func:`stick_weight` below :func:`kappa_ceiling`). The Dundurs coupling's shift of B is
     ``phi (v0 + v1 |beta|) + v2 beta^2 + v3 wall`` with ``phi = b^2/(b^2 + b1^2)``, ``b =
-    |beta|/mu`` (1 without friction), wall 1 for a disc on a wall."""
+    |beta|/mu`` (1 without friction), wall 1 for a disc on a wall; kappa is
+    :func:`stick_weight`'s."""
     p = coefficients.penalty
     bodies = []
     for omega, nu in zip(pair.bracket_weights, (pair.nu1, pair.nu2)):
@@ -280,7 +298,7 @@ def curve_data(pair: ContactPair, coefficients: CalibratedCoefficients) -> tuple
     wall = 1.0 if pair.wall else 0.0
     v = coefficients.bracket
     shift = phi * (v[0] + v[1] * beta) + v[2] * beta * beta + v[3] * wall
-    kappa = np.maximum(kappa_ceiling(pair, p), KAPPA_FLOOR)
+    kappa = stick_weight(kappa_ceiling(pair, p), beta, coefficients.stick[0])
     shape = np.broadcast(pair.R1, pair.R2, pair.E1, pair.E2, pair.nu1, pair.nu2, pair.mu).shape
     return tuple(np.broadcast_to(np.asarray(value, float), shape) for value in (
         *bodies, p[3], shift, kappa))

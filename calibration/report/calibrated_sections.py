@@ -73,7 +73,10 @@ def _coefficients(c: CalibratedOutputs) -> pd.DataFrame:
         "coupling_width": "b1 of the share phi = b^2/(b^2 + b1^2), b = |beta|/mu: how much of "
                           "a dissimilar contact slips under normal load",
         "bracket": "B of the pair, the first loading's and every branch's: + phi (v0 + v1 "
-                   "|beta|) + v2 beta^2 + v3 [wall]"}
+                   "|beta|) + v2 beta^2 + v3 [wall]",
+        "stick": "s of the stick-zone weight kappa = 0.05 + (k - 0.05) exp(-s beta^2), k its "
+                 "ceiling: how much straighter than a half-plane's the branches of a dissimilar "
+                 "contact or a wall are"}
     return pd.DataFrame([{"group": name, "coefficients": ", ".join(f"{v:.4g}" for v in values),
                           "what it stands for": meaning.get(name, "")}
                          for name, values in c.record.coefficients.as_dict().items()])
@@ -126,9 +129,10 @@ def _failures(c: CalibratedOutputs) -> str:
         f"moves with the tangential load when beta != 0: on the training cycles at a held "
         f"delta_n it swings by up to {_percent(coupled_swing.max())} of its mean where |beta| "
         f"> 0.3, against {_percent(one_swing.max())} for bodies of one material (cycles.csv)"
-        f"{_law_swing(held)}. The law's one curve per pair, with coefficients in |beta| and "
-        f"|beta|/mu, carries the average of these effects; the spread around it is the failure "
-        f"the tables show.")
+        f"{_law_swing(held)}. The law's one curve per pair, with coefficients in |beta|, "
+        f"beta^2 and |beta|/mu (its stick-zone weight among them: the FEM's branches there are "
+        f"straighter than a half-plane's), carries the average of these effects; the spread "
+        f"around it is the failure the tables show.")
 
 
 def _law_swing(held: pd.DataFrame) -> str:
@@ -214,19 +218,23 @@ def calibrated_section(c: CalibratedOutputs | None,
         "a refitted penalty factor w (the bodies' compliance) and whose second term is what "
         "the stick zone takes off full slip, with the penalty term held at the contact's "
         "half-width instead of Eq. 26's stick half-width (the printed term doubles the energy "
-        "per cycle) and a weight kappa corrected for finite bodies; the accurate model's "
+        "per cycle) and a weight kappa, a constant of the materials at most the ceiling that "
+        "keeps the bodies' compliance from growing with the contact; the accurate model's "
         "memory rules for any history of N (Section 3.3) in a bounded superposition of "
-        "Hertzian tractions per contact; and, for a contact with Dundurs' beta != 0, a first "
-        "loading and later branches with curves of their own. A DEM code applies it in the "
-        "frame of the line of centres; the map and the FEM comparison do the same.")
+        "Hertzian tractions per contact; and, for a contact with Dundurs' beta != 0, the "
+        "pair's one curve moved by the coupling (B by terms in |beta|, beta^2 and |beta|/mu, "
+        "kappa below its ceiling as exp(-s beta^2)), the same for the first loading and every "
+        "branch, so that stick stays elastic. A DEM code applies it in the frame of the line "
+        "of centres; the map and the FEM comparison do the same.")
     section.table(_coefficients(c), "The fitted coefficients and what each stands for.")
     samples = "; ".join(f"{name}: {sample['cases']} contacts, seed {sample['seed']}"
                         for name, sample in c.heldout.samples.items())
     section.paragraph(
         f"Fit: least squares (soft L1 loss) on {c.training_paths} FEM paths of the "
         f"training spec ({c.record.training['spec']}, symmetric flats, every path kind "
-        f"and size it declares), first w and kappa on the paths of one material, then every "
-        f"coefficient; RMS residual {fit['start_rms']:.4f} at the start (Eq. 33's w, kappa = 1) "
+        f"and size it declares), first w on the paths of one material (kappa follows from w "
+        f"there: its ceiling), then every coefficient; RMS residual {fit['start_rms']:.4f} at "
+        f"the start (Eq. 33's w, no coupling) "
         f"and {fit['rms']:.4f} at the end, {fit['evaluations']} evaluations of the law on every "
         f"path, {fit['seconds']:.0f} s. The held-out contacts ({c.heldout.spec}: "
         f"{c.heldout_paths} FEM paths; {samples}), drawn at random over the same "
