@@ -9,13 +9,17 @@ along random smooth closed curves, amplitudes 0.05-1.5 x the slip onset). Per lo
 of the last of 3 repeats over ``mu N_max A`` at the map's steps; the loops below ``-THRESHOLD``
 are rerun at 4 and 16 times the steps and their W extrapolated to a vanishing step
 (:class:`~hertz2d.calibration.laws.admissibility.LoopWork`). Each finished chunk is appended to
-``benchmarks/results/calibrated_loops.csv``, so a killed run resumes where it stopped (a file
-that does not parse is set aside and the run starts over); the summary, printed and written to
-``calibrated_loops.json``, counts the loops by band of |beta|.
+``benchmarks/results/calibrated_loops.csv``, each row with the key of what its W depends on (the
+coefficients, the seed, the steps: :func:`law_key`), so a killed run resumes where it stopped;
+a file that does not parse, or whose rows were computed for other coefficients, is set aside and
+the run starts over. The summary, printed and written to ``calibrated_loops.json``, counts the
+loops by band of |beta| and names the key.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import sys
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
@@ -50,19 +54,33 @@ def positive_int(text: str) -> int:
     return value
 
 
-def done_so_far() -> pd.DataFrame:
-    """The loops of an earlier run of the same seed and steps (none if the file is unusable)."""
+COLUMNS = ["loop", "W", "key"]
+
+
+def law_key(coefficients: CalibratedCoefficients) -> str:
+    """A digest of what a loop's W depends on besides the code: the law's coefficients, the
+    loops' seed and their steps."""
+    text = json.dumps({"coefficients": coefficients.as_dict(), "seed": SEED, "steps": STEPS},
+                      sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def done_so_far(key: str) -> pd.DataFrame:
+    """The loops of an earlier run with the same ``key`` (none if the file is unusable, or was
+    written for other coefficients: then it is set aside)."""
     if not TABLE.exists():
-        return pd.DataFrame(columns=["loop", "W"])
+        return pd.DataFrame(columns=COLUMNS)
     try:
-        table = pd.read_csv(TABLE)
-        if list(table.columns[:2]) != ["loop", "W"] or not np.isfinite(table.W).all():
+        table = pd.read_csv(TABLE, dtype={"key": str})
+        if list(table.columns) != COLUMNS or not np.isfinite(table.W).all():
             raise ValueError("unexpected columns or values")
+        if (table.key != key).any():
+            raise ValueError(f"rows computed for other coefficients than key {key}")
         return table
     except (ValueError, pd.errors.ParserError) as error:
         TABLE.rename(TABLE.with_suffix(".csv.bad"))
         print(f"calibrated_loops: {TABLE.name} set aside ({error}); starting over", file=sys.stderr)
-        return pd.DataFrame(columns=["loop", "W"])
+        return pd.DataFrame(columns=COLUMNS)
 
 
 def chunk_works(coefficients: CalibratedCoefficients, indexed: list[tuple[int, Loop]]
@@ -89,12 +107,13 @@ def main() -> int:
     args = parser.parse_args()
     law = LawChoice("calibrated", coefficients=CalibratedCoefficients.from_file(
         SHIPPED_COEFFICIENTS))
+    key = law_key(law.coefficients)
     loops = random_loops(args.loops, SEED)
     RESULTS.mkdir(exist_ok=True)
-    found = done_so_far()
+    found = done_so_far(key)
     todo = [i for i in range(args.loops) if i not in set(found.loop.astype(int))]
     if not TABLE.exists():
-        TABLE.write_text("loop,W\n")
+        TABLE.write_text(",".join(COLUMNS) + "\n")
     with ProcessPoolExecutor(args.jobs) as pool, tqdm(total=len(todo), unit="loop") as bar:
         chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
         futures = [pool.submit(chunk_works, law.coefficients, [(i, loops[i]) for i in chunk])
@@ -102,9 +121,9 @@ def main() -> int:
         for future in as_completed(futures):
             works = future.result()
             with TABLE.open("a") as out:
-                out.writelines(f"{i},{w!r}\n" for i, w in works.items())
+                out.writelines(f"{i},{w!r},{key}\n" for i, w in works.items())
             bar.update(len(works))
-        table = pd.read_csv(TABLE)
+        table = pd.read_csv(TABLE, dtype={"key": str})
         table = table[table.loop < args.loops].drop_duplicates("loop")
         violations = table[table.W < -THRESHOLD]
         refined = {i: w for i, w in pool.map(refined_works, [law] * len(violations),
@@ -121,7 +140,8 @@ def main() -> int:
                      "smallest W": float(band.W.min()) if len(band) else float("nan")})
     by_band = pd.DataFrame(rows)
     persisting = [i for i, works in refined.items() if extrapolated(works) < -QUADRATURE_BOUND]
-    summary = {"loops": len(table), "seed": SEED, "steps": STEPS, "threshold": THRESHOLD,
+    summary = {"loops": len(table), "key": key, "seed": SEED, "steps": STEPS,
+               "threshold": THRESHOLD,
                "quadrature_bound": QUADRATURE_BOUND, "W < 0": int((table.W < 0).sum()),
                "W < -threshold": len(violations), "smallest W": float(table.W.min()),
                "persisting": persisting, "by_band": rows}
