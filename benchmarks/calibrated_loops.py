@@ -35,6 +35,7 @@ from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, THRESHOLD,
                                             Loop, extrapolated, normalised_work, random_loops)
 from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
                                          CalibratedCoefficients, run_contacts)
+from benchmarks.arguments import positive_int  # noqa: E402
 from hertz2d.calibration.runs.json_file import dumps  # noqa: E402
 from hertz2d.calibration.validation.map.errors import LawChoice  # noqa: E402
 from hertz2d.calibration.validation.map.loops import STEPS, quiet, refined_works  # noqa: E402
@@ -45,13 +46,6 @@ TABLE, SUMMARY = RESULTS / "calibrated_loops.csv", RESULTS / "calibrated_loops.j
 SEED = 2210
 CHUNK = 50
 BANDS = (0.0, 1e-9, 0.1, 0.2, 0.3, 0.5 + 1e-9)
-
-
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
-    return value
 
 
 COLUMNS = ["loop", "W", "key"]

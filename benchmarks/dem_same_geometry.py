@@ -24,19 +24,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import record  # noqa: E402
+from benchmarks.arguments import positive_int  # noqa: E402
 from benchmarks.dem import DENSITY, DT, HEIGHT, WIDTH, laws, system  # noqa: E402
 from hertz2d.dem import PAPER_DAMPING, Discs, Simulation, Walls  # noqa: E402
 
 TABLE_1, SPRING, CALIBRATED = "simplified, Eq. 33 w", "linear, paper's kn kt", "calibrated"
 #: the steps that settle the packing (dem.py's fall and settling)
 SETTLE = 100_000
-
-
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive integer")
-    return value
 
 
 def main() -> int:
