@@ -62,11 +62,12 @@ from hertz2d.dem.energy import SLIP, STIFFNESS_CHANGE
 from hertz2d.dem.jit import address, njit
 from hertz2d.dem.laws import (APPROACH, BASE_NORMAL, CALIBRATED, COUPLING, EXP_C, EXP_MINUS_C,
                               FORCE_0, FRICTION, INCREMENT, KERNEL, KN, KT, LINEAR, LOG_1, LOG_2,
-                              LOG_4R1, LOG_4R2, MIDDLE, NEW_HALF_WIDTH, NEW_K_NORMAL, NEW_K_STEP,
-                              NEW_LOG_HALF_WIDTH, NEW_NORMAL, NEW_SLIPPING, NEW_STIFFNESS,
-                              NEW_TANGENTIAL, NORMAL, NORMAL_DASHPOT, PAIR_CURVES, RADIUS_1,
-                              RADIUS_2, REDUCED_MASS, SIMPLIFIED, STEP_ROWS, STIFFNESS, STIFFNESS_0,
-                              TANGENTIAL, TANGENTIAL_0, TANGENTIAL_DASHPOT, WALL_CURVES,
+                              LOG_4R1, LOG_4R2, MASS_OVER_STEP_SQUARED, MIDDLE, NEW_HALF_WIDTH,
+                              NEW_K_NORMAL, NEW_K_STEP, NEW_LOG_HALF_WIDTH, NEW_NORMAL,
+                              NEW_SLIPPING, NEW_STIFFNESS, NEW_TANGENTIAL, NORMAL, NORMAL_DASHPOT,
+                              PAIR_CURVES, RADIUS_1, RADIUS_2, REDUCED_MASS, SIMPLIFIED, STEP_ROWS,
+                              STIFFNESS, STIFFNESS_0, TANGENTIAL, TANGENTIAL_0,
+                              TANGENTIAL_DASHPOT, WALL_CURVES,
                               calibrated_normal, calibrated_normals, calibrated_tangential,
                               constants_row, history_row, kernel_step, law_step, linear_step,
                               parameters_tuple, simplified_steps, stored_tangential, store_row)
@@ -196,7 +197,7 @@ def contact(code, kernel, law, vector, ratio, dt, delta, v_n, v_t, pair, state, 
     else:
         new, k_normal, slipping, k_step = law_step(code, law, pair, state, scale * delta,
                                                    d_delta_t, R1, R2,
-                                                   scale * (delta + 0.5 * v_n * dt))
+                                                   scale * (delta + 0.5 * v_n * dt), dt)
     N, T, kt = new[NORMAL], new[TANGENTIAL], new[STIFFNESS]
     if not N > 0.0:  # NaN: the law failed; 0 cannot happen for a touching contact
         return new, 0.0, 0.0, 0.0, 0.0, 0.0
@@ -319,6 +320,7 @@ def gather(scratch, c, delta, v_n, v_t, nx, ny, lever_i, lever_j, R_i, R_j, cons
     scratch[STEPS + FORCE_0, c] = history[row, NORMAL]
     scratch[STEPS + TANGENTIAL_0, c] = history[row, TANGENTIAL]
     scratch[STEPS + STIFFNESS_0, c] = history[row, STIFFNESS]
+    scratch[STEPS + MASS_OVER_STEP_SQUARED, c] = constants[constant, REDUCED_MASS] / (dt * dt)
 
 
 @njit(inline=True)

@@ -27,6 +27,8 @@ frictions = st.one_of(st.just(0.0), st.floats(1e-4, 2.0))
 #: approach as a fraction of Eq. 23's largest approach
 fractions = st.floats(1e-12, 0.9)
 #: Eq. 33, a constant w and a polynomial with other coefficients (a refit's form)
+#: the array step's time step: omega dt about 0.01 for its contacts (m* = 1 kg/m, k_n ~ 1.6e9)
+DT = 2.5e-7
 PENALTIES = (EQ33, ConstantPenalty(0.5), ConstantPenalty(0.0),
              PolynomialPenalty((0.3, 1.9, 0.25, -6.0, 1.1, 0.2), "refit-like"))
 penalties = st.sampled_from(PENALTIES)
@@ -243,7 +245,7 @@ def test_entry_stiffness_is_the_mean_of_kt_over_the_first_step(fraction, R1, R2,
 def test_array_step_is_law_step_where_it_does_not_leave_the_contact():
     """hertz2d.dem.laws.simplified_steps (the engine's loops over many contacts) gives law_step's doubles
     for every contact it does not mark rare, on contacts that stick, slide, change their approach
-    by more or less than SIMPSON_CHANGE, are new, open at the step's middle or lie outside the
+    by more or less than omega dt of itself, are new, open at the step's middle or lie outside the
     normal law's table; and it marks exactly the new ones and those outside the table."""
     pytest.importorskip("numba")
     from hertz2d.dem import laws
@@ -265,7 +267,7 @@ def test_array_step_is_law_step_where_it_does_not_leave_the_contact():
         pair_constants(laws.SIMPLIFIED, law, 0.0, 1.0, R1[m], R2[m], constants[m])
         N0, T0, _, _ = previous[m]
         kt0 = law_step(laws.SIMPLIFIED, law, constants_row(constants, m), laws.OPEN, delta[m],
-                       0.0, R1[m], R2[m], delta[m])[0][2] if N0 else 0.0
+                       0.0, R1[m], R2[m], delta[m], DT)[0][2] if N0 else 0.0
         previous[m] = (N0, T0, kt0, 0.0)
     steps[laws.APPROACH], steps[laws.INCREMENT] = delta, rng.normal(size=count) * delta
     steps[laws.MIDDLE], steps[laws.RADIUS_1], steps[laws.RADIUS_2] = middle, R1, R2
@@ -273,17 +275,21 @@ def test_array_step_is_law_step_where_it_does_not_leave_the_contact():
     steps[laws.EXP_C] = constants[:, laws.EXP_MINUS_C]
     steps[laws.FORCE_0], steps[laws.TANGENTIAL_0], steps[laws.STIFFNESS_0] = np.transpose(
         previous)[:3]
+    steps[laws.MASS_OVER_STEP_SQUARED] = constants[:, laws.REDUCED_MASS] / DT**2
     rare = np.empty(count, dtype=np.int64)
     laws.simplified_steps(law, steps, count, rare)
     outside = np.arange(count) < 10
-    simpson = np.abs(delta - middle) > 0.5 * laws.SIMPSON_CHANGE * middle
+    # Simpson's rule where the approach changed by more than omega dt = sqrt(k_n/m*) dt of itself
+    change = 2.0 * (delta - middle)
+    simpson = change**2 * steps[laws.MASS_OVER_STEP_SQUARED] > steps[laws.NEW_K_NORMAL] * middle**2
     expected = (steps[laws.FORCE_0] == 0.0) | outside | (simpson & (middle <= 0.0))
     assert np.array_equal(rare == 1, expected)
-    assert 100 < np.count_nonzero(simpson & ~expected) and 100 < np.count_nonzero(~expected)
+    assert 100 < np.count_nonzero(simpson & ~expected)  # both rules are exercised
+    assert 100 < np.count_nonzero(~simpson & ~expected)
     for m in np.flatnonzero(~expected):
         state, k_normal, slipping, k_step = law_step(
             laws.SIMPLIFIED, law, constants_row(constants, m), previous[m], delta[m],
-            steps[laws.INCREMENT, m], R1[m], R2[m], middle[m])
+            steps[laws.INCREMENT, m], R1[m], R2[m], middle[m], DT)
         assert (state, k_normal, slipping, k_step) == (
             tuple(steps[[laws.NEW_NORMAL, laws.NEW_TANGENTIAL, laws.NEW_STIFFNESS,
                          laws.NEW_HALF_WIDTH], m]), steps[laws.NEW_K_NORMAL, m],

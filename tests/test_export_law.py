@@ -355,8 +355,10 @@ def test_an_output_folder_that_is_a_file_exits_2(capsys, tmp_path):
 #: give with the step stiffness of hertz2d_step_stiffness and T, kt and the approach carried by
 #: hand (to 1e-13 of mu N: hertz2d_update derives log a with a logarithm); the first step's
 #: stiffness is kt's mean over the approach from 0 (below the step's own kt), later steps'
-#: Simpson's rule (the approach changes by 2 % a step) or the trapezoid; kn_tangent is the
-#: derivative of N (a central difference of hertz2d_normal_force)
+#: Simpson's rule where the approach changes (no time step prepared) or, with a time step
+#: prepared (hertz2d_prepare_step: omega dt about 0.013 while the approach changes by 2 % to 1 %
+#: a step), Simpson's rule or the trapezoid, both taken; kn_tangent is the derivative of N (a
+#: central difference of hertz2d_normal_force)
 HISTORY_DRIVER = r"""
 #include <stdio.h>
 #include "hertz2d_law.h"
@@ -368,13 +370,19 @@ int main(void)
     hertz2d_pair p = {0.3, 0.7, 10e9, 70e9, 0.2, 0.35, 0.3};
     hertz2d_pair m = hertz2d_disc_on_wall(0.5, 10e9, 0.25, 0.3);
     hertz2d_constants c, cm;
+    hertz2d_prepared q;
     double history[HERTZ2D_HISTORY_SIZE] = {0.0}, wall_history[HERTZ2D_HISTORY_SIZE] = {0.0};
-    double T = 0.0, T_wall = 0.0, kt = 0.0, kt_wall = 0.0, dn_before = 0.0, N_lo, N_hi, a, h;
+    double timed_history[HERTZ2D_HISTORY_SIZE] = {0.0};
+    double T = 0.0, T_wall = 0.0, T_timed = 0.0, kt = 0.0, kt_wall = 0.0, dn_before = 0.0;
+    double N_lo, N_hi, a, h;
     /* each set unless a call before it in one condition failed */
-    hertz2d_state s = {0}, by_hand = {0}, w = {0}, w_by_hand = {0};
-    int k, bad = 0;
+    hertz2d_state s = {0}, by_hand = {0}, w = {0}, w_by_hand = {0}, timed = {0};
+    int k, bad = 0, trapezoids = 0;
     hertz2d_pair_constants(&p, &c);
     hertz2d_pair_constants(&m, &cm);
+    hertz2d_prepare_materials(&p, 0, &q);
+    hertz2d_prepare_sizes(&p, log(4.0 * p.R1), log(4.0 * p.R2), &q);
+    hertz2d_prepare_step(2.4e-6, 100.0, &q);
     for (k = 0; k < 60; ++k) {
         double dn = k < 50 ? 1e-3 * (1.0 + 0.02 * k) : -1e-4; /* open for the last ten */
         double dn_step = k < 50 ? dn : 0.0;
@@ -383,25 +391,35 @@ int main(void)
             || hertz2d_update(&p, dn, 0.0, 0.0, 0.0, &by_hand) != HERTZ2D_OK
             || hertz2d_wall_contact(0.5, 10e9, 0.25, 0.3, dn, ddt, wall_history, &w) != HERTZ2D_OK
             || hertz2d_wall_update(0.5, 10e9, 0.25, 0.3, dn, 0.0, 0.0, 0.0, &w_by_hand)
-                   != HERTZ2D_OK)
+                   != HERTZ2D_OK
+            || hertz2d_contact_prepared(&p, &q, dn, ddt, timed_history, &timed) != HERTZ2D_OK)
             ++bad;
         if (dn > 0.0) {
-            double kstep = hertz2d_step_stiffness(&p, &c, dn, dn_before, kt, by_hand.kt);
+            double kstep = hertz2d_step_stiffness(&p, &c, dn, dn_before, kt, by_hand.kt,
+                                                  by_hand.kn_tangent, 0.0);
             double kwall = hertz2d_step_stiffness(&m, &cm, 2.0 * dn, 2.0 * dn_before, kt_wall,
-                                                  w_by_hand.kt);
+                                                  w_by_hand.kt, w_by_hand.kn_tangent, 0.0);
+            double ktimed = hertz2d_step_stiffness(&p, &c, dn, dn_before, kt, by_hand.kt,
+                                                   by_hand.kn_tangent, q.step_squared_over_mass);
             if (k == 0 && !(kstep < 0.97 * by_hand.kt && kwall < 0.97 * w_by_hand.kt))
+                ++bad;
+            if (k > 0 && ktimed == 0.5 * (kt + by_hand.kt))
+                ++trapezoids;
+            if (k > 0 && kstep == 0.5 * (kt + by_hand.kt))  /* no time step: Simpson's rule */
                 ++bad;
             T = clip(T + kstep * ddt, p.mu * by_hand.N);
             T_wall = clip(T_wall + kwall * 2.0 * ddt, m.mu * w_by_hand.N);
+            T_timed = clip(T_timed + ktimed * ddt, p.mu * by_hand.N);
         } else {
-            T = T_wall = 0.0;
+            T = T_wall = T_timed = 0.0;
         }
         kt = by_hand.kt;
         kt_wall = w_by_hand.kt;
         dn_before = dn_step;
         if (fabs(s.T - T) > 1e-13 * p.mu * by_hand.N || history[0] != s.T
             || history[1] != s.kt || fabs(w.T - T_wall) > 1e-13 * p.mu * w_by_hand.N
-            || wall_history[0] != w.T || history[2] != dn_step || wall_history[2] != 2.0 * dn_step)
+            || wall_history[0] != w.T || history[2] != dn_step || wall_history[2] != 2.0 * dn_step
+            || fabs(timed.T - T_timed) > 1e-13 * p.mu * by_hand.N)
             ++bad;
         if (dn > 0.0) {
             h = 1e-6 * dn;
@@ -414,7 +432,9 @@ int main(void)
             ++bad;
         }
     }
-    printf("bad %d\n", bad);
+    if (!(trapezoids > 5 && trapezoids < 45))  /* both rules taken */
+        ++bad;
+    printf("bad %d trapezoids %d\n", bad, trapezoids);
     return bad != 0;
 }
 """

@@ -197,11 +197,13 @@ def test_contact_outputs_replay_the_python_law(request, law, wall):
 
 
 def header_step_stiffness(pair: ContactPair, delta_n: float, delta_previous: float,
-                          kt_previous: float, kt: float) -> float:
+                          kt_previous: float, kt: float, N: float) -> float:
     """The simplified law's step stiffness as the C99 header (and hertz2d's DEM) take it, second
     order from first touch: a new contact the mean of kt over its first step (Gauss-Laguerre in
-    the approach fraction), Simpson's rule with kt at the middle approach while the approach
-    changes by more than 1 % in the step, else the trapezoid; from the vectorised law's kt."""
+    the approach fraction), Simpson's rule with kt at the middle approach where the approach
+    changes by more than omega dt of itself in the step (omega^2 = k_n/m*, k_n = pi E*/(u - 1)
+    with u = pi E* delta_n/N, m* the discs' reduced mass, the mirror pair's for a wall), else
+    the trapezoid; from the vectorised law's kt."""
     from hertz2d.calibration.laws import scalar
     from hertz2d.calibration.laws.hertz2d import normal_force, tangential_stiffness
     from hertz2d.calibration.laws.penalty_factor import EQ33
@@ -212,8 +214,12 @@ def header_step_stiffness(pair: ContactPair, delta_n: float, delta_previous: flo
     if not kt_previous > 0.0:
         return sum(weight * kt_at(fraction * delta_n) for fraction, weight in
                    zip(scalar.ENTRY_FRACTIONS, scalar.LAGUERRE_WEIGHTS))
-    middle = 0.5 * (delta_n + delta_previous)
-    if abs(delta_n - middle) <= 0.005 * middle:
+    middle, change = 0.5 * (delta_n + delta_previous), delta_n - delta_previous
+    stiffness = math.pi * float(pair.modulus)
+    k_normal = stiffness / (stiffness * delta_n / N - 1.0)
+    masses = [DENSITY * math.pi * float(radius)**2 for radius in (pair.R1, pair.R2)]
+    reduced_mass = masses[0] * masses[1] / (masses[0] + masses[1])  # a wall: its mirror pair's
+    if change * change <= k_normal * (DT * DT / reduced_mass) * middle * middle:
         return 0.5 * (kt_previous + kt)
     return (kt_previous + 4.0 * kt_at(middle) + kt) / 6.0
 
@@ -240,7 +246,7 @@ def replay_simplified(pair: ContactPair, rows: dict[int, np.ndarray], steps: int
         N, a = (float(np.asarray(v).ravel()[0]) for v in normal_force(pair, delta))
         kt_previous, kt = kt, float(tangential_stiffness(pair, a, EQ33))
         T, slipping = capped_update(T, header_step_stiffness(pair, delta, delta_previous,
-                                                             kt_previous, kt),
+                                                             kt_previous, kt, N),
                                     scale * increment, N, float(pair.mu))
         tangential = 0.5 * T * T / kt
         stored = share * (hertz2d_normal_energy(a, float(pair.R1), float(pair.R2),

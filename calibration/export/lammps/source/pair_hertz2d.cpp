@@ -259,7 +259,7 @@ void PairHertz2d::compute(int eflag, int vflag)
   const bool advance = !update->setupflag;    // set-up evaluations add no tangential increment
   const double dt = update->dt;
   double **x = atom->x, **v = atom->v, **omega = atom->omega;
-  const double *radius = atom->radius;
+  const double *radius = atom->radius, *rmass = atom->rmass;
   const int *type = atom->type;
   const tagint *tag = atom->tag;
   const int stride = atom->ntypes + 1;
@@ -315,6 +315,7 @@ void PairHertz2d::compute(int eflag, int vflag)
                               &entry->constants);
       }
       block.constants[c] = entry->constants;
+      hertz2d_prepare_step(dt, rmass[i] * rmass[j] / (rmass[i] + rmass[j]), &block.constants[c]);
       block.history[c] = store->touch(i, tag[j], entry->slot_i);
       block.entry[c] = entry;
       if (block.count == Hertz2dBlock::SIZE) step_block();

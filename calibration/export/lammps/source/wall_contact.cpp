@@ -53,6 +53,7 @@ Hertz2dWallForce LAMMPS_NS::hertz2d_wall_step(LAMMPS *lmp, FixHertz2dStore *stor
   hertz2d_prepared constants = m.prepared[type];
   const double log_4R = m.log_4r(i, r);
   hertz2d_prepare_sizes(&mirror, log_4R, log_4R, &constants);
+  hertz2d_prepare_step(lmp->update->dt, atom->rmass[i], &constants);  // the disc's mass
   double *block = store->touch(i, key);
   hertz2d_state law;
   const double increment = lmp->update->setupflag ? 0.0 : v_t * lmp->update->dt;
