@@ -231,7 +231,9 @@ def calibrated_contact(law, p, ratio, dt, delta, v_n, v_t, pair, history, row, R
     """:func:`contact` for the calibrated law, whose step (:func:`hertz2d.dem.laws.calibrated_step`
     from the pair's normal force ``normal``: :func:`hertz2d.dem.laws.calibrated_tangential`, (C1)'s
     numbers from ``p[curves]`` on: the disc pair's or the wall's) updates the contact's own
-    columns of ``history[row]`` in place; the same returns.
+    columns of ``history[row]`` in place; the same returns. A new contact takes the increment
+    of the part of the step it was in contact, as :func:`contact`'s laws do
+    (:func:`entry_fraction`).
 
     Ledger: the step's work on the pair by the tangential force and by the normal force's
     coupling term is ``(T0 + T)/2 d(delta_t) + (C0 + C)/2 d(delta_n)`` (the trapezoid, as for the
@@ -248,6 +250,8 @@ def calibrated_contact(law, p, ratio, dt, delta, v_n, v_t, pair, history, row, R
     docstring). The tangential step with memory stays a call: inlined too, it tripled the
     engine's compile time."""
     d_delta_t = scale * v_t * dt if accumulate else 0.0
+    if history[row, NORMAL] == 0.0:  # a new contact: the part of the step it was in contact
+        d_delta_t *= entry_fraction(delta, v_n, dt)
     T_previous, coupling_previous = history[row, TANGENTIAL], history[row, COUPLING]
     new, k_normal, slipping = calibrated_tangential(law, p, pair, history[row, BASE_NORMAL:],
                                                     normal, d_delta_t, R1, R2, curves)

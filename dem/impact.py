@@ -4,8 +4,9 @@ One disc of radius R and density rho (mass ``m = rho pi R^2`` per unit thickness
 moves at ``speed`` towards a rigid wall or an equal disc at rest, at ``angle`` degrees from the
 contact normal, without spin or gravity. Geometry: the counterpart is below, the contact normal at
 impact is -y, the disc moves in +x and -y; its spin is counter-clockwise positive, so friction on
-a disc moving in +x spins it clockwise (negative). The run starts at first touch (t = 0) and
-ends when the overlap closes again (the crossing interpolated linearly between steps).
+a disc moving in +x spins it clockwise (negative). The run starts at first touch (t = 0), or a
+``gap`` before it (the contact then begins inside a step, as a DEM's contacts do), and ends when
+the overlap closes again (the crossing interpolated linearly between steps).
 
 Measured (:func:`impact`): contact time; normal restitution ``-v_n'/v_n`` and the rebound angle
 ``atan(v_t'/v_n')`` (degrees, positive when the tangential motion keeps its sense) of the
@@ -195,7 +196,7 @@ def check_impact(law: Law, speed, angle, radius, density, dt, wall: bool,
 
 def impact(law: Law, *, speed: float, angle: float = 0.0, wall: bool = True,
            radius: float = RADIUS, density: float = DENSITY, dt: float = 1e-5,
-           damping: Damping = Damping()) -> ImpactResult:
+           damping: Damping = Damping(), gap: float = 0.0) -> ImpactResult:
     """One impact (module docstring for the geometry and what is measured).
 
     Parameters
@@ -214,6 +215,9 @@ def impact(law: Law, *, speed: float, angle: float = 0.0, wall: bool = True,
         The time step (s); the biaxial test's by default, coarse for one impact.
     damping : Damping, optional
         A contact damping ratio and a local damping coefficient (none by default).
+    gap : float, optional
+        How far the disc starts from touching (m; 0 by default); the contact time is counted
+        from first touch.
 
     Returns
     -------
@@ -227,14 +231,17 @@ def impact(law: Law, *, speed: float, angle: float = 0.0, wall: bool = True,
         Bad input, or a time step too large for the contact's stiffness, before running.
     """
     budget = check_impact(law, speed, angle, radius, density, dt, wall, damping)
+    non_negative("gap", gap)
     theta = math.radians(angle)
+    touch = gap / (speed * math.cos(theta))  # the time of first touch
+    budget += int(math.ceil(touch / dt))
     velocity = [[speed * math.sin(theta), -speed * math.cos(theta), 0.0]]
     if wall:
-        discs = Discs.from_arrays([[0.0, radius]], [radius], density, velocity)
+        discs = Discs.from_arrays([[0.0, radius + gap]], [radius], density, velocity)
         walls = Walls.build([(0.0, 0.0)], [(0.0, 1.0)])
     else:
-        discs = Discs.from_arrays([[0.0, radius], [0.0, -radius]], [radius, radius], density,
-                                  velocity + [[0.0, 0.0, 0.0]])
+        discs = Discs.from_arrays([[0.0, radius + gap], [0.0, -radius]], [radius, radius],
+                                  density, velocity + [[0.0, 0.0, 0.0]])
         walls = Walls.none()
     run = Simulation(discs, law, dt=dt, walls=walls, gravity=(0.0, 0.0), damping=damping,
                      skin=0.5 * radius)
@@ -246,18 +253,19 @@ def impact(law: Law, *, speed: float, angle: float = 0.0, wall: bool = True,
         gap = discs.position[0, :2] - discs.position[1, :2]
         return 2.0 * radius - math.hypot(*gap)
 
-    previous = 0.0
+    previous, touched = 0.0, False
     for step in range(1, budget + 1):
         run.advance(1)
         current = overlap()
-        if current <= 0.0:
+        touched = touched or current > 0.0
+        if touched and current <= 0.0:
             break
         previous = current
     else:  # a damping ratio near 1 makes the discrete contact overdamped: it never lets go
         raise InputError(f"damping ratio={damping.ratio!r}, local damping={damping.local!r}: the "
                          f"disc did not leave the contact within {budget} steps (four times "
                          "the contact time expected); take less damping or a smaller dt")
-    contact_time = dt * (step - 1 + previous / (previous - current))
+    contact_time = dt * (step - 1 + previous / (previous - current)) - touch
     relative = discs.velocity[0, :2] - (0.0 if wall else discs.velocity[1, :2])
     normal_in = speed * math.cos(theta)
     balance = run.balance()

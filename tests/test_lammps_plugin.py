@@ -44,10 +44,10 @@ def dem_impact(angle, wall, mu=MU, ratio=0.0, local=0.0):
     return law, impact(law, speed=SPEED, angle=angle, wall=wall, dt=DT, damping=damping), steps
 
 
-def plugin_impact(plugin, angle, wall, steps, mu=MU, ratio=0.0, local=0.0):
+def plugin_impact(plugin, angle, wall, steps, mu=MU, ratio=0.0, local=0.0, gap=0.0):
     return lammps_impact(plugin, "law.json", E=E, nu=NU, mu=mu, speed=SPEED, angle=angle,
                          wall=wall, radius=RADIUS, density=DENSITY, dt=DT, steps=steps,
-                         ratio=ratio, local=local)
+                         ratio=ratio, local=local, gap=gap)
 
 
 def close(a, b, scale):
@@ -70,6 +70,33 @@ def test_impact_equals_hertz2d_dem(plugin, angle, wall, ratio, local):
     assert close(theirs.contact_time, ours.contact_time, ours.contact_time)
     assert close(theirs.restitution, ours.restitution, 1.0)
     assert close(theirs.rebound_angle, ours.rebound_angle, max(angle, 1.0))
+    assert close(theirs.spin, ours.spin, SPEED / RADIUS)
+
+
+@pytest.mark.parametrize("law", ["plugin", "calibrated_plugin"])
+@pytest.mark.parametrize("wall", [True, False], ids=["wall", "discs"])
+def test_an_impact_that_begins_inside_a_step_equals_hertz2d_dem(request, law, wall):
+    """A contact that begins 37 % into a step takes, in its first step, the tangential increment
+    of the part of the step it was in contact (hertz2d.dem.forces.entry_fraction), in LAMMPS as
+    in hertz2d's DEM, for the paper's law and the calibrated one: the impacts agree to EQUAL.
+    At 10 degrees the contact sticks from first touch, so the first step's increment stays in
+    the force (at 30 degrees Coulomb's cap takes it)."""
+    pytest.importorskip("numba", reason="hertz2d's DEM needs numba")
+    from hertz2d.calibration.export.calibrated_law_file import read_calibrated_law
+    from hertz2d.dem import Damping, Law
+    from hertz2d.dem.impact import check_impact, impact
+    folder = request.getfixturevalue(law)
+    angle, theta = 10.0, math.radians(10.0)
+    gap = 0.37 * SPEED * math.cos(theta) * DT
+    dem_law = (Law.simplified(E, NU, MU, EQ33) if law == "plugin" else
+               Law.calibrated(E, NU, MU, read_calibrated_law(folder / "law.json")[0]))
+    ours = impact(dem_law, speed=SPEED, angle=angle, wall=wall, dt=DT, gap=gap)
+    steps = check_impact(dem_law, SPEED, angle, RADIUS, DENSITY, DT, wall, Damping()) + 1
+    theirs = plugin_impact(folder, angle, wall, steps, gap=gap)
+    assert theirs.steps == ours.steps
+    assert close(theirs.contact_time, ours.contact_time, ours.contact_time)
+    assert close(theirs.restitution, ours.restitution, 1.0)
+    assert close(theirs.rebound_angle, ours.rebound_angle, angle)
     assert close(theirs.spin, ours.spin, SPEED / RADIUS)
 
 

@@ -2,7 +2,8 @@
 
 The geometry of :mod:`hertz2d.dem.impact`: one disc of radius R at (0, R) moves at ``speed``, ``angle``
 degrees from the normal (velocity ``(v sin, -v cos)``), onto a wall y = 0 or an equal disc at rest
-at (0, -R), without gravity, starting at first touch. LAMMPS runs ``steps`` steps in one ``run``
+at (0, -R), without gravity, starting at first touch (or ``gap`` before it, the disc at (0, R +
+gap): the contact then begins inside a step). LAMMPS runs ``steps`` steps in one ``run``
 and dumps every step's positions and velocities (17 digits, :func:`impact_record`);
 :func:`lammps_impact` then finds the step where the overlap closes and measures what
 ``hertz2d.dem.impact.impact`` does: the contact time (the crossing interpolated linearly between steps),
@@ -58,22 +59,24 @@ def _read_record(path: Path, discs: int) -> np.ndarray:
 
 def lammps_impact(plugin_folder, law_file: str, *, E: float, nu: float, mu: float,
                   speed: float, angle: float, wall: bool, radius: float, density: float,
-                  dt: float, steps: int, ratio: float = 0.0, local: float = 0.0) -> LammpsImpact:
+                  dt: float, steps: int, ratio: float = 0.0, local: float = 0.0,
+                  gap: float = 0.0) -> LammpsImpact:
     """One impact (module docstring) of ``steps`` steps at most."""
     record = impact_record(plugin_folder, law_file, E=E, nu=nu, mu=mu, speed=speed, angle=angle,
                            wall=wall, radius=radius, density=density, dt=dt, steps=steps,
-                           ratio=ratio, local=local)
-    return measure(record, wall, radius, density, speed, math.radians(angle), dt)
+                           ratio=ratio, local=local, gap=gap)
+    return measure(record, wall, radius, density, speed, math.radians(angle), dt, gap)
 
 
 def impact_record(plugin_folder, law_file: str, *, E: float, nu: float, mu: float,
                   speed: float, angle: float, wall: bool, radius: float, density: float,
-                  dt: float, steps: int, ratio: float = 0.0, local: float = 0.0) -> np.ndarray:
+                  dt: float, steps: int, ratio: float = 0.0, local: float = 0.0,
+                  gap: float = 0.0) -> np.ndarray:
     """The trajectory of one impact (module docstring) over ``steps`` steps: row k after step
     k (row 0 the start), ``step`` then :data:`COLUMNS` per disc (the moving disc first)."""
     theta = math.radians(angle)
     velocity = [(speed * math.sin(theta), -speed * math.cos(theta), 0.0)]
-    centres, radii = [(0.0, radius)], [radius]
+    centres, radii = [(0.0, radius + gap)], [radius]
     if not wall:
         centres.append((0.0, -radius))
         radii.append(radius)
@@ -97,15 +100,17 @@ def impact_record(plugin_folder, law_file: str, *, E: float, nu: float, mu: floa
 
 
 def measure(record: np.ndarray, wall: bool, radius: float, density: float, speed: float,
-            theta: float, dt: float) -> LammpsImpact:
-    """The impact's quantities from the per-step record (row k: after step k)."""
+            theta: float, dt: float, gap: float = 0.0) -> LammpsImpact:
+    """The impact's quantities from the per-step record (row k: after step k); the contact
+    time from first touch, ``gap / (speed cos theta)`` after the start."""
     per_disc = record[:, 1:].reshape(len(record), -1, len(COLUMNS))
     if wall:
         overlap = radius - per_disc[:, 0, 1]
     else:
         overlap = 2.0 * radius - np.hypot(per_disc[:, 0, 0] - per_disc[:, 1, 0],
                                           per_disc[:, 0, 1] - per_disc[:, 1, 1])
-    step = int(np.argmax((overlap <= 0.0) & (record[:, 0] > 0)))
+    touched = np.maximum.accumulate(overlap > 0.0)  # from the first row in contact on
+    step = int(np.argmax((overlap <= 0.0) & touched))
     if overlap[step] > 0.0 or step == 0:
         raise ArithmeticError("the disc did not leave the contact within the steps run")
     previous, current = overlap[step - 1], overlap[step]
@@ -116,7 +121,8 @@ def measure(record: np.ndarray, wall: bool, radius: float, density: float, speed
                                   + 0.5 * radius**2 * after[:, 4] ** 2)
     initial = 0.5 * mass * speed**2
     return LammpsImpact(
-        contact_time=dt * (record[step, 0] - 1 + previous / (previous - current)),
+        contact_time=dt * (record[step, 0] - 1 + previous / (previous - current))
+        - gap / (speed * math.cos(theta)),
         restitution=relative[1] / (speed * math.cos(theta)),
         rebound_angle=math.degrees(math.atan2(relative[0], relative[1])),
         spin=float(after[0, 4]), energy_error=abs(kinetic - initial) / initial,

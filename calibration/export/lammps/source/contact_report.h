@@ -36,6 +36,19 @@ enum Hertz2dReport {
 /* The width of a contact's block in the store */
 static constexpr int HERTZ2D_BLOCK = HERTZ2D_HISTORY_SIZE + HERTZ2D_REPORT;
 
+/* The step's tangential increment v_t dt, of which a contact new in this step (its block's
+ * normal force 0: made zeros by the store) takes the part of the step it has been in contact,
+ * its approach over the approach the step made (-v_n dt, v_n > 0 separating), at most 1: as
+ * hertz2d's DEM (hertz2d.dem.forces.entry_fraction). The whole v_t dt would carry the
+ * increment of the part of the step before the touch, a first-order error in dt. */
+inline double hertz2d_step_increment(const double *block, double overlap, double v_n,
+                                     double v_t, double dt)
+{
+  const double made = -v_n * dt;
+  const bool fresh = block[HERTZ2D_HISTORY_SIZE + REPORT_N] == 0.0;
+  return v_t * dt * (fresh && made > overlap ? overlap / made : 1.0);
+}
+
 /* Record the step the law just made (state `law`, prepared constants `q`) in the block's report;
  * `scale` is 1 for two discs and 2 for a disc and its mirror image (the law's increments are
  * the pair's), `share` the contact's part of the pair's energies (1, a wall's 1/2). Returns the

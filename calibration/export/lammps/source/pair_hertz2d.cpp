@@ -303,7 +303,6 @@ void PairHertz2d::compute(int eflag, int vflag)
       block.lever_j[c] = lever_j;
       block.v_n[c] = rvx * nx + rvy * ny;
       block.v_t[c] = v_t;
-      block.increment[c] = advance ? v_t * dt : 0.0;
 
       const int ti = type[i], tj = type[j];
       block.pair[c] = {ri, radius[j], modulus[ti], modulus[tj], poisson[ti], poisson[tj],
@@ -317,6 +316,8 @@ void PairHertz2d::compute(int eflag, int vflag)
       block.constants[c] = entry->constants;
       hertz2d_prepare_step(dt, rmass[i] * rmass[j] / (rmass[i] + rmass[j]), &block.constants[c]);
       block.history[c] = store->touch(i, tag[j], entry->slot_i);
+      block.increment[c] =
+          advance ? hertz2d_step_increment(block.history[c], delta, block.v_n[c], v_t, dt) : 0.0;
       block.entry[c] = entry;
       if (block.count == Hertz2dBlock::SIZE) step_block();
     }

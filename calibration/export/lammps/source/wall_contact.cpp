@@ -56,7 +56,9 @@ Hertz2dWallForce LAMMPS_NS::hertz2d_wall_step(LAMMPS *lmp, FixHertz2dStore *stor
   hertz2d_prepare_step(lmp->update->dt, atom->rmass[i], &constants);  // the disc's mass
   double *block = store->touch(i, key);
   hertz2d_state law;
-  const double increment = lmp->update->setupflag ? 0.0 : v_t * lmp->update->dt;
+  const double increment = lmp->update->setupflag
+                               ? 0.0
+                               : hertz2d_step_increment(block, delta, v_n, v_t, lmp->update->dt);
   const int status = hertz2d_contact_prepared(&mirror, &constants, delta, increment, block,
                                               &law);
   if (status != HERTZ2D_OK)
