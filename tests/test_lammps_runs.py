@@ -1,4 +1,5 @@
-"""Long runs of the LAMMPS plugin next to hertz2d's DEM (``pytest -m slow``; about 20 minutes).
+"""Long runs of the LAMMPS plugin next to hertz2d's DEM (``pytest -m slow``; the biaxial test's
+20 runs of 8e5 steps are most of their time).
 
 - 2 MPI ranks (``mpiexec -n 2 lmp``, side by side) against 1: 200 discs falling into the box
   under gravity for 0.25 s (discs cross the ranks' boundary, contacts span it, neighbour lists
