@@ -162,6 +162,18 @@ def entry_fraction(delta, v_n, dt):
     return delta / made if made > delta else 1.0
 
 
+@njit(inline=True)
+def step_increment(normal_before, delta, v_n, v_t, dt, scale, accumulate):
+    """The law's tangential increment of the step, ``scale v_t dt`` (0 unless ``accumulate``),
+    of which a new contact (``normal_before``, its N of the last step, 0) takes the part of the
+    step it was in contact (:func:`entry_fraction`): every law's, :func:`contact` and
+    :func:`calibrated_contact` (the LAMMPS plugin's ``hertz2d_step_increment`` is the same)."""
+    d_delta_t = scale * v_t * dt if accumulate else 0.0
+    if normal_before == 0.0:
+        d_delta_t *= entry_fraction(delta, v_n, dt)
+    return d_delta_t
+
+
 @njit
 def contact(code, kernel, law, vector, ratio, dt, delta, v_n, v_t, pair, state, R1, R2, scale,
             accumulate):
@@ -176,7 +188,7 @@ def contact(code, kernel, law, vector, ratio, dt, delta, v_n, v_t, pair, state, 
     stiffness and the energy the step dissipates by slip and by the change of kt (for the
     ledger; 0 unless ``accumulate``). Its N is NaN if the law fails. A new contact (N 0 in
     ``state``) takes the increment of the part of the step it was in contact
-    (:func:`entry_fraction`).
+    (:func:`step_increment`).
 
     Ledger: the step's stiffness k (:func:`hertz2d.dem.laws.law_step`: Eq. 32's trapezoid, or a new
     contact's mean) moves the force elastically by ``k (d(delta_t) - slip)``, the work
@@ -184,10 +196,8 @@ def contact(code, kernel, law, vector, ratio, dt, delta, v_n, v_t, pair, state, 
     ``T^2/(2 kt) - T0^2/(2 kt0)``: the difference, ``T0^2/2 (1/kt0 - 1/k) - T^2/2 (1/kt -
     1/k)`` (the first term 0 for a new contact), is what a varying kt dissipates (0 for a
     constant kt); the slip dissipates the step's mean force times the slip."""
-    d_delta_t = scale * v_t * dt if accumulate else 0.0
+    d_delta_t = step_increment(state[NORMAL], delta, v_n, v_t, dt, scale, accumulate)
     T_previous, kt_previous = state[TANGENTIAL], state[STIFFNESS]
-    if state[NORMAL] == 0.0:
-        d_delta_t *= entry_fraction(delta, v_n, dt)
     if code == LINEAR:  # the commonest law without the parameter tuple's copy (measured)
         new, k_normal, slipping, k_step = linear_step(law[KN], law[KT], law[FRICTION], state,
                                                       scale * delta, d_delta_t)
@@ -233,7 +243,7 @@ def calibrated_contact(law, p, ratio, dt, delta, v_n, v_t, pair, history, row, R
     numbers from ``p[curves]`` on: the disc pair's or the wall's) updates the contact's own
     columns of ``history[row]`` in place; the same returns. A new contact takes the increment
     of the part of the step it was in contact, as :func:`contact`'s laws do
-    (:func:`entry_fraction`).
+    (:func:`step_increment`).
 
     Ledger: the step's work on the pair by the tangential force and by the normal force's
     coupling term is ``(T0 + T)/2 d(delta_t) + (C0 + C)/2 d(delta_n)`` (the trapezoid, as for the
@@ -249,9 +259,7 @@ def calibrated_contact(law, p, ratio, dt, delta, v_n, v_t, pair, history, row, R
     called, the two counted the references of their arrays at every contact (module
     docstring). The tangential step with memory stays a call: inlined too, it tripled the
     engine's compile time."""
-    d_delta_t = scale * v_t * dt if accumulate else 0.0
-    if history[row, NORMAL] == 0.0:  # a new contact: the part of the step it was in contact
-        d_delta_t *= entry_fraction(delta, v_n, dt)
+    d_delta_t = step_increment(history[row, NORMAL], delta, v_n, v_t, dt, scale, accumulate)
     T_previous, coupling_previous = history[row, TANGENTIAL], history[row, COUPLING]
     new, k_normal, slipping = calibrated_tangential(law, p, pair, history[row, BASE_NORMAL:],
                                                     normal, d_delta_t, R1, R2, curves)

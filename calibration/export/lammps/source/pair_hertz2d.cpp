@@ -314,7 +314,8 @@ void PairHertz2d::compute(int eflag, int vflag)
                               &entry->constants);
       }
       block.constants[c] = entry->constants;
-      hertz2d_prepare_step(dt, rmass[i] * rmass[j] / (rmass[i] + rmass[j]), &block.constants[c]);
+      block.reduced_mass[c] = rmass[i] * rmass[j] / (rmass[i] + rmass[j]);
+      hertz2d_prepare_step(dt, block.reduced_mass[c], &block.constants[c]);
       block.history[c] = store->touch(i, tag[j], entry->slot_i);
       block.increment[c] =
           advance ? hertz2d_step_increment(block.history[c], delta, block.v_n[c], v_t, dt) : 0.0;
@@ -331,7 +332,7 @@ void PairHertz2d::compute(int eflag, int vflag)
 void PairHertz2d::step_block()
 {
   double **f = atom->f, **torque = atom->torque;
-  const double *radius = atom->radius, *rmass = atom->rmass;
+  const double *radius = atom->radius;
   const tagint *tag = atom->tag;
   const int nlocal = atom->nlocal;
   hertz2d_contacts_prepared(block.count, block.pair, block.constants, block.delta,
@@ -346,9 +347,8 @@ void PairHertz2d::step_block()
     const double nx = block.nx[c], ny = block.ny[c];
     const double lever_i = block.lever_i[c], lever_j = block.lever_j[c];
     double *history = block.history[c];
-    const double reduced_mass = rmass[i] * rmass[j] / (rmass[i] + rmass[j]);
-    const Hertz2dDashpot damped = hertz2d_dashpot(ratio, reduced_mass, 1.0, block.v_n[c],
-                                                  block.v_t[c], law);
+    const Hertz2dDashpot damped = hertz2d_dashpot(ratio, block.reduced_mass[c], 1.0,
+                                                  block.v_n[c], block.v_t[c], law);
     // a contact with a ghost is computed on both ranks (half each in the ledger and energy)
     const double work = hertz2d_record(history, block.constants[c], block.pair[c],
                                        block.delta[c], block.increment[c], 1.0, 1.0, law,

@@ -70,6 +70,7 @@ struct Hertz2dBlock {
   double dx[SIZE], dy[SIZE], nx[SIZE], ny[SIZE];    // x_j - x_i and its unit vector n
   double delta[SIZE], increment[SIZE];               // approach, tangential increment v_t dt
   double lever_i[SIZE], lever_j[SIZE], v_n[SIZE], v_t[SIZE];
+  double reduced_mass[SIZE];                         // m_i m_j/(m_i + m_j): step rule, dashpots
   double *history[SIZE];                             // the contact's block in the store
   Hertz2dListEntry *entry[SIZE];                     // its neighbour-list entry's
   hertz2d_pair pair[SIZE];
