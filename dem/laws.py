@@ -540,11 +540,12 @@ def law_step(code, law, pair, state, delta_n, d_delta_t, R1, R2, delta_middle, d
     more than ``omega dt`` of the approach in the step (:func:`trapezoid_suffices`; omega the
     contact's normal frequency, from the pair's reduced mass in ``pair`` and ``dt``): the
     trapezoid's steps then have ``r = |change|/delta <= omega dt``, and their error, ``r^2
-    delta^2 |d2kt/d(delta)2| / (12 kt)`` of kt's increment a step (about ``r^2/50`` for Eq. 31's
-    kt), sums to at most of order ``(omega dt)^2/50`` of the impulse: second order in dt. (A
-    bound that does not scale with dt, such as a change of 1 %, leaves a first-order residue
-    ``~ 0.01 dt``; and it takes Simpson's rule on most contacts of a bed vibrating at a coarse
-    step, where omega dt is about 0.2 and the trapezoid's error far below the integrator's own:
+    delta^2 |d2kt/d(delta)2| / (12 kt)`` of kt's increment a step (``r^2 beta/(12 B)`` for Eq.
+    31's ``kt = pi E*/B``, ``beta = -dB/d(log delta)`` of order 1), sums to at most of order
+    ``(omega dt)^2 beta/(12 B)`` of the impulse: second order in dt. (A bound that does not
+    scale with dt, such as a change of 1 %, leaves a first-order residue ``~ 0.01 dt``; and it
+    takes Simpson's rule on most contacts of a bed vibrating at a coarse step, a sizeable
+    fraction of 1/omega, where the trapezoid's error is far below the integrator's own:
     ``benchmarks/dem_same_geometry.py`` times the paper's law on such a bed.)
 
     Returns ``(state, k_normal, slipping, k_step)``: the contact's new history (:data:`HISTORY`
