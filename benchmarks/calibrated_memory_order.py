@@ -1,9 +1,9 @@
-"""What sets the calibrated law's order in the time step: its memory of eight traction pieces
-(run: ``python benchmarks/calibrated_memory_order.py``).
+"""What sets the calibrated law's order in the time step: the first steps of a growing contact and
+its memory of eight traction pieces (run: ``python benchmarks/calibrated_memory_order.py``).
 
 The DEM's oblique impacts with the calibrated law converge at first order in dt where the contact
 sticks from first touch (``benchmarks/dem_verification.py``, table 6), where Table 1's converge
-at second order. This script finds the cause on one contact, without the DEM's integrator: the
+at second order. This script finds the causes on one contact, without the DEM's integrator: the
 paper's disc on a rigid wall (R 0.035 m, E 10 GPa, nu 0.25, mu 0.3, the shipped coefficients)
 along a prescribed path like an impact's, the approach ``delta_n(s) = delta_max sin(pi s)`` and
 the tangential displacement ``delta_t(s) = A s`` for s from 0 to 1 (sticking while the contact
@@ -14,19 +14,29 @@ reverses while the contact grows and again while it shrinks, as a sticking impac
 motion does (the rebound's spin): ``delta_t(s) = A' sin(2 pi s)``, A' half of A; its outputs are
 T at the peak and at s = 3/4, ``T(1/2)`` and ``T(3/4)``.
 
-Twice: with the law's memory as shipped (:data:`hertz2d.calibration.laws.calibrated_kernel.PIECES`
-pieces, beyond which each step's new annulus is merged), and with room for 4096 pieces, so that
-no step merges. The law's kernel is plain Python, and its memory size is a module constant the
-script sets for the second run. The table gives the change of each output (relative to its
-finest value) from each n to the next, and the observed order, the least-squares slope
-of log |change| on log(1/n) from n = 400 on (the coarser steps are not yet in the asymptotic
-range: the first merges and the largest annuli dominate them). The table is also written to
+Three runs: with the law's memory as shipped (:data:`hertz2d.calibration.laws.calibrated_kernel.PIECES`
+pieces, beyond which each step's new annulus is merged) and with room for 4096 pieces, so that
+no step merges, in the n equal steps; and the shipped memory in graded steps (:func:`graded`;
+not with 4096 pieces, whose plain-Python substeps each sum over thousands of pieces): every step in
+which the approach changes by more than ``X = pi/n`` of itself (omega dt of an impact whose
+contact lasts the n steps) split into substeps that change it by at most that, geometrically,
+the first from ``X^2`` of its end. Each step lays one annulus of uniform density, and where the
+contact grows by a large fraction of itself in a step (its first steps) the density its rim
+lays changes across the annulus, as ``1/B(a)`` with ``log(4R/a)`` in B: those steps' errors sum
+to a first-order term, which the graded steps take out. The law is the same in all three; the
+graded runs change only where the path is sampled (the outputs are at the same n + 1 points).
+The law's kernel is plain Python, and its memory size is a module constant the script sets.
+The table gives the change of each output (relative to its finest value) from each n to the
+next, and the observed order, the least-squares slope of log |change| on log(1/n) from n = 400
+on (the coarser steps are not yet in the asymptotic range: the first merges and the largest
+annuli dominate them). The table is also written to
 ``benchmarks/results/calibrated_memory_order.json``.
 """
 from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import sys
 from pathlib import Path
 
@@ -48,6 +58,9 @@ PEAK = 2e-5
 STEPS = [25 * 2**k for k in range(8)]
 #: the first n of the order's fit
 FIT_FROM = 400
+#: the graded steps' bound X = GRADING/n on the approach's change a step, relative to itself:
+#: omega dt of an impact whose contact lasts the n steps (omega t_c = pi)
+GRADING = math.pi
 
 
 #: the kernel's module constants that follow its number of pieces
@@ -76,31 +89,62 @@ def memory(pieces: int):
             setattr(kernel, name, value)
 
 
-def forces(pair, coefficients, displacement, n: int) -> np.ndarray:
-    """T at each of the ``n + 1`` points of the path whose tangential displacement is
-    ``displacement`` (the same points; the approach ``PEAK sin(pi s)``), from the unloaded
-    state."""
-    approach = PEAK * np.sin(np.pi * np.linspace(0.0, 1.0, n + 1))
-    state = CalibratedState.unloaded()
-    found = np.zeros(n + 1)
+def graded(n: int) -> np.ndarray:
+    """The path's points for n steps with every step in which the approach changes by more than
+    ``X = pi/n`` of itself (:data:`GRADING`) split into substeps that change it by at most that,
+    geometrically in the approach; the first from ``X^2`` of its end (the contact's area below
+    that carries that share of the traction), the last down to ``X^2`` of its start. The n + 1
+    points of the uniform path are among them."""
+    s = np.linspace(0.0, 1.0, n + 1)
+    growth = GRADING / n
+    points = [s[:1]]
     for k in range(1, n + 1):
-        state = calibrated_update(pair, max(approach[k], 0.0),
-                                  displacement[k] - displacement[k - 1], state, coefficients)
+        low, high = approach(s[k - 1]), approach(s[k])
+        rising = high > low
+        start = max(low, growth**2 * high) if rising else low
+        end = high if rising else max(high, growth**2 * low)
+        parts = max(1, math.ceil(abs(math.log(end / start)) / math.log1p(growth)))
+        levels = start * (end / start) ** (np.arange(1, parts + 1) / parts)
+        inner = np.concatenate([[start] if start > low else [], levels,
+                                [high] if end > high else []])[:-1]
+        branch = (np.arcsin(np.minimum(inner / PEAK, 1.0)) / np.pi if rising
+                  else 1.0 - np.arcsin(np.minimum(inner / PEAK, 1.0)) / np.pi)
+        points += [branch, s[k:k + 1]]
+    return np.concatenate(points)
+
+
+def approach(s):
+    """The path's approach ``PEAK sin(pi s)`` (m)."""
+    return PEAK * np.sin(np.pi * s)
+
+
+def forces(pair, coefficients, displacement, n: int, grade: bool = False) -> np.ndarray:
+    """T at the ``n + 1`` points of the path whose tangential displacement is the function
+    ``displacement`` of s (the approach :func:`approach`), from the unloaded state, in the n
+    steps or, with ``grade``, in the steps of :func:`graded`."""
+    s = graded(n) if grade else np.linspace(0.0, 1.0, n + 1)
+    on_grid = np.isin(s, np.linspace(0.0, 1.0, n + 1))
+    path, moved = approach(s), displacement(s)
+    state = CalibratedState.unloaded()
+    found = np.zeros(len(s))
+    for k in range(1, len(s)):
+        state = calibrated_update(pair, max(path[k], 0.0), moved[k] - moved[k - 1], state,
+                                  coefficients)
         found[k] = state.T[0]
-    return found
+    return found[on_grid]
 
 
-def impulse(pair, coefficients, amplitude: float, n: int) -> tuple[float, float]:
+def impulse(pair, coefficients, amplitude: float, n: int, grade: bool) -> tuple[float, float]:
     """``(J, T(1/2))`` of the growing path in ``n`` steps (module docstring)."""
-    found = forces(pair, coefficients, amplitude * np.linspace(0.0, 1.0, n + 1), n)
+    found = forces(pair, coefficients, lambda s: amplitude * s, n, grade)
     return float(np.sum(0.5 * (found[1:] + found[:-1])) / n), float(found[n // 2])
 
 
-def reversals(pair, coefficients, amplitude: float, n: int) -> tuple[float, float]:
+def reversals(pair, coefficients, amplitude: float, n: int, grade: bool) -> tuple[float, float]:
     """``(T(1/2), T(3/4))`` of the reversing path in ``n`` steps (at the nearest earlier step
     where n is not a multiple of 4: n = 25 and 50, before the order's fit)."""
-    s = np.linspace(0.0, 1.0, n + 1)
-    found = forces(pair, coefficients, 0.5 * amplitude * np.sin(2.0 * np.pi * s), n)
+    found = forces(pair, coefficients, lambda s: 0.5 * amplitude * np.sin(2.0 * np.pi * s), n,
+                   grade)
     return float(found[n // 2]), float(found[3 * n // 4])
 
 
@@ -124,16 +168,17 @@ def main() -> None:
     amplitude = 0.6 * MU * peak.N[0] / peak.kt[0]  # the first touch's stiffness: pi E*/(B - kappa)
     print(f"The paper's disc on a wall, delta_max {PEAK:g} m, A {amplitude:.3e} m; n = steps "
           "over the path; change from each n to the next over the finest value")
-    print(f"{'memory':>14} {'quantity':>18} " + " ".join(f"{n:>8}" for n in STEPS[1:])
+    print(f"{'memory':>24} {'quantity':>18} " + " ".join(f"{n:>8}" for n in STEPS[1:])
           + f" {'order':>6}")
-    for (path, outputs), pieces in itertools.product(PATHS.items(), (kernel.PIECES, 4096)):
+    runs = ((kernel.PIECES, False), (4096, False), (kernel.PIECES, True))
+    for (path, outputs), (pieces, grade) in itertools.product(PATHS.items(), runs):
         with memory(pieces):
-            found = np.array([path(pair, coefficients, amplitude, n) for n in STEPS])
+            found = np.array([path(pair, coefficients, amplitude, n, grade) for n in STEPS])
         for column, name in enumerate(outputs):
             values = found[:, column]
             changes = np.diff(values) / abs(values[-1])
-            label = f"{pieces} pieces"
-            print(f"{label:>14} {name:>18} " + " ".join(f"{c:>8.1e}" for c in changes)
+            label = f"{pieces} pieces" + (", graded steps" if grade else "")
+            print(f"{label:>24} {name:>18} " + " ".join(f"{c:>8.1e}" for c in changes)
                   + f" {order(changes):>6.2f}")
             rows.append({"memory": label, "quantity": name,
                          **{f"n = {n}": float(c) for n, c in zip(STEPS[1:], changes)},

@@ -304,13 +304,12 @@ def reduce_memory(history, count: int, area: float) -> int:
     density (which lowers ``int Phi^2/y`` of :func:`stored_energy` where the densities fall
     outwards and Phi > 0), or a piece whose density lies between its neighbours' is taken over
     by them, the inner one's density up to a point and the outer one's beyond it (which lowers
-    it where they rise outwards and Phi > 0): of those that do not raise the energy, the one
-    that moves the least traction (``|phi_j - phi_(j+1)| (g_j + g_(j+1))``, ``|phi_j -
-    phi_(j+2)| g_(j+1)``), so that the pieces kept follow a smooth density as closely as the
-    memory allows. Where none does, the innermost pieces relax (:func:`relax_innermost`).
-    The displacement
+    it where they rise outwards and Phi > 0): the first of them from the rim inwards that does
+    not raise the energy (the newest pieces first; at each place the merge before the take-over).
+    Where none does, the innermost pieces relax (:func:`relax_innermost`). The displacement
     the pieces stand for changes by a rigid slip of the contact (the caller re-counts it), never
-    its force.
+    its force. (On a path that reverses, these merges leave the law's response first order in
+    the step: ``benchmarks/calibrated_memory_order.py``.)
     """
     best, moved = -1, False
     for j in range(count - 2, -1, -1):  # from the rim inwards: the newest pieces first
