@@ -92,7 +92,10 @@ SPRING_N, SPRING_T, DAMPED_N, DAMPED_T, K_NORMAL = range(7, 12)
 #: :func:`hertz2d.dem.laws.calibrated_normals`), whose inputs (the radii among them) the gather
 #: pass writes too
 STEPS = 12
-SCRATCH_ROWS = STEPS + STEP_ROWS
+#: ... and after them the paper's law's dashpot coefficients over 2 zeta dt, ``sqrt(m* k/dt^2)``
+#: for k = k_n and kt (:func:`simplified_pass`)
+DASHPOT_N, DASHPOT_T = STEPS + STEP_ROWS, STEPS + STEP_ROWS + 1
+SCRATCH_ROWS = STEPS + STEP_ROWS + 2
 #: the scratch's integer rows: each touching contact's history row, its index in its candidate
 #: list, its disc (of a disc-wall pair) and 1 where the law's array step left it (``rare``)
 HISTORY_ROW, LISTED, DISC, RARE = range(4)
@@ -477,7 +480,7 @@ def block_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, 
     contacts to step one at a time (new ones, the table's outside), which a settled bed seldom
     needs (measured on the bed of ``benchmarks/dem.py``, 221 contacts: 0.9 us a step less than
     calling :func:`law_pass` for every block); for the calibrated law :func:`law_pass`."""
-    if code == SIMPLIFIED and simplified_pass(law, ratio, accumulate, history, constants,
+    if code == SIMPLIFIED and simplified_pass(law, ratio, dt, accumulate, history, constants,
                                               constant_rows, scratch, indices, count, scale,
                                               ledger) == 0:
         return True
@@ -535,7 +538,7 @@ def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, co
 
 
 @njit(vectorised=True, counted=False)
-def simplified_pass(law, ratio, accumulate, history, constants, constant_rows, scratch,
+def simplified_pass(law, ratio, dt, accumulate, history, constants, constant_rows, scratch,
                     indices, count, scale, ledger):
     """:func:`contact` of the paper's law for the ``count`` gathered contacts at once, from the
     inputs the gather pass wrote (:func:`gather`): the loops of
@@ -544,10 +547,21 @@ def simplified_pass(law, ratio, accumulate, history, constants, constant_rows, s
     and stores the new history of every contact the array step did not mark rare (those
     :func:`law_pass` steps one at a time); returns how many it marked. (The ledger's sums and
     the stores were a loop of their own; in this one, measured, they cost 2.5 ns a contact
-    less.)"""
+    less.) With dashpots, their coefficients ``2 zeta sqrt(m* k)`` (:func:`dashpots`) come
+    first from a loop of their own, as ``2 zeta dt sqrt(m*/dt^2 k)`` from the array step's rows
+    (the same to rounding), whose square roots vectorise where the loop below branches
+    (measured, interleaved, on a bed settled with dashpots: the step is faster; with m* taken
+    into the scratch by the gather pass instead, it was not)."""
     rows, rare = indices[HISTORY_ROW], indices[RARE]
     steps = scratch[STEPS:]
     simplified_steps(law, steps, count, rare)
+    if ratio > 0.0:
+        for c in range(count):
+            scratch[DASHPOT_N, c] = math.sqrt(steps[MASS_OVER_STEP_SQUARED, c]
+                                              * steps[NEW_K_NORMAL, c])
+            scratch[DASHPOT_T, c] = math.sqrt(steps[MASS_OVER_STEP_SQUARED, c]
+                                              * steps[NEW_STIFFNESS, c])
+    damping = 2.0 * ratio * dt * scale
     left = 0
     for c in range(count):
         N, T, kt = steps[NEW_NORMAL, c], steps[NEW_TANGENTIAL, c], steps[NEW_STIFFNESS, c]
@@ -558,8 +572,11 @@ def simplified_pass(law, ratio, accumulate, history, constants, constant_rows, s
                                         steps[STIFFNESS_0, c], kt, steps[NEW_K_STEP, c],
                                         steps[INCREMENT, c], scale)
         k_normal = steps[NEW_K_NORMAL, c]
-        N_d, T_d = dashpots(SIMPLIFIED, ratio, constants_row(constants, constant_rows[c]),
-                            k_normal, kt, scratch[V_N, c], scratch[V_T, c], scale, slipping)
+        N_d = T_d = 0.0
+        if ratio > 0.0:
+            N_d = -damping * scratch[DASHPOT_N, c] * scratch[V_N, c]
+            if not slipping:
+                T_d = damping * scratch[DASHPOT_T, c] * scratch[V_T, c]
         scratch[SPRING_N, c], scratch[SPRING_T, c] = N, T
         scratch[DAMPED_N, c], scratch[DAMPED_T, c], scratch[K_NORMAL, c] = N_d, T_d, k_normal
         if rare[c] == 0:
