@@ -142,16 +142,24 @@ def dashpots(code, ratio, pair, k_normal, kt, v_n, v_t, scale, slipping):
     """The contact dashpots' forces ``(N, T)`` at the damping ratio ``ratio``
     (:mod:`hertz2d.dem.damping`) from the step's stiffnesses (the linear spring's coefficients
     computed with the list); no tangential dashpot while the contact slides."""
-    N_dashpot = T_dashpot = 0.0
-    if ratio > 0.0:
-        if code == LINEAR:  # constant stiffnesses: coefficients computed with the list
-            normal, tangential = pair[NORMAL_DASHPOT], pair[TANGENTIAL_DASHPOT]
-        else:
-            normal = dashpot(ratio, pair[REDUCED_MASS], k_normal)
-            tangential = dashpot(ratio, pair[REDUCED_MASS], kt)
-        N_dashpot = -normal * scale * v_n
-        if not slipping:
-            T_dashpot = tangential * scale * v_t
+    if not ratio > 0.0:
+        return 0.0, 0.0
+    if code == LINEAR:  # constant stiffnesses: coefficients computed with the list
+        normal, tangential = pair[NORMAL_DASHPOT], pair[TANGENTIAL_DASHPOT]
+    else:
+        normal = dashpot(ratio, pair[REDUCED_MASS], k_normal)
+        tangential = dashpot(ratio, pair[REDUCED_MASS], kt)
+    return dashpot_forces(normal, tangential, scale, v_n, v_t, slipping)
+
+
+@njit(inline=True)
+def dashpot_forces(normal, tangential, scale, v_n, v_t, slipping):
+    """``(N, T)`` of dashpots of coefficients ``normal`` and ``tangential`` on the relative
+    velocities (``scale`` 2 for a wall's mirror pair): ``-normal v_n`` and ``tangential v_t``,
+    no tangential dashpot while the contact slides (:func:`dashpots`, and the paper's law's
+    array pass, :func:`simplified_pass`)."""
+    N_dashpot = -normal * scale * v_n
+    T_dashpot = 0.0 if slipping else tangential * scale * v_t
     return N_dashpot, T_dashpot
 
 
@@ -480,9 +488,8 @@ def block_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, 
     contacts to step one at a time (new ones, the table's outside), which a settled bed seldom
     needs (measured on the bed of ``benchmarks/dem.py``, 221 contacts: 0.9 us a step less than
     calling :func:`law_pass` for every block); for the calibrated law :func:`law_pass`."""
-    if code == SIMPLIFIED and simplified_pass(law, ratio, dt, accumulate, history, constants,
-                                              constant_rows, scratch, indices, count, scale,
-                                              ledger) == 0:
+    if code == SIMPLIFIED and simplified_pass(law, ratio, dt, accumulate, history, scratch,
+                                              indices, count, scale, ledger) == 0:
         return True
     return law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants,
                     constant_rows, scratch, indices, count, scale, curves, ledger)
@@ -538,8 +545,8 @@ def law_pass(code, kernel, law, p, ratio, dt, accumulate, history, constants, co
 
 
 @njit(vectorised=True, counted=False)
-def simplified_pass(law, ratio, dt, accumulate, history, constants, constant_rows, scratch,
-                    indices, count, scale, ledger):
+def simplified_pass(law, ratio, dt, accumulate, history, scratch, indices, count, scale,
+                    ledger):
     """:func:`contact` of the paper's law for the ``count`` gathered contacts at once, from the
     inputs the gather pass wrote (:func:`gather`): the loops of
     :func:`hertz2d.dem.laws.simplified_steps`, the ledger's terms (:func:`ledger_terms`), the
@@ -573,10 +580,10 @@ def simplified_pass(law, ratio, dt, accumulate, history, constants, constant_row
                                         steps[INCREMENT, c], scale)
         k_normal = steps[NEW_K_NORMAL, c]
         N_d = T_d = 0.0
-        if ratio > 0.0:
-            N_d = -damping * scratch[DASHPOT_N, c] * scratch[V_N, c]
-            if not slipping:
-                T_d = damping * scratch[DASHPOT_T, c] * scratch[V_T, c]
+        if ratio > 0.0:  # the scale is in damping
+            N_d, T_d = dashpot_forces(damping * scratch[DASHPOT_N, c],
+                                      damping * scratch[DASHPOT_T, c], 1.0, scratch[V_N, c],
+                                      scratch[V_T, c], slipping)
         scratch[SPRING_N, c], scratch[SPRING_T, c] = N, T
         scratch[DAMPED_N, c], scratch[DAMPED_T, c], scratch[K_NORMAL, c] = N_d, T_d, k_normal
         if rare[c] == 0:
