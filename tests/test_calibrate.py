@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from hertz2d.calibration.calibrate.fit import BASE_GROUPS, fit
-from hertz2d.calibration.calibrate.judgement import cycle_energies
+from hertz2d.calibration.calibrate.judgement import cycle_energies, floor_misses
 from hertz2d.calibration.cli import main
 from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, CalibratedCoefficients,
                                          CalibratedModel)
@@ -83,6 +83,33 @@ def test_the_laws_normal_swing_on_paths_it_made_is_the_swing_those_paths_carry()
     assert (cycles["N swing / N"] > 1e-6).all()
 
 
+def test_a_floor_miss_at_a_zero_crossing_is_found_where_it_was_put():
+    """Tables made by the law, then on each cycle path the FEM's Fx at the unloading step
+    nearest zero moved by 1.5 % of the path's largest |Fx|: by the floor metric that step's
+    error is 1.5 % / 0.2 = 7.5 %, by the amplitude-relative one 1.5 %. Every such path is a
+    miss, found at that step; the paths left alone are not (the compiled and the Python law
+    agree to rounding)."""
+    truth = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
+    spec = expand(tomllib.loads(SPEC))
+    paths, moved = [], 0
+    for run in spec.default_runs:
+        table = CalibratedModel(run.case.pair(), truth).run(run.fem_path().path())
+        if run.case.path == "cycle":
+            unloading = np.flatnonzero(table.stage.to_numpy() == "unloading")
+            step = unloading[np.argmin(np.abs(table.Fx.to_numpy()[unloading]))]
+            table.loc[step, "Fx"] += 0.015 * np.abs(table.Fx).max()
+            moved += 1
+        paths.append((run, table))
+    misses = floor_misses(paths, truth)
+    assert misses.paths.sum() == len(paths) and misses.misses.sum() == moved > 0
+    missed = misses[misses.misses > 0]
+    np.testing.assert_allclose(missed["misses where |FEM| < floor"], 1.0)
+    np.testing.assert_allclose(missed["misses with amplitude-relative < 5 %"], 1.0)
+    np.testing.assert_allclose(missed["median amplitude-relative at the worst step"], 0.015,
+                               rtol=1e-4)
+    assert (missed["floor: Fx < 10 %"] == 1.0).all()
+
+
 def test_calibrate_runs_end_to_end_and_the_model_uses_what_it_wrote(tmp_path, capsys):
     eq33 = [0.22, 2.89, 0.18, -10.31, 1.75, 0.36]
     fit_json = {"default_support": "clamped", "coefficients": eq33,
@@ -107,6 +134,8 @@ def test_calibrate_runs_end_to_end_and_the_model_uses_what_it_wrote(tmp_path, ca
     by_kind = energy.set_index("cycles of")
     assert by_kind.loc["all cycles", "cycles"] == by_kind.cycles.drop("all cycles").sum()
     assert by_kind["target met"].tolist() == (by_kind["energy within 10 %"] >= 0.9).tolist()
+    misses = pd.read_csv(tmp_path / "calibrated" / "floor_misses.csv")
+    assert misses.paths.sum() == summary["training_paths"]
     out = tmp_path / "model.csv"
     assert main(["model", "--law", "calibrated", "--path", "cycle", "--delta-n", "0.005",
                  "--delta-t", "0.0005", "--steps", "5", "--results", str(tmp_path), "--out",

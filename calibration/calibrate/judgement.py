@@ -9,21 +9,22 @@ stiff counterparts (``|beta| > 0.25``) as rows of their own; :func:`energy_verdi
 energy-per-cycle target per kind of cycle; :func:`cycle_energies` measures the FEM's
 energy in the first and in the last cycle of every cycle path, the evidence that a dissimilar pair's
 first cycle also releases the shear locked in under normal load (so the energy per cycle is judged
-on the last), and the swing of the normal force the tangential cycles cause.
+on the last), and the swing of the normal force the tangential cycles cause; :func:`floor_misses`
+finds where on a training path the floor metric's largest error falls, per band of ``|beta|``.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from hertz2d.calibration.calibrate.objective import run_batch
+from hertz2d.calibration.calibrate.objective import force_errors, run_batch
 from hertz2d.calibration.calibrate.targets import ENERGY_LIMIT, ENERGY_SHARE, law_targets
 from hertz2d.calibration.calibrate.training import batches
 from hertz2d.calibration.laws import ContactPair
 from hertz2d.calibration.laws.calibrated import CalibratedCoefficients, coupling_beta
 from hertz2d.calibration.laws.energy import loop_work
-from hertz2d.calibration.validation.map.errors import ENERGY
-from hertz2d.calibration.validation.map.regions import force_errors
+from hertz2d.calibration.validation.map.errors import ENERGY, FLOOR
+from hertz2d.calibration.validation.map.regions import force_errors as map_force_errors
 from hertz2d.calibration.validation.map.spec import DEFAULT_VARIANT
 
 #: bands of ``|beta|`` the report counts paths in
@@ -32,6 +33,12 @@ BETA_BANDS = (0.0, 1e-9, 0.1, 0.2, 0.3, 0.5)
 DOMAIN_BOUNDS = (0.1, 0.2, float("inf"))
 #: the strong coupling the targets are also given beyond (walls at nu < 0.2, stiff counterparts)
 STRONG_BETA = 0.25
+
+
+def _band_labels() -> list[str]:
+    """The names of :data:`BETA_BANDS`' bands: one material, then ``(low, high]``."""
+    return ["0 (one material)"] + [f"({low if low > BETA_BANDS[1] else 0:g}, {high:g}]"
+                                   for low, high in zip(BETA_BANDS[1:-1], BETA_BANDS[2:])]
 
 
 def _beta(row) -> float:
@@ -55,10 +62,8 @@ def by_coupling(errors: pd.DataFrame, law: str, threshold: float = 0.05,
     the convergence check's finer meshes are not counted again) and the share within
     ``threshold``."""
     mine = errors[(errors.law == law) & (errors.variant == variant)]
-    force = coupling_of(force_errors(mine))
-    labels = ["0 (one material)"] + [f"({low if low > BETA_BANDS[1] else 0:g}, {high:g}]"
-                                     for low, high in zip(BETA_BANDS[1:-1], BETA_BANDS[2:])]
-    force["|beta|"] = pd.cut(force.beta, BETA_BANDS, labels=labels, include_lowest=True)
+    force = coupling_of(map_force_errors(mine))
+    force["|beta|"] = pd.cut(force.beta, BETA_BANDS, labels=_band_labels(), include_lowest=True)
     rows = []
     for (band, path), of_band in force.groupby(["|beta|", "path"], observed=True):
         rows.append({"|beta|": band, "path": path, "paths": len(of_band),
@@ -162,3 +167,56 @@ def cycle_energies(paths: list, coefficients: CalibratedCoefficients | None = No
             row["law N swing / N"] = law_swings[run]
         rows.append(row)
     return coupling_of(pd.DataFrame(rows)) if rows else pd.DataFrame()
+
+
+def _worst_floor_steps(paths: list, coefficients: CalibratedCoefficients) -> pd.DataFrame:
+    """Per training path ``(run, FEM table)``: the horizontal force's largest floor error (every
+    judged step against ``max(|FEM|, FLOOR max |FEM|)``, :data:`FLOOR`), and at the step where it
+    falls the FEM's ``|Fx|`` over its largest and the map's amplitude-relative error there."""
+    rows = []
+    for batch in batches(paths):
+        Fx, _ = run_batch(batch, coefficients)
+        fem = np.where(batch.judged, np.abs(batch.fem_Fx), 0.0)
+        scale = fem.max(axis=1, keepdims=True)
+        floor = np.where(batch.judged, np.abs(Fx - batch.fem_Fx)
+                         / np.maximum(fem, FLOOR * scale), 0.0)
+        worst = floor.argmax(axis=1)
+        along = np.arange(batch.paths)
+        amplitude = np.abs(force_errors(batch, Fx))
+        rows += [{"beta": float(np.max(np.abs(coupling_beta(run.case.pair())))),
+                  "floor error": floor[row, worst[row]],
+                  "FEM there / largest": fem[row, worst[row]] / scale[row, 0],
+                  "amplitude-relative there": amplitude[row, worst[row]],
+                  "amplitude-relative": amplitude[row].max()}
+                 for row, run in zip(along, batch.runs)]
+    return pd.DataFrame(rows)
+
+
+def floor_misses(paths: list, coefficients: CalibratedCoefficients,
+                 threshold: float = 0.05) -> pd.DataFrame:
+    """Where the floor metric's misses fall on the training paths ``(run, FEM table)``, per band
+    of ``|beta|`` (:data:`BETA_BANDS`), for the horizontal force Fx: the paths, the share whose
+    largest floor error is under ``threshold`` and under twice it, and of the paths over
+    ``threshold`` (the misses) the share whose worst step has the FEM's ``|Fx|`` under
+    :data:`FLOOR` of its largest (where the floor itself is the reference: a force passing
+    through zero), the share whose amplitude-relative error stays under ``threshold`` on the
+    whole path, and the median amplitude-relative error at their worst step."""
+    worst = _worst_floor_steps(paths, coefficients)
+    worst["|beta|"] = pd.cut(worst.beta, BETA_BANDS, labels=_band_labels(), include_lowest=True)
+    percent = f"{100 * threshold:g} %"
+    rows = []
+    for band, of_band in worst.groupby("|beta|", observed=True):
+        missed = of_band[of_band["floor error"] >= threshold]
+        rows.append({
+            "|beta|": band, "paths": len(of_band),
+            f"floor: Fx < {percent}": float((of_band["floor error"] < threshold).mean()),
+            f"floor: Fx < {100 * 2 * threshold:g} %": float(
+                (of_band["floor error"] < 2 * threshold).mean()),
+            "misses": len(missed),
+            "misses where |FEM| < floor": float(
+                (missed["FEM there / largest"] < FLOOR).mean()) if len(missed) else np.nan,
+            f"misses with amplitude-relative < {percent}": float(
+                (missed["amplitude-relative"] < threshold).mean()) if len(missed) else np.nan,
+            "median amplitude-relative at the worst step": float(
+                missed["amplitude-relative there"].median()) if len(missed) else np.nan})
+    return pd.DataFrame(rows)

@@ -10,7 +10,8 @@
     what a run of the stage did (its return value and ``--json`` keys).
 :class:`CalibratedOutputs`
     everything the report reads: ``summary.json``, the coefficients, ``targets.csv``,
-    ``by_coupling.csv``, ``domain.csv``, ``cycles.csv``, ``energy.csv``, the held-out map
+    ``by_coupling.csv``, ``domain.csv``, ``cycles.csv``, ``energy.csv``, ``floor_misses.csv``
+    (where the floor metric's misses fall on the training paths), the held-out map
     (``heldout/``, :class:`hertz2d.calibration.validation.map.outputs.MapOutputs`) and the figure
     ``heldout.png``.
 """
@@ -35,12 +36,13 @@ COEFFICIENTS = layout.COEFFICIENTS
 SUMMARY = "summary.json"
 #: the stage's tables (in its folder) and the columns every reader needs
 TABLES = {"targets": "targets.csv", "by_coupling": "by_coupling.csv", "domain": "domain.csv",
-          "cycles": "cycles.csv", "energy": "energy.csv"}
+          "cycles": "cycles.csv", "energy": "energy.csv", "floor_misses": "floor_misses.csv"}
 COLUMNS = {"targets": ("law",), "by_coupling": ("|beta|", "paths"), "domain": (),
            "cycles": ("beta", "path", "last / first", "N swing / N"),
-           "energy": ("cycles of", "cycles", "mesh level", "energy within 10 %", "target met")}
+           "energy": ("cycles of", "cycles", "mesh level", "energy within 10 %", "target met"),
+           "floor_misses": ("|beta|", "paths", "misses", "misses where |FEM| < floor")}
 #: tables a results root written before they existed lacks (read as None)
-OPTIONAL = ("energy",)
+OPTIONAL = ("energy", "floor_misses")
 #: the held-out judgement's figure
 HELDOUT_FIGURE = "heldout.png"
 COMMAND = "hertz2d calibrate"

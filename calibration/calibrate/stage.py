@@ -15,8 +15,9 @@
    targets (the amplitude-relative and the floor metric) on the contacts with ``|beta|`` up to
    0.1, 0.2 and on all, on the walls and with ``|beta|`` > 0.25 in ``domain.csv``, its
    energy-per-cycle target per kind of cycle in ``energy.csv``, the figure
-   ``heldout.png``, and the FEM's first against last cycle of every training cycle path in
-   ``cycles.csv`` (:mod:`hertz2d.calibration.calibrate.judgement`).
+   ``heldout.png``, the FEM's first against last cycle of every training cycle path in
+   ``cycles.csv``, and where on the training paths the floor metric's largest errors fall in
+   ``floor_misses.csv`` (:mod:`hertz2d.calibration.calibrate.judgement`).
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ import pandas as pd
 from hertz2d.calibration.calibrate.figures import heldout_errors
 from hertz2d.calibration.calibrate.fit import ALL_GROUPS, BASE_GROUPS, fit
 from hertz2d.calibration.calibrate.judgement import (by_coupling, by_domain, cycle_energies,
-                                              energy_verdicts)
+                                              energy_verdicts, floor_misses)
 from hertz2d.calibration.calibrate.targets import law_targets, met
 from hertz2d.calibration import results_layout as layout
 from hertz2d.calibration.calibrate.outputs import (HELDOUT_FIGURE, CalibrateSummary, CoefficientsRecord,
@@ -92,7 +93,8 @@ def calibrate(spec_path: str | Path | None = None, heldout_path: str | Path | No
                      out=layout.HELDOUT)
     errors = MapOutputs.errors_of(results, layout.HELDOUT)
     targets = law_targets(errors) if len(errors) else pd.DataFrame()
-    tables = {"cycles": cycle_energies(paths, result.coefficients), "targets": targets}
+    tables = {"cycles": cycle_energies(paths, result.coefficients), "targets": targets,
+              "floor_misses": floor_misses(paths, result.coefficients)}
     label = result.coefficients.label
     if len(errors):
         tables.update(by_coupling=by_coupling(errors, label), domain=by_domain(errors, label),
