@@ -137,6 +137,8 @@ def _failures(c: CalibratedOutputs) -> str:
 
 #: floor_misses.csv's shares of paths under the two thresholds
 UNDER_5, UNDER_10 = "floor: Fx < 5 %", "floor: Fx < 10 %"
+#: the bands of weak coupling the report explains the floor metric's misses on
+WEAK_BANDS = ("0 (one material)", "(0, 0.1]")
 
 
 def _floor_misses(section: Section, misses: pd.DataFrame) -> None:
@@ -154,22 +156,23 @@ def _floor_misses(section: Section, misses: pd.DataFrame) -> None:
                   "its largest (a force passing through zero, measured against the floor), the "
                   "share whose amplitude-relative error stays under 5 % on the whole path, and "
                   "the median amplitude-relative error at the worst step.")
-    weak = misses.iloc[:2]
-    one, coupled = weak.iloc[0], weak.iloc[1]
+    weak = misses[misses["|beta|"].astype(str).isin(WEAK_BANDS) & (misses.misses > 0)]
+    if weak.empty:
+        return
 
-    def both(column: str, digits: int = 0) -> str:
-        return " and ".join(f"{100 * value:.{digits}f} %" for value in weak[column])
+    def each(column: str, digits: int = 0) -> str:
+        return " and ".join("-" if pd.isna(value) else f"{100 * value:.{digits}f} %"
+                            for value in weak[column])
 
     section.paragraph(
         f"Why the floor metric misses where the amplitude-relative one holds. On the training "
-        f"paths the floor metric's shares under 5 % and 10 % are {_percent(one[UNDER_5])} and "
-        f"{_percent(one[UNDER_10])} for |beta| = {one['|beta|']}, {_percent(coupled[UNDER_5])} "
-        f"and {_percent(coupled[UNDER_10])} for |beta| in {coupled['|beta|']}. Of their misses, "
-        f"{both('misses where |FEM| < floor')} have their largest floor error where the FEM's Fx "
-        f"passes through zero, and {both('misses with amplitude-relative < 5 %')} stay under 5 % "
-        f"by the amplitude-relative metric. There the floor, 0.2 of the largest force, is the "
-        f"reference, so an error of a median "
-        f"{both('median amplitude-relative at the worst step', 1)} of the amplitude counts "
+        f"paths with |beta| {' and '.join(str(band) for band in weak['|beta|'])} the floor "
+        f"metric's shares under 5 % are {each(UNDER_5)}, under 10 % {each(UNDER_10)}. Of their "
+        f"misses, {each('misses where |FEM| < floor')} have their largest floor error where the "
+        f"FEM's Fx passes through zero, and {each('misses with amplitude-relative < 5 %')} stay "
+        f"under 5 % by the amplitude-relative metric. There the floor, 0.2 of the largest "
+        f"force, is the reference, so an error of a median "
+        f"{each('median amplitude-relative at the worst step', 1)} of the amplitude counts "
         f"five times: {_percent(0.2 * 0.05)} of the amplitude is the "
         f"5 % floor error. At constant N the law's unloading branch is its first-loading curve "
         f"doubled (Masing's rule, which the law obeys by construction, and the FEM of bodies of "
