@@ -27,7 +27,9 @@ to a first-order term, which the graded steps take out. The law is the same in a
 graded runs change only where the path is sampled (the outputs are at the same n + 1 points).
 The law's kernel is plain Python, and its memory size is a module constant the script sets.
 The table gives the change of each output (relative to its finest value) from each n to the
-next, and the observed order, the least-squares slope of log |change| on log(1/n) from n = 400
+next, how far its value at the finest n is from the unmerged memory's there (over that
+memory's largest |T| on the path; J over it too, J being a mean of T over s: what the merges
+move the force itself by), and the observed order, the least-squares slope of log |change| on log(1/n) from n = 400
 on (the coarser steps are not yet in the asymptotic range: the first merges and the largest
 annuli dominate them). The table is also written to
 ``benchmarks/results/calibrated_memory_order.json``.
@@ -61,6 +63,8 @@ FIT_FROM = 400
 #: the graded steps' bound X = GRADING/n on the approach's change a step, relative to itself:
 #: omega dt of an impact whose contact lasts the n steps (omega t_c = pi)
 GRADING = math.pi
+#: room for so many pieces that no step of the path merges: the memory's converged value
+UNMERGED = 4096
 
 
 #: the kernel's module constants that follow its number of pieces
@@ -134,18 +138,21 @@ def forces(pair, coefficients, displacement, n: int, grade: bool = False) -> np.
     return found[on_grid]
 
 
-def impulse(pair, coefficients, amplitude: float, n: int, grade: bool) -> tuple[float, float]:
-    """``(J, T(1/2))`` of the growing path in ``n`` steps (module docstring)."""
+def impulse(pair, coefficients, amplitude: float, n: int, grade: bool
+            ) -> tuple[float, float, float]:
+    """``(J, T(1/2), largest |T|)`` of the growing path in ``n`` steps (module docstring)."""
     found = forces(pair, coefficients, lambda s: amplitude * s, n, grade)
-    return float(np.sum(0.5 * (found[1:] + found[:-1])) / n), float(found[n // 2])
+    return (float(np.sum(0.5 * (found[1:] + found[:-1])) / n), float(found[n // 2]),
+            float(np.abs(found).max()))
 
 
-def reversals(pair, coefficients, amplitude: float, n: int, grade: bool) -> tuple[float, float]:
-    """``(T(1/2), T(3/4))`` of the reversing path in ``n`` steps (at the nearest earlier step
-    where n is not a multiple of 4: n = 25 and 50, before the order's fit)."""
+def reversals(pair, coefficients, amplitude: float, n: int, grade: bool
+              ) -> tuple[float, float, float]:
+    """``(T(1/2), T(3/4), largest |T|)`` of the reversing path in ``n`` steps (at the nearest
+    earlier step where n is not a multiple of 4: n = 25 and 50, before the order's fit)."""
     found = forces(pair, coefficients, lambda s: 0.5 * amplitude * np.sin(2.0 * np.pi * s), n,
                    grade)
-    return float(found[n // 2]), float(found[3 * n // 4])
+    return float(found[n // 2]), float(found[3 * n // 4]), float(np.abs(found).max())
 
 
 def order(changes) -> float:
@@ -169,20 +176,27 @@ def main() -> None:
     print(f"The paper's disc on a wall, delta_max {PEAK:g} m, A {amplitude:.3e} m; n = steps "
           "over the path; change from each n to the next over the finest value")
     print(f"{'memory':>24} {'quantity':>18} " + " ".join(f"{n:>8}" for n in STEPS[1:])
-          + f" {'order':>6}")
-    runs = ((kernel.PIECES, False), (4096, False), (kernel.PIECES, True))
-    for (path, outputs), (pieces, grade) in itertools.product(PATHS.items(), runs):
-        with memory(pieces):
-            found = np.array([path(pair, coefficients, amplitude, n, grade) for n in STEPS])
-        for column, name in enumerate(outputs):
-            values = found[:, column]
-            changes = np.diff(values) / abs(values[-1])
-            label = f"{pieces} pieces" + (", graded steps" if grade else "")
-            print(f"{label:>24} {name:>18} " + " ".join(f"{c:>8.1e}" for c in changes)
-                  + f" {order(changes):>6.2f}")
-            rows.append({"memory": label, "quantity": name,
-                         **{f"n = {n}": float(c) for n, c in zip(STEPS[1:], changes)},
-                         f"order from n = {FIT_FROM}": round(order(changes), 2)})
+          + f" {'order':>6} {'off ' + str(UNMERGED):>9}")
+    runs = ((UNMERGED, False), (kernel.PIECES, False), (kernel.PIECES, True))
+    for path, outputs in PATHS.items():
+        unmerged = None
+        for pieces, grade in runs:
+            with memory(pieces):
+                found = np.array([path(pair, coefficients, amplitude, n, grade) for n in STEPS])
+            unmerged = found[-1] if unmerged is None else unmerged
+            scale = unmerged[-1]  # the unmerged memory's largest |T| on the path
+            for column, name in enumerate(outputs):
+                values = found[:, column]
+                changes = np.diff(values) / abs(values[-1])
+                apart = (values[-1] - unmerged[column]) / scale
+                label = f"{pieces} pieces" + (", graded steps" if grade else "")
+                print(f"{label:>24} {name:>18} " + " ".join(f"{c:>8.1e}" for c in changes)
+                      + f" {order(changes):>6.2f} {apart:>+9.1e}")
+                rows.append({"memory": label, "quantity": name,
+                             **{f"n = {n}": float(c) for n, c in zip(STEPS[1:], changes)},
+                             f"order from n = {FIT_FROM}": round(order(changes), 2),
+                             f"off {UNMERGED} pieces at n = {STEPS[-1]}, over its largest |T|":
+                             float(apart)})
     record.write("calibrated_memory_order", rows, started, steps=STEPS, fit_from=FIT_FROM,
                  peak_approach=PEAK, amplitude=amplitude)
 
