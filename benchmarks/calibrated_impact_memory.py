@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,7 +99,12 @@ def order(changes: np.ndarray) -> float:
 
 def main() -> None:
     started = record.load_average()
-    found = {pieces: in_own_process(pieces) for pieces in MEMORIES}
+    found = {}
+    for pieces in MEMORIES:  # about a minute each, most of it numba compiling the DEM
+        clock = time.perf_counter()
+        found[pieces] = in_own_process(pieces)
+        print(f"{pieces} pieces: {time.perf_counter() - clock:.0f} s", file=sys.stderr,
+              flush=True)
     print("The calibrated law's oblique impact on a wall, 1 m/s: the rebound angle (degrees) at "
           f"dt {STEPS[-1]:.3g} s, its change as dt halves from {STEPS[0]:g} s, the observed "
           "order, and a merged memory's angle less the unmerged memory's")

@@ -14,30 +14,30 @@ reverses while the contact grows and again while it shrinks, as a sticking impac
 motion does (the rebound's spin): ``delta_t(s) = A' sin(2 pi s)``, A' half of A; its outputs are
 T at the peak and at s = 3/4, ``T(1/2)`` and ``T(3/4)``.
 
-Three runs: with the law's memory as shipped (:data:`hertz2d.calibration.laws.calibrated_kernel.PIECES`
-pieces, beyond which each step's new annulus is merged) and with room for 4096 pieces, so that
-no step merges, in the n equal steps; and the shipped memory in graded steps (:func:`graded`;
-not with 4096 pieces, whose plain-Python substeps each sum over thousands of pieces): every step in
-which the approach changes by more than ``X = pi/n`` of itself (omega dt of an impact whose
-contact lasts the n steps) split into substeps that change it by at most that, geometrically,
-the first from ``X^2`` of its end. Each step lays one annulus of uniform density, and where the
-contact grows by a large fraction of itself in a step (its first steps) the density its rim
-lays changes across the annulus, as ``1/B(a)`` with ``log(4R/a)`` in B: those steps' errors sum
-to a first-order term, which the graded steps take out. The law is the same in all three; the
-graded runs change only where the path is sampled (the outputs are at the same n + 1 points).
+Three runs: with room for :data:`UNMERGED` pieces, so that no step merges, and with the law's
+memory as shipped (:data:`hertz2d.calibration.laws.calibrated_kernel.PIECES` pieces, beyond
+which each step's new annulus is merged), in the n equal steps; and the shipped memory in graded
+steps (:func:`graded`; not unmerged, whose plain-Python substeps each sum over thousands of
+pieces): every step in which the approach changes by more than ``X = pi/n`` of itself (omega dt
+of an impact whose contact lasts the n steps) split into substeps that change it by at most
+that, geometrically, the first from ``X^2`` of its end. Each step lays one annulus of uniform
+density, and where the contact grows by a large fraction of itself in a step (its first steps)
+the density its rim lays changes across the annulus, as ``1/B(a)`` with ``log(4R/a)`` in B:
+those steps' errors sum to a first-order term, which the graded steps take out. The law is the
+same in all three; the graded runs change only where the path is sampled (the outputs are at
+the same n + 1 points).
 The law's kernel is plain Python, and its memory size is a module constant the script sets.
 The table gives the change of each output (relative to its finest value) from each n to the
 next, how far its value at the finest n is from the unmerged memory's there (over that
 memory's largest |T| on the path; J over it too, J being a mean of T over s: what the merges
-move the force itself by), and the observed order, the least-squares slope of log |change| on log(1/n) from n = 400
-on (the coarser steps are not yet in the asymptotic range: the first merges and the largest
-annuli dominate them). The table is also written to
+move the force itself by), and the observed order, the least-squares slope of log |change| on
+log(1/n) from n = 400 on (the coarser steps are not yet in the asymptotic range: the first
+merges and the largest annuli dominate them). The table is also written to
 ``benchmarks/results/calibrated_memory_order.json``.
 """
 from __future__ import annotations
 
 import contextlib
-import itertools
 import math
 import sys
 from pathlib import Path

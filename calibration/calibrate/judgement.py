@@ -181,14 +181,13 @@ def _worst_floor_steps(paths: list, coefficients: CalibratedCoefficients) -> pd.
         floor = np.where(batch.judged, np.abs(Fx - batch.fem_Fx)
                          / np.maximum(fem, FLOOR * scale), 0.0)
         worst = floor.argmax(axis=1)
-        along = np.arange(batch.paths)
         amplitude = np.abs(force_errors(batch, Fx))
         rows += [{"beta": float(np.max(np.abs(coupling_beta(run.case.pair())))),
                   "floor error": floor[row, worst[row]],
                   "FEM there / largest": fem[row, worst[row]] / scale[row, 0],
                   "amplitude-relative there": amplitude[row, worst[row]],
                   "amplitude-relative": amplitude[row].max()}
-                 for row, run in zip(along, batch.runs)]
+                 for row, run in enumerate(batch.runs)]
     return pd.DataFrame(rows)
 
 
