@@ -668,7 +668,8 @@ def calibrated_tangential(law, p, pair, own, normal, d_delta_t, R1, R2, curves):
     B, slope = _curves(a, log_a, R1, R2, pair[LOG_4R1], pair[LOG_4R2], data)
     kappa = data[calibrated_kernel.KAPPA]
     T, kt, _, full = _tangential_step(own[MEMORY - BASE_NORMAL:], N, a, d_delta_t,
-                                      law[FRICTION], law[MODULUS], B, kappa)
+                                      law[FRICTION], law[MODULUS], B, kappa,
+                                      calibrated_kernel.FOLD)
     own[0], own[1] = N, B
     own[2] = _normal_coupling(T, N, slope, k_normal, law[MODULUS])
     return (N + own[2], T, kt, a), k_normal, full

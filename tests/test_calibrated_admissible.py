@@ -153,9 +153,9 @@ def pieces_strategy(fewest):
                     max_size=kernel.PIECES)
 
 
-def assert_reduced(pieces, reduce):
+def assert_reduced(pieces, reduce, fewer=True):
     """``reduce(history, count)`` of a random state keeps T and Coulomb's bound, drops at least
-    a piece and never raises the stored energy."""
+    a piece (where ``fewer``) and never raises the stored energy."""
     widths = np.array([w for w, _ in pieces])
     widths /= widths.sum()
     densities = [phi for _, phi in pieces]
@@ -164,7 +164,7 @@ def assert_reduced(pieces, reduce):
     before = kernel.stored_energy(history, N, a, mu, modulus, B, kappa)
     count = reduce(history, len(widths), a * a)
     history[0] = count
-    assert count < len(widths)
+    assert count < len(widths) or not fewer
     after_force = sum(history[kernel.DENSITIES + j] * history[kernel.WIDTHS + j]
                       for j in range(count)) / (a * a)
     assert after_force == pytest.approx(float(np.dot(widths, densities)), abs=1e-14)
@@ -177,6 +177,39 @@ def assert_reduced(pieces, reduce):
 @given(pieces_strategy(7))
 def test_a_memory_reduction_keeps_the_force_and_never_raises_the_energy(pieces):
     assert assert_reduced(pieces, kernel.reduce_memory) == len(pieces) - 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(pieces_strategy(3), st.floats(0.5, 8.0))
+def test_folding_the_cells_keeps_the_force_and_never_raises_the_energy(pieces, thin):
+    """Random pieces, the outer ones squeezed towards the rim (their widths divided by up to
+    ``thin``) so that several share a cell of the fold's grid."""
+    squeeze = np.geomspace(1.0, 1.0 / thin, len(pieces))
+    squeezed = [(width * factor, phi) for (width, phi), factor in zip(pieces, squeeze)]
+    assert_reduced(squeezed, lambda history, count, area: kernel.fold_cells(
+        history, count, area, 9.3, 0.95), fewer=False)
+
+
+def test_a_sticking_growth_folds_at_no_slip():
+    """A contact that grows in stick lays annuli whose densities change smoothly; the two
+    outermost, in one cell with room for the energy, fold into one with T and the
+    displacement the pieces stand for both kept (to rounding), and one piece fewer."""
+    B, kappa, a, N, mu, modulus = 9.3, 0.95, 0.02, 2.0e6, 0.3, 5.0e9
+    area = a * a
+    widths = np.array([0.90, 0.04, 0.03, 0.03])
+    densities = [0.20, 0.12, 0.08, 0.05]
+    assert math.floor(math.log(0.9 * area) / kernel.CELL) == \
+        math.floor(math.log(area * (1 - 1e-12)) / kernel.CELL)
+    history = state_of(widths, densities, area)
+    stands_before, force_before = kernel._stands_for(history, 4, area, B, kappa, 0.0)
+    energy_before = kernel.stored_energy(history, N, a, mu, modulus, B, kappa)
+    count = kernel.fold_cells(history, 4, area, B, kappa)
+    history[0] = count
+    assert count < 4
+    stands, force = kernel._stands_for(history, count, area, B, kappa, 0.0)
+    assert force == pytest.approx(force_before, rel=1e-13)
+    assert stands == pytest.approx(stands_before, rel=1e-12)
+    assert kernel.stored_energy(history, N, a, mu, modulus, B, kappa) <= energy_before
 
 
 def test_a_piece_between_rising_neighbours_is_taken_over_by_them():

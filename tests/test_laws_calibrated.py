@@ -257,8 +257,8 @@ def test_compiled_batch_equals_the_python_law():
     B = 9.0 + 0.1 * np.sin(np.arange(steps))[None, :] * np.ones((rows, 1))
     kappa = np.full(rows, 0.9)
     compiled, plain = np.zeros((rows, steps)), np.zeros((rows, steps))
-    compiled_kernel().run_batch(N, a, d, mu, modulus, B, kappa, compiled)
-    kernel.run_batch(N, a, d, mu, modulus, B, kappa, plain)
+    compiled_kernel().run_batch(N, a, d, mu, modulus, B, kappa, compiled, kernel.FOLD)
+    kernel.run_batch(N, a, d, mu, modulus, B, kappa, plain, kernel.FOLD)
     np.testing.assert_allclose(compiled, plain, rtol=1e-12, atol=1e-6)
 
 

@@ -19,6 +19,7 @@ from hertz2d.calibration.calibrate.training import Batch
 from hertz2d.calibration.laws import calibrated_kernel
 from hertz2d.calibration.laws.calibrated import (CalibratedCoefficients, curve_constants,
                                          normal_tangent)
+from hertz2d.calibration.laws.calibrated_kernel import FOLD
 from hertz2d.calibration.laws.rigid_kinematics import ContactFrame
 
 #: an energy per cycle's relative error counts as much as this many of a path's force steps
@@ -32,11 +33,12 @@ def compiled_kernel():
     return compile_functions(calibrated_kernel)
 
 
-def run_batch(batch: Batch, coefficients: CalibratedCoefficients
+def run_batch(batch: Batch, coefficients: CalibratedCoefficients, folds: bool = FOLD
               ) -> tuple[np.ndarray, np.ndarray]:
     """``(Fx, Fz)`` of the law on every path of ``batch``, (paths, steps) each: the tangential
     force of the kernel and the normal force of Eqs. 4 + 22 with the tangential state's coupling
-    term (:func:`hertz2d.calibration.laws.calibrated_kernel.normal_coupling`)."""
+    term (:func:`hertz2d.calibration.laws.calibrated_kernel.normal_coupling`); ``folds`` as the
+    kernel's (the law as shipped folds)."""
     found = curve_constants(batch.pair, np.where(batch.a > 0, batch.a, 1.0), coefficients)
     shape = batch.N.shape
 
@@ -47,7 +49,7 @@ def run_batch(batch: Batch, coefficients: CalibratedCoefficients
     compiled_kernel().run_batch(
         batch.N, batch.a, batch.pair.pair_displacement(batch.increment),
         full(batch.pair.mu)[:, 0].copy(), full(batch.pair.modulus)[:, 0].copy(),
-        full(found.B), full(found.kappa)[:, 0].copy(), T)
+        full(found.B), full(found.kappa)[:, 0].copy(), T, folds)
     with np.errstate(divide="ignore", invalid="ignore"):
         coupling = np.where(batch.N > 0, -T * T * found.slope * normal_tangent(batch.pair, batch.a)
                             / (4.0 * batch.N * np.pi * batch.pair.modulus), 0.0)
@@ -70,11 +72,12 @@ def force_errors(batch: Batch, Fx: np.ndarray) -> np.ndarray:
     return np.where(batch.judged, (Fx - batch.fem_Fx) / batch.reference, 0.0)
 
 
-def residuals(batches: list[Batch], coefficients: CalibratedCoefficients) -> np.ndarray:
-    """The fit's residual vector (see the module docstring)."""
+def residuals(batches: list[Batch], coefficients: CalibratedCoefficients,
+              folds: bool = FOLD) -> np.ndarray:
+    """The fit's residual vector (see the module docstring); ``folds`` as :func:`run_batch`'s."""
     parts = []
     for batch in batches:
-        Fx, Fz = run_batch(batch, coefficients)
+        Fx, Fz = run_batch(batch, coefficients, folds)
         weight = 1.0 / np.sqrt(np.maximum(batch.judged.sum(axis=1, keepdims=True), 1))
         parts.append((force_errors(batch, Fx) * weight)[batch.judged])
         energy = cycle_energy(batch, Fx, Fz)

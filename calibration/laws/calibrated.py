@@ -56,8 +56,10 @@ loops):
   pieces it crosses take the bound: friction dissipates ``|T| |slip|``) or none, and a loop at
   constant N in stick (mu -> infinity) returns T to its start;
 - a growing contact adds an annulus that carries no traction until the next increment, a
-  shrinking one drops the traction outside (energy leaves); beyond the memory's size a
-  reduction lowers the stored energy (:func:`hertz2d.calibration.laws.calibrated_kernel.reduce_memory`);
+  shrinking one drops the traction outside (energy leaves); the pieces of one cell fold into one
+  at the same T without raising the stored energy
+  (:func:`hertz2d.calibration.laws.calibrated_kernel.fold_cells`), and beyond the memory's size a
+  reduction lowers it (:func:`hertz2d.calibration.laws.calibrated_kernel.reduce_memory`);
 - the structural compliance lambda(a) changes with the approach: its energy ``lambda T^2/2`` at
   fixed traction then changes, and the normal force carries the term that makes that exact,
   ``N = N_H - (T^2/2) d lambda/d(delta_n)``
@@ -414,7 +416,8 @@ def calibrated_update(pair: ContactPair, delta_n, d_delta_t, state: CalibratedSt
     outputs = np.zeros((6, contacts))
     for i in range(contacts):
         T, kt, front, full = kernel.tangential_step(state.history[i], N_H[i], a[i], step[i],
-                                                    mu[i], modulus[i], B[i], kappa[i])
+                                                    mu[i], modulus[i], B[i], kappa[i],
+                                                    kernel.FOLD)
         outputs[:, i] = (N_H[i] + kernel.normal_coupling(T, N_H[i], slope[i], k_normal[i],
                                                           modulus[i]),
                          T, kt, front, full,

@@ -27,8 +27,10 @@ resultant. A step (the new N and a, and a tangential increment d of the pair dis
    a nearby edge reaches in fewer operations by Halley's method from that edge
    (:func:`front_from`). A front reaching the centre is full slip (one piece at sigma, the rest
    of d rigid slip);
-3. neighbouring pieces of one density merge; beyond :data:`PIECES` the memory is reduced by a
-   step that never adds stored energy (:func:`reduce_memory`).
+3. neighbouring pieces of one density merge, and the pieces that share a cell of a fixed
+   geometric grid in b^2 fold into one, keeping T and (where the energy allows) the displacement
+   (:func:`fold_cells`); beyond :data:`PIECES` the memory is reduced by a step that never adds
+   stored energy (:func:`reduce_memory`).
 
 The stored energy of the pieces (:func:`stored_energy`) is the elastic energy of their traction,
 ``(1/(2 pi E*)) [(B - kappa) T^2 + kappa (mu N)^2 int_0^1 Phi(y)^2/y dy]`` with
@@ -68,6 +70,20 @@ HISTORY = 3 + 3 * PIECES
 AREA, WIDTHS, RATIOS, DENSITIES = 2, 3, 3 + PIECES, 3 + 2 * PIECES
 #: log(2), of the half-space term log(2R/a) = log(4R/a) - log(2)
 LOG_2 = 0.6931471805599453
+#: the log-width in e = b^2 of the fixed grid of cells within which pieces fold into one
+#: (:func:`fold_cells`): the cells are ``[2^(k/2), 2^((k+1)/2))`` in the unit of area the law runs
+#: in (m^2 in SI); a cell keeps its place while the contact grows and shrinks
+CELL = 0.5 * LOG_2
+#: how many trial edges ``_fold`` tries when keeping the displacement would raise the energy,
+#: and the most evaluations a fold's root takes (``_narrowed``)
+FOLD_TRIALS = 8
+FOLD_ITERATIONS = 60
+#: the halvings that end a fold's root (``_narrowed``): from 1e-10 to rounding
+FOLD_HALVINGS = 24
+#: whether the law as shipped folds the pieces of one cell into one (:func:`fold_cells`), which
+#: the DEM and the Python law pass to :func:`tangential_step`; off only in the benchmarks'
+#: reference memory with room for every piece, which the folds approximate
+FOLD = True
 #: a pair's numbers for :func:`curves` (:func:`hertz2d.calibration.laws.calibrated.curve_data`): per body
 #: (body 2's at +BODY) its bracket weight omega, the penalty factor's terms constant and linear in
 #: x = a/R (``w0 + w2 nu + w5 nu^2``, ``w1 + w4 nu``) and ``nu/(2(1 - nu))``; then w3 (of x^2),
@@ -304,15 +320,14 @@ def reduce_memory(history, count: int, area: float) -> int:
     density (which lowers ``int Phi^2/y`` of :func:`stored_energy` where the densities fall
     outwards and Phi > 0), or a piece whose density lies between its neighbours' is taken over
     by them, the inner one's density up to a point and the outer one's beyond it (which lowers
-    it where they rise outwards and Phi > 0): the first of them from the rim inwards that does
-    not raise the energy (the newest pieces first; at each place the merge before the take-over).
-    Where none does, the innermost pieces relax (:func:`relax_innermost`). The displacement
-    the pieces stand for changes by a rigid slip of the contact (the caller re-counts it), never
-    its force. (On a path that reverses, these merges leave the law's response first order in
-    the step: ``benchmarks/calibrated_memory_order.py``.)
+    it where they rise outwards and Phi > 0): the first of them from the centre outwards that
+    does not raise the energy (the narrowest pieces, the first touch's, whose slip is the
+    smallest, first; at each place the merge before the take-over). Where none does, the
+    innermost pieces relax (:func:`relax_innermost`). The displacement the pieces stand for
+    changes by a rigid slip of the contact (the caller re-counts it), never its force.
     """
     best, moved = -1, False
-    for j in range(count - 2, -1, -1):  # from the rim inwards: the newest pieces first
+    for j in range(count - 1):  # from the centre outwards: the narrowest pieces first
         if _merge_change(history, j, area)[0] <= 0.0:
             best, moved = j, False
             break
@@ -363,10 +378,17 @@ def relax_innermost(history, count: int) -> int:
 
 
 def _merge_equal(history, count: int) -> int:
-    """Neighbouring pieces of one density become one; the new count."""
+    """Neighbouring pieces of one density become one, and empty pieces go, their place taken by
+    a neighbour (a front that stops at a piece's edge leaves one of no width, or of a rounding's
+    width either side of zero): neither changes T, what the pieces stand for or the stored
+    energy beyond rounding; the new count."""
     j = 0
     while j < count - 1:
-        if history[DENSITIES + j] == history[DENSITIES + j + 1]:
+        if history[WIDTHS + j] <= 0.0:  # the piece outside it takes its place
+            history[DENSITIES + j] = history[DENSITIES + j + 1]
+            count = _join(history, count, j)
+        elif (history[DENSITIES + j] == history[DENSITIES + j + 1]
+              or history[WIDTHS + j + 1] <= 0.0):
             count = _join(history, count, j)
         else:
             j += 1
@@ -387,16 +409,210 @@ def _cut(history, count: int, area: float) -> int:
     return count
 
 
+def _split_rim(history, count: int, area: float) -> int:
+    """The outermost piece, where a level of the cells' grid (:data:`CELL`) lies inside it,
+    splits there into two pieces of its density (the traction is unchanged; each part then
+    folds within its own cell); the new count. Not for a single piece or a full memory."""
+    if count < 2 or count >= PIECES:
+        return count
+    inner = 0.0
+    for i in range(count - 1):
+        inner += history[WIDTHS + i]
+    level = math.exp(CELL * math.floor(math.log(area) / CELL - 1e-9))
+    if inner <= 0.0 or level <= inner * (1.0 + 1e-12):
+        return count
+    j = count - 1
+    history[WIDTHS + j + 1] = area - level
+    history[RATIOS + j + 1] = math.log(area / level)
+    history[DENSITIES + j + 1] = history[DENSITIES + j]
+    history[WIDTHS + j] = level - inner
+    history[RATIOS + j] = math.log(level / inner)
+    return count + 1
+
+
+def _rise(t: float, y0: float, log_y0: float, B: float, kappa: float) -> float:
+    """``D(y0 + t) - D(y0)`` of (C2) over s, ``t (B - kappa log y0) - kappa (y0 + t) log(1 +
+    t/y0)``: exact for a small t far from the centre, where the difference of the two D would
+    lose the digits."""
+    return t * (B - kappa * log_y0) - kappa * (y0 + t) * math.log1p(t / y0)
+
+
+def _folded(t: float, history, j: int, area: float, y0: float, log_y0: float, start: float,
+            B: float, kappa: float) -> tuple[float, float, float]:
+    """``(int Phi^2/y, density m, U/s)`` over the pieces j - 1 ... j + 1 if pieces j and j + 1
+    became one piece of density m from ``y0 + t`` on and piece j - 1 ended there (T kept: m
+    from the pieces' resultant); y0 is piece j's inner edge, ``start`` Phi at piece j - 1's.
+    The new piece's width and displacement are taken from its own edges, not as differences
+    from y0, so that a thin outer piece keeps its digits."""
+    inverse = 1.0 / area
+    neighbour_width = history[WIDTHS + j - 1] * inverse
+    inner_width = history[WIDTHS + j] * inverse
+    outer_width = history[WIDTHS + j + 1] * inverse
+    neighbour_phi = history[DENSITIES + j - 1]
+    width = (inner_width - t) + outer_width
+    resultant = history[DENSITIES + j] * inner_width + history[DENSITIES + j + 1] * outer_width
+    m = (resultant - neighbour_phi * t) / width
+    split = math.log1p(t / y0)
+    energy = (_square_integral(y0 - neighbour_width, neighbour_width + t,
+                               history[RATIOS + j - 1] + split, start, neighbour_phi)
+              + _square_integral(y0 + t, width,
+                                 history[RATIOS + j] + history[RATIOS + j + 1] - split,
+                                 start + neighbour_phi * (neighbour_width + t), m))
+    return energy, m, (neighbour_phi * _rise(t, y0, log_y0, B, kappa)
+                       + m * _rise(width, y0 + t, log_y0 + split, B, kappa))
+
+
+def _narrowed(history, j: int, area: float, y0: float, log_y0: float, start: float, B: float,
+              kappa: float, low: float, high: float, f_low: float, f_high: float, which: int,
+              level: float) -> tuple[float, float]:
+    """The ends ``(low, high)`` of a bracket of the edge t in which ``f(t) = _folded(t)[which]
+    - level`` changes sign (``f_low``, ``f_high`` its values at the given ends, of opposite
+    signs; low keeps the sign of f_low), narrowed by the Illinois variant of regula falsi to
+    1e-10 of the two inner pieces' width (or a zero of f) or :data:`FOLD_ITERATIONS`
+    evaluations, then halved :data:`FOLD_HALVINGS` times (so that every implementation of the
+    law lands on the same edge to its last digits, whatever the rounding of the secants)."""
+    scale = 1e-10 * (history[WIDTHS + j - 1] + history[WIDTHS + j]) / area
+    side = 0
+    for _ in range(FOLD_ITERATIONS):
+        if f_high == f_low:  # f vanishes at both ends (pieces of no traction): halve
+            break
+        t = (low * f_high - high * f_low) / (f_high - f_low)
+        f = _folded(t, history, j, area, y0, log_y0, start, B, kappa)[which] - level
+        if (f <= 0.0) == (f_low <= 0.0):
+            low, f_low = t, f
+            if side == -1:
+                f_high *= 0.5
+            side = -1
+        else:
+            high, f_high = t, f
+            if side == 1:
+                f_low *= 0.5
+            side = 1
+        if abs(high - low) <= scale or f == 0.0:
+            break
+    for _ in range(FOLD_HALVINGS):  # to the bracket's rounding, the same in every arithmetic
+        t = 0.5 * (low + high)
+        f = _folded(t, history, j, area, y0, log_y0, start, B, kappa)[which] - level
+        if (f <= 0.0) == (f_low <= 0.0):
+            low = t
+        else:
+            high = t
+    return low, high
+
+
+def _fold(history, count: int, j: int, area: float, B: float, kappa: float) -> int:
+    """Pieces j and j + 1 (of one cell) become one, and the edge that piece j - 1 shares with
+    them moves to where the three pieces' resultant T and the displacement U of (C2) they stand
+    for are both kept (a root in that edge, :func:`_narrowed`; no fold where there is none).
+    Where keeping U would raise the stored energy or break Coulomb's bound, the edge goes instead
+    to the nearest place where it does neither (of :data:`FOLD_TRIALS` + 1 evenly spaced trial
+    edges, moved toward the root up to where the energy would rise), and the difference in U is
+    a rigid slip of the contact; where no place does, nothing folds. The new count.
+    """
+    inverse = 1.0 / area
+    y0 = 0.0
+    start = 0.0
+    for i in range(j - 1):
+        start += history[DENSITIES + i] * history[WIDTHS + i] * inverse
+    for i in range(j):
+        y0 += history[WIDTHS + i] * inverse
+    if y0 <= 0.0 or min(history[WIDTHS + j - 1], history[WIDTHS + j],
+                        history[WIDTHS + j + 1]) <= 0.0:  # an empty piece
+        return count
+    log_y0 = math.log(y0)
+    neighbour_width = history[WIDTHS + j - 1] * inverse
+    inner_width = history[WIDTHS + j] * inverse
+    outer_width = history[WIDTHS + j + 1] * inverse
+    neighbour_phi, phi, outer_phi = (history[DENSITIES + j - 1], history[DENSITIES + j],
+                                     history[DENSITIES + j + 1])
+    before = (_square_integral(y0 - neighbour_width, neighbour_width, history[RATIOS + j - 1],
+                               start, neighbour_phi)
+              + _square_integral(y0, inner_width, history[RATIOS + j],
+                                 start + neighbour_phi * neighbour_width, phi)
+              + _square_integral(y0 + inner_width, outer_width, history[RATIOS + j + 1],
+                                 start + neighbour_phi * neighbour_width + phi * inner_width,
+                                 outer_phi))
+    kept = (phi * _rise(inner_width, y0, log_y0, B, kappa)
+            + outer_phi * _rise(outer_width, y0 + inner_width, log_y0 + history[RATIOS + j],
+                                B, kappa))
+    lowest = -min(inner_width, 0.5 * neighbour_width)  # piece j - 1 keeps half its width
+    gap_low = _folded(lowest, history, j, area, y0, log_y0, start, B, kappa)[2] - kept
+    gap_high = _folded(inner_width, history, j, area, y0, log_y0, start, B, kappa)[2] - kept
+    if gap_low * gap_high > 0.0:
+        return count
+    low, high = _narrowed(history, j, area, y0, log_y0, start, B, kappa, lowest, inner_width,
+                          gap_low, gap_high, 2, kept)
+    root = 0.5 * (low + high)
+    root_energy, m, _ = _folded(root, history, j, area, y0, log_y0, start, B, kappa)
+    t = root
+    if root_energy > before or abs(m) > 1.0:
+        t, nearest = math.nan, math.inf
+        for k in range(FOLD_TRIALS + 1):
+            trial = lowest + (inner_width - lowest) * k / FOLD_TRIALS
+            energy, m, _ = _folded(trial, history, j, area, y0, log_y0, start, B, kappa)
+            if energy <= before and abs(m) <= 1.0 and abs(trial - root) < nearest:
+                t, nearest = trial, abs(trial - root)
+        if math.isnan(t):
+            return count
+        if root_energy > before:  # else only Coulomb's bound failed: the trial edge stands
+            t = _narrowed(history, j, area, y0, log_y0, start, B, kappa, t, root,
+                          _folded(t, history, j, area, y0, log_y0, start, B, kappa)[0] - before,
+                          root_energy - before, 0, before)[0]
+        energy, m, _ = _folded(t, history, j, area, y0, log_y0, start, B, kappa)
+        if energy > before or abs(m) > 1.0:
+            return count
+    split = math.log1p(t / y0)
+    history[WIDTHS + j] += history[WIDTHS + j + 1] - t * area
+    history[RATIOS + j] += history[RATIOS + j + 1] - split
+    history[DENSITIES + j] = m
+    history[WIDTHS + j - 1] += t * area
+    if j > 1:
+        history[RATIOS + j - 1] += split
+    for i in range(j + 1, count - 1):
+        history[WIDTHS + i] = history[WIDTHS + i + 1]
+        history[RATIOS + i] = history[RATIOS + i + 1]
+        history[DENSITIES + i] = history[DENSITIES + i + 1]
+    return count - 1
+
+
+def fold_cells(history, count: int, area: float, B: float, kappa: float) -> int:
+    """Every two neighbouring stuck pieces (``|phi| < 1``) inside one cell of the grid
+    (:data:`CELL`) fold into one with their inner neighbour's help (``_fold``), from the rim
+    inwards; the new count. Pieces at Coulomb's bound (``|phi| = 1``) never fold: their edges
+    are the fronts of earlier reversals, the memory Masing's rule reads at constant N, which a
+    fold would move.
+
+    A memory reduced only when full merges the newest pieces a step wide, and the rigid slip of
+    each merge (a step's annulus folded at a traction it does not have) sums over a path to an
+    error first order in the step. Here the annuli a sticking contact lays fold into one per cell
+    as they come, at no slip wherever the energy allows: the traction keeps a fixed resolution
+    in b^2 whatever the step, and the law converges at second order in the step
+    (``benchmarks/calibrated_impact_memory.py``). A fold keeps T and never raises the stored
+    energy, so it keeps the law admissible as a reduction does."""
+    j = count - 2
+    while j >= 1:
+        if abs(history[DENSITIES + j]) < 1.0 and abs(history[DENSITIES + j + 1]) < 1.0:
+            inner = 0.0
+            for i in range(j):
+                inner += history[WIDTHS + i]
+            if inner > 0.0 and inner + history[WIDTHS + j] + history[WIDTHS + j + 1] <= math.exp(
+                    CELL * (math.floor(math.log(inner) / CELL + 1e-9) + 1.0)) * (1.0 + 1e-9):
+                count = _fold(history, count, j, area, B, kappa)
+        j = min(j - 1, count - 2)
+    return count
+
+
 def _reset(history) -> None:
     for j in range(HISTORY):
         history[j] = 0.0
 
 
 def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: float,
-                    B: float, kappa: float):
+                    B: float, kappa: float, folds: bool):
     """One step of one contact at normal force N and half-width a (this step's) with the pair
     displacement increment d and the curve's constants B (this step's)
-    and kappa (the pair's); ``history`` (:data:`HISTORY` doubles) is updated in place.
+    and kappa (the pair's); ``history`` (:data:`HISTORY` doubles) is updated in place. With
+    ``folds`` (:data:`FOLD`, the law as shipped) the pieces of one cell fold into one.
 
     Returns ``(T, kt, front, full)``: the tangential force, the tangent stiffness dT/d(delta)
     (the front's, (C1)'s slope; the first touch's ``pi E*/(B - kappa)`` when nothing slips; 0 in
@@ -482,21 +698,24 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
             count, full, front = 1, True, 0.0
             history[WIDTHS], history[RATIOS], history[DENSITIES] = area, 0.0, sigma
     count = _merge_equal(history, count)
+    if folds:
+        count = fold_cells(history, _split_rim(history, count, area), area, B, kappa)
     history[0] = count
     history[1], weighted = _stands_for(history, count, area, B, kappa, 0.0)
     history[1] *= s
     return mu * N * weighted, kt, front, full
 
 
-def run_batch(N, a, increment, mu, modulus, B, kappa, T):
+def run_batch(N, a, increment, mu, modulus, B, kappa, T, folds):
     """Every contact (row) of a batch along its steps (columns) from the unloaded state:
     :func:`tangential_step` with the row's constants (``mu``, ``modulus``, ``kappa`` per row;
     ``N``, ``a``, ``increment`` and ``B`` per row and step), the tangential forces written into
-    ``T``."""
+    ``T``; ``folds`` as :func:`tangential_step`'s."""
     history = np.zeros(HISTORY)
     for row in range(N.shape[0]):
         for j in range(HISTORY):
             history[j] = 0.0
         for k in range(N.shape[1]):
             T[row, k] = tangential_step(history, N[row, k], a[row, k], increment[row, k],
-                                        mu[row], modulus[row], B[row, k], kappa[row])[0]
+                                        mu[row], modulus[row], B[row, k], kappa[row],
+                                        folds)[0]
