@@ -1,36 +1,39 @@
 """What sets the calibrated law's order in the time step: the first steps of a growing contact and
-its memory of eight traction pieces (run: ``python benchmarks/calibrated_memory_order.py``).
+how its memory of eight traction pieces is kept (run:
+``python benchmarks/calibrated_memory_order.py``).
 
-The DEM's oblique impacts with the calibrated law converge at first order in dt where the contact
-sticks from first touch (``benchmarks/dem_verification.py``, table 6), where Table 1's converge
-at second order. This script finds the causes on one contact, without the DEM's integrator: the
-paper's disc on a rigid wall (R 0.035 m, E 10 GPa, nu 0.25, mu 0.3, the shipped coefficients)
-along a prescribed path like an impact's, the approach ``delta_n(s) = delta_max sin(pi s)`` and
-the tangential displacement ``delta_t(s) = A s`` for s from 0 to 1 (sticking while the contact
-grows, sliding as it unloads; A puts T at about 0.6 mu N at the peak), in ``n`` equal steps. Its
-output is the tangential impulse ``J = int T ds`` (the trapezoid over the steps, itself second
-order) and the force at the peak, ``T(1/2)``, as n doubles from 25 to 3200. A second path
-reverses while the contact grows and again while it shrinks, as a sticking impact's tangential
-motion does (the rebound's spin): ``delta_t(s) = A' sin(2 pi s)``, A' half of A; its outputs are
-T at the peak and at s = 3/4, ``T(1/2)`` and ``T(3/4)``.
+The DEM's oblique impacts with the calibrated law (``benchmarks/dem_verification.py``, table 6;
+``benchmarks/calibrated_impact_memory.py``) converge at second order in dt with the memory as
+shipped, and at first order where the contact sticks without its folds. This script shows why on
+one contact, without the DEM's integrator: the paper's disc on a rigid wall (R 0.035 m, E 10 GPa,
+nu 0.25, mu 0.3, the shipped coefficients) along a prescribed path like an impact's, the
+approach ``delta_n(s) = delta_max sin(pi s)`` and the tangential displacement ``delta_t(s) = A
+s`` for s from 0 to 1 (sticking while the contact grows, sliding as it unloads; A puts T at about
+0.6 mu N at the peak), in ``n`` equal steps. Its output is the tangential impulse ``J = int T ds``
+(the trapezoid over the steps, itself second order) and the force at the peak, ``T(1/2)``, as n
+doubles from 25 to 3200. A second path reverses while the contact grows and again while it
+shrinks, as a sticking impact's tangential motion does (the rebound's spin): ``delta_t(s) = A'
+sin(2 pi s)``, A' half of A; its outputs are T at the peak and at s = 3/4, ``T(1/2)`` and
+``T(3/4)``.
 
-Three runs: with room for :data:`UNMERGED` pieces, so that no step merges, and with the law's
-memory as shipped (:data:`hertz2d.calibration.laws.calibrated_kernel.PIECES` pieces, beyond
-which each step's new annulus is merged), in the n equal steps; and the shipped memory in graded
-steps (:func:`graded`; not unmerged, whose plain-Python substeps each sum over thousands of
-pieces): every step in which the approach changes by more than ``X = pi/n`` of itself (omega dt
-of an impact whose contact lasts the n steps) split into substeps that change it by at most
-that, geometrically, the first from ``X^2`` of its end. Each step lays one annulus of uniform
-density, and where the contact grows by a large fraction of itself in a step (its first steps)
-the density its rim lays changes across the annulus, as ``1/B(a)`` with ``log(4R/a)`` in B:
-those steps' errors sum to a first-order term, which the graded steps take out. The law is the
-same in all three; the graded runs change only where the path is sampled (the outputs are at
-the same n + 1 points).
-The law's kernel is plain Python, and its memory size is a module constant the script sets.
+Four runs of one law: with room for :data:`UNMERGED` pieces and no folds, so that no step folds
+or merges (the memory the others approximate); the law's memory as shipped
+(:data:`hertz2d.calibration.laws.calibrated_kernel.PIECES` pieces, those of one cell of a fixed
+grid in b^2 folded into one, reduced beyond that size); the same without its folds (a growing
+contact lays a piece a step, so beyond the memory's size each step's new annulus is reduced
+away); all in the n equal steps; and the shipped memory in graded steps (:func:`graded`):
+every step in which the approach changes by more than ``X = pi/n`` of itself (omega dt of an
+impact whose contact lasts the n steps) split into substeps that change it by at most that,
+geometrically, the first from ``X^2`` of its end. Each step lays one annulus of uniform density,
+and where the contact grows by a large fraction of itself in a step (its first steps) the density
+its rim lays changes across the annulus, as ``1/B(a)`` with ``log(4R/a)`` in B: those steps'
+errors sum to a first-order term, which the graded steps take out. The graded runs change only
+where the path is sampled (the outputs are at the same n + 1 points).
+The law's kernel is plain Python, and its memory is a pair of module constants the script sets.
 The table gives the change of each output (relative to its finest value) from each n to the
-next, how far its value at the finest n is from the unmerged memory's there (over that
-memory's largest |T| on the path; J over it too, J being a mean of T over s: what the merges
-move the force itself by), and the observed order, the least-squares slope of log |change| on
+next, how far its value at the finest n is from the unfolded memory's there (over that
+memory's largest |T| on the path; J over it too, J being a mean of T over s: what the memory
+moves the force itself by), and the observed order, the least-squares slope of log |change| on
 log(1/n) from n = 400 on (the coarser steps are not yet in the asymptotic range: the first
 merges and the largest annuli dominate them). The table is also written to
 ``benchmarks/results/calibrated_memory_order.json``.
@@ -63,7 +66,8 @@ FIT_FROM = 400
 #: the graded steps' bound X = GRADING/n on the approach's change a step, relative to itself:
 #: omega dt of an impact whose contact lasts the n steps (omega t_c = pi)
 GRADING = math.pi
-#: room for so many pieces that no step of the path merges: the memory's converged value
+#: room for so many pieces that no step of the path merges (and no folds): the memory's
+#: converged value
 UNMERGED = 4096
 
 
@@ -78,14 +82,15 @@ def layout(pieces: int) -> tuple[int, ...]:
 
 
 @contextlib.contextmanager
-def memory(pieces: int):
-    """The kernel's memory set to ``pieces`` pieces (its history layout follows)."""
-    kept = {name: getattr(kernel, name) for name in LAYOUT}
-    if tuple(kept.values()) != layout(kernel.PIECES):
+def memory(pieces: int, folds: bool):
+    """The kernel's memory set to ``pieces`` pieces (its history layout follows), its cells
+    folded or not."""
+    kept = {name: getattr(kernel, name) for name in LAYOUT + ("FOLD",)}
+    if tuple(kept.values())[:-1] != layout(kernel.PIECES):
         raise SystemExit("benchmarks/calibrated_memory_order.py: the kernel's history layout "
                          f"{kept} is not the one this script sets; update layout()")
     try:
-        for name, value in zip(LAYOUT, layout(pieces)):
+        for name, value in zip(LAYOUT + ("FOLD",), layout(pieces) + (folds,)):
             setattr(kernel, name, value)
         yield
     finally:
@@ -175,13 +180,14 @@ def main() -> None:
     amplitude = 0.6 * MU * peak.N[0] / peak.kt[0]  # the first touch's stiffness: pi E*/(B - kappa)
     print(f"The paper's disc on a wall, delta_max {PEAK:g} m, A {amplitude:.3e} m; n = steps "
           "over the path; change from each n to the next over the finest value")
-    print(f"{'memory':>24} {'quantity':>18} " + " ".join(f"{n:>8}" for n in STEPS[1:])
+    print(f"{'memory':>28} {'quantity':>18} " + " ".join(f"{n:>8}" for n in STEPS[1:])
           + f" {'order':>6} {'off ' + str(UNMERGED):>9}")
-    runs = ((UNMERGED, False), (kernel.PIECES, False), (kernel.PIECES, True))
+    runs = ((UNMERGED, False, False), (kernel.PIECES, True, False),
+            (kernel.PIECES, False, False), (kernel.PIECES, True, True))
     for path, outputs in PATHS.items():
         unmerged = None
-        for pieces, grade in runs:
-            with memory(pieces):
+        for pieces, folds, grade in runs:
+            with memory(pieces, folds):
                 found = np.array([path(pair, coefficients, amplitude, n, grade) for n in STEPS])
             unmerged = found[-1] if unmerged is None else unmerged
             scale = unmerged[-1]  # the unmerged memory's largest |T| on the path
@@ -189,8 +195,9 @@ def main() -> None:
                 values = found[:, column]
                 changes = np.diff(values) / abs(values[-1])
                 apart = (values[-1] - unmerged[column]) / scale
-                label = f"{pieces} pieces" + (", graded steps" if grade else "")
-                print(f"{label:>24} {name:>18} " + " ".join(f"{c:>8.1e}" for c in changes)
+                label = (f"{pieces} pieces" + ("" if folds else ", no folds")
+                         + (", graded steps" if grade else ""))
+                print(f"{label:>28} {name:>18} " + " ".join(f"{c:>8.1e}" for c in changes)
                       + f" {order(changes):>6.2f} {apart:>+9.1e}")
                 rows.append({"memory": label, "quantity": name,
                              **{f"n = {n}": float(c) for n, c in zip(STEPS[1:], changes)},
