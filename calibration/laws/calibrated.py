@@ -56,8 +56,8 @@ loops):
   pieces it crosses take the bound: friction dissipates ``|T| |slip|``) or none, and a loop at
   constant N in stick (mu -> infinity) returns T to its start;
 - a growing contact adds an annulus that carries no traction until the next increment, a
-  shrinking one drops the traction outside (energy leaves); the pieces of one cell fold into one
-  at the same T without raising the stored energy
+  shrinking one drops the traction outside (energy leaves); the stuck pieces of one cell fold
+  into one at the same T without raising the stored energy
   (:func:`hertz2d.calibration.laws.calibrated_kernel.fold_cells`), and beyond the memory's size a
   reduction lowers it (:func:`hertz2d.calibration.laws.calibrated_kernel.reduce_memory`);
 - the structural compliance lambda(a) changes with the approach: its energy ``lambda T^2/2`` at

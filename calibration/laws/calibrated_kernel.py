@@ -27,9 +27,9 @@ resultant. A step (the new N and a, and a tangential increment d of the pair dis
    a nearby edge reaches in fewer operations by Halley's method from that edge
    (:func:`front_from`). A front reaching the centre is full slip (one piece at sigma, the rest
    of d rigid slip);
-3. neighbouring pieces of one density merge, and the pieces that share a cell of a fixed
-   geometric grid in b^2 fold into one, keeping T and (where the energy allows) the displacement
-   (:func:`fold_cells`); beyond :data:`PIECES` the memory is reduced by a step that never adds
+3. neighbouring pieces of one density merge, and the stuck pieces (``|phi| < 1``) that share a
+   cell of a fixed geometric grid in b^2 fold into one, keeping T and (where the energy allows)
+   the displacement (:func:`fold_cells`); beyond :data:`PIECES` the memory is reduced by a step that never adds
    stored energy (:func:`reduce_memory`).
 
 The stored energy of the pieces (:func:`stored_energy`) is the elastic energy of their traction,
