@@ -29,8 +29,8 @@ resultant. A step (the new N and a, and a tangential increment d of the pair dis
    of d rigid slip);
 3. neighbouring pieces of one density merge, and the stuck pieces (``|phi| < 1``) that share a
    cell of a fixed geometric grid in b^2 fold into one, keeping T and (where the energy allows)
-   the displacement (:func:`fold_cells`); beyond :data:`PIECES` the memory is reduced by a step that never adds
-   stored energy (:func:`reduce_memory`).
+   the displacement (:func:`fold_cells`); beyond :data:`PIECES` the memory is reduced by a step
+   that never adds stored energy (:func:`reduce_memory`).
 
 The stored energy of the pieces (:func:`stored_energy`) is the elastic energy of their traction,
 ``(1/(2 pi E*)) [(B - kappa) T^2 + kappa (mu N)^2 int_0^1 Phi(y)^2/y dy]`` with
@@ -562,17 +562,13 @@ def _fold(history, count: int, j: int, area: float, B: float, kappa: float) -> i
         if energy > before or abs(m) > 1.0:
             return count
     split = math.log1p(t / y0)
-    history[WIDTHS + j] += history[WIDTHS + j + 1] - t * area
-    history[RATIOS + j] += history[RATIOS + j + 1] - split
+    history[WIDTHS + j + 1] -= t * area  # piece j - 1 takes t of it, piece j the rest of both
+    history[RATIOS + j + 1] -= split
     history[DENSITIES + j] = m
     history[WIDTHS + j - 1] += t * area
     if j > 1:
         history[RATIOS + j - 1] += split
-    for i in range(j + 1, count - 1):
-        history[WIDTHS + i] = history[WIDTHS + i + 1]
-        history[RATIOS + i] = history[RATIOS + i + 1]
-        history[DENSITIES + i] = history[DENSITIES + i + 1]
-    return count - 1
+    return _join(history, count, j)
 
 
 def fold_cells(history, count: int, area: float, B: float, kappa: float) -> int:
