@@ -74,12 +74,23 @@ LOG_2 = 0.6931471805599453
 #: (:func:`fold_cells`): the cells are ``[2^(k/2), 2^((k+1)/2))`` in the unit of area the law runs
 #: in (m^2 in SI); a cell keeps its place while the contact grows and shrinks
 CELL = 0.5 * LOG_2
+#: sqrt(2) and 1/sqrt(2), the grid's levels between powers of 2
+SQRT_2 = 1.4142135623730951
+SQRT_HALF = 0.7071067811865476
 #: how many trial edges ``_fold`` tries when keeping the displacement would raise the energy,
 #: and the most evaluations a fold's root takes (``_narrowed``)
 FOLD_TRIALS = 8
 FOLD_ITERATIONS = 60
-#: the halvings that end a fold's root (``_narrowed``): from 1e-10 to rounding
-FOLD_HALVINGS = 24
+#: the most Newton steps a fold's root takes from the pieces' own edge (``_kept_edge``) before
+#: the bracketed search takes over, and the step (a fraction of the pieces' width) that ends it:
+#: Newton's error after a step is of the order of the step's square, rounding's beyond it
+FOLD_NEWTON = 8
+FOLD_NEWTON_STEP = 1e-10
+#: where a fold's root stops: its bracket within this fraction of the pieces' width, rounding's
+#: order, so that every implementation of the law lands on the same edge to its last digits
+FOLD_TOLERANCE = 1e-14
+#: 1/k for the series of ``_square_integral``: a product per term instead of a division
+RECIPROCALS = (0.0,) + tuple(1.0 / k for k in range(1, 25))
 #: whether the law as shipped folds the pieces of one cell into one (:func:`fold_cells`), which
 #: the DEM and the Python law pass to :func:`tangential_step`; off only in the benchmarks'
 #: reference memory with room for every piece, which the folds approximate
@@ -205,9 +216,10 @@ def _square_integral(low: float, width: float, ratio: float, start: float, phi: 
     """``int_low^(low + width) Phi(y)^2/y dy`` for ``Phi = start + phi (y - low)``, ``ratio`` the
     log of the ends' ratio ``log1p(width/low)`` (unused where low = 0). With q = width/low:
     ``start^2 ratio + 2 start phi low (q - ratio) + phi^2 low^2 (q^2/2 - q + ratio)``, the two
-    brackets by their series below q = 0.1 (they cancel to q^2/2 and q^3/3 at small q; 24
-    terms leave 1e-24 of them), so a thin piece far from the centre keeps the digits of its own
-    small integral."""
+    brackets by their series below q = 0.1 (they cancel to q^2/2 and q^3/3 at small q; at most 24
+    terms, which leave 1e-24 of them, and fewer where q is small: the sums stop at the first term
+    that changes neither), so a thin piece far from the centre keeps the digits of its own small
+    integral."""
     if low <= 0.0:
         return 0.5 * phi * phi * width * width
     q = width / low
@@ -215,8 +227,11 @@ def _square_integral(low: float, width: float, ratio: float, start: float, phi: 
         first, second, power = 0.5 * q * q, 0.0, q * q
         for k in range(3, 25):
             power *= -q
-            first += power / k
-            second -= power / k
+            term = power * RECIPROCALS[k]
+            if first + term == first and second - term == second:
+                break  # the terms fall with k: none after this one changes either sum
+            first += term
+            second -= term
     else:
         first = q - ratio
         second = 0.5 * q * q - q + ratio
@@ -409,6 +424,18 @@ def _cut(history, count: int, area: float) -> int:
     return count
 
 
+def _cell(e: float) -> int:
+    """The index k of the cell ``[2^(k/2), 2^((k+1)/2))`` of :data:`CELL`'s grid that holds e
+    (> 0), from e's binary exponent and mantissa (no logarithm)."""
+    mantissa, exponent = math.frexp(e)  # e = mantissa 2^exponent, 1/2 <= mantissa < 1
+    return 2 * exponent - (2 if mantissa < SQRT_HALF else 1)
+
+
+def _level(k: int) -> float:
+    """The grid's level ``2^(k/2)``, the lower end of cell k."""
+    return math.ldexp(SQRT_2 if k % 2 else 1.0, k // 2)
+
+
 def _split_rim(history, count: int, area: float) -> int:
     """The outermost piece, where a level of the cells' grid (:data:`CELL`) lies inside it,
     splits there into two pieces of its density (the traction is unchanged; each part then
@@ -418,7 +445,7 @@ def _split_rim(history, count: int, area: float) -> int:
     inner = 0.0
     for i in range(count - 1):
         inner += history[WIDTHS + i]
-    level = math.exp(CELL * math.floor(math.log(area) / CELL - 1e-9))
+    level = _level(_cell(area * (1.0 - 1e-9)))  # the highest level below the rim
     if inner <= 0.0 or level <= inner * (1.0 + 1e-12):
         return count
     j = count - 1
@@ -437,47 +464,76 @@ def _rise(t: float, y0: float, log_y0: float, B: float, kappa: float) -> float:
     return t * (B - kappa * log_y0) - kappa * (y0 + t) * math.log1p(t / y0)
 
 
-def _folded(t: float, history, j: int, area: float, y0: float, log_y0: float, start: float,
-            B: float, kappa: float) -> tuple[float, float, float]:
-    """``(int Phi^2/y, density m, U/s)`` over the pieces j - 1 ... j + 1 if pieces j and j + 1
-    became one piece of density m from ``y0 + t`` on and piece j - 1 ended there (T kept: m
-    from the pieces' resultant); y0 is piece j's inner edge, ``start`` Phi at piece j - 1's.
-    The new piece's width and displacement are taken from its own edges, not as differences
-    from y0, so that a thin outer piece keeps its digits."""
-    inverse = 1.0 / area
-    neighbour_width = history[WIDTHS + j - 1] * inverse
+def _folded_density(t: float, history, j: int, inverse: float) -> tuple[float, float]:
+    """``(m, width)``: the density and width (in y) of the piece that pieces j and j + 1 become
+    if it begins t beyond piece j's inner edge, piece j - 1 taking the t between (T kept: m
+    from the pieces' resultant); ``inverse`` is 1/a^2. The width is taken from the piece's own
+    edges, not as a difference from y0, so that a thin outer piece keeps its digits."""
     inner_width = history[WIDTHS + j] * inverse
     outer_width = history[WIDTHS + j + 1] * inverse
-    neighbour_phi = history[DENSITIES + j - 1]
     width = (inner_width - t) + outer_width
     resultant = history[DENSITIES + j] * inner_width + history[DENSITIES + j + 1] * outer_width
-    m = (resultant - neighbour_phi * t) / width
+    return (resultant - history[DENSITIES + j - 1] * t) / width, width
+
+
+def _folded_stands_for(t: float, history, j: int, inverse: float, y0: float, log_y0: float,
+                       B: float, kappa: float) -> tuple[float, float]:
+    """``(U/s, dU/dt/s)``: what the pieces j - 1 ... j + 1 stand for from y0 on (U of (C2)) if
+    pieces j and j + 1 became one from ``y0 + t`` on (:func:`_folded_density`), and its slope in
+    t; y0 is piece j's inner edge. With ``y_t = y0 + t`` and the outer edge y_2,
+
+        ``U/s = phi_(j-1) [D(y_t) - D(y0)]/s + m [D(y_2) - D(y_t)]/s``,
+        ``dU/dt/s = (phi_(j-1) - m) (D'(y_t) - [D(y_2) - D(y_t)]/(y_2 - y_t))/s``
+
+    (``dm/dt = (m - phi_(j-1))/(y_2 - y_t)``), the logarithms of the edges' ratios from the
+    pieces' own ``log(y_2/y0)`` and one ``log1p(t/y0)``."""
+    m, width = _folded_density(t, history, j, inverse)
+    neighbour_phi = history[DENSITIES + j - 1]
+    split = math.log1p(t / y0)
+    edge = y0 + t
+    slope = B - kappa * (log_y0 + split)  # D'(y_t)/s + kappa
+    outer = width * slope - kappa * (edge + width) * (
+        history[RATIOS + j] + history[RATIOS + j + 1] - split)
+    U = neighbour_phi * (t * (B - kappa * log_y0) - kappa * edge * split) + m * outer
+    return U, (neighbour_phi - m) * (slope - kappa - outer / width)
+
+
+def _folded_energy(t: float, history, j: int, inverse: float, y0: float,
+                   start: float) -> tuple[float, float]:
+    """``(int Phi^2/y, m)`` over the pieces j - 1 ... j + 1 if pieces j and j + 1 became one of
+    density m from ``y0 + t`` on (:func:`_folded_density`); ``start`` is Phi at piece j - 1's
+    inner edge."""
+    m, width = _folded_density(t, history, j, inverse)
+    neighbour_width = history[WIDTHS + j - 1] * inverse
+    neighbour_phi = history[DENSITIES + j - 1]
     split = math.log1p(t / y0)
     energy = (_square_integral(y0 - neighbour_width, neighbour_width + t,
                                history[RATIOS + j - 1] + split, start, neighbour_phi)
               + _square_integral(y0 + t, width,
                                  history[RATIOS + j] + history[RATIOS + j + 1] - split,
                                  start + neighbour_phi * (neighbour_width + t), m))
-    return energy, m, (neighbour_phi * _rise(t, y0, log_y0, B, kappa)
-                       + m * _rise(width, y0 + t, log_y0 + split, B, kappa))
+    return energy, m
 
 
-def _narrowed(history, j: int, area: float, y0: float, log_y0: float, start: float, B: float,
-              kappa: float, low: float, high: float, f_low: float, f_high: float, which: int,
+def _narrowed(history, j: int, inverse: float, y0: float, log_y0: float, start: float, B: float,
+              kappa: float, low: float, high: float, f_low: float, f_high: float, energy: bool,
               level: float) -> tuple[float, float]:
-    """The ends ``(low, high)`` of a bracket of the edge t in which ``f(t) = _folded(t)[which]
-    - level`` changes sign (``f_low``, ``f_high`` its values at the given ends, of opposite
-    signs; low keeps the sign of f_low), narrowed by the Illinois variant of regula falsi to
-    1e-10 of the two inner pieces' width (or a zero of f) or :data:`FOLD_ITERATIONS`
-    evaluations, then halved :data:`FOLD_HALVINGS` times (so that every implementation of the
-    law lands on the same edge to its last digits, whatever the rounding of the secants)."""
-    scale = 1e-10 * (history[WIDTHS + j - 1] + history[WIDTHS + j]) / area
+    """The ends ``(low, high)`` of a bracket of the edge t in which ``f(t)`` changes sign, f the
+    folded pieces' energy (``energy``, :func:`_folded_energy`) or what they stand for
+    (:func:`_folded_stands_for`) less ``level`` (``f_low``, ``f_high`` its values at the given
+    ends, of opposite signs; low keeps the sign of f_low), narrowed by the Illinois variant of
+    regula falsi to :data:`FOLD_TOLERANCE` of the two inner pieces' width (or a zero of f) or
+    :data:`FOLD_ITERATIONS` evaluations."""
+    scale = FOLD_TOLERANCE * (history[WIDTHS + j - 1] + history[WIDTHS + j]) * inverse
     side = 0
     for _ in range(FOLD_ITERATIONS):
-        if f_high == f_low:  # f vanishes at both ends (pieces of no traction): halve
+        if f_high == f_low:  # f vanishes at both ends (pieces of no traction)
             break
         t = (low * f_high - high * f_low) / (f_high - f_low)
-        f = _folded(t, history, j, area, y0, log_y0, start, B, kappa)[which] - level
+        if energy:
+            f = _folded_energy(t, history, j, inverse, y0, start)[0] - level
+        else:
+            f = _folded_stands_for(t, history, j, inverse, y0, log_y0, B, kappa)[0] - level
         if (f <= 0.0) == (f_low <= 0.0):
             low, f_low = t, f
             if side == -1:
@@ -490,14 +546,29 @@ def _narrowed(history, j: int, area: float, y0: float, log_y0: float, start: flo
             side = 1
         if abs(high - low) <= scale or f == 0.0:
             break
-    for _ in range(FOLD_HALVINGS):  # to the bracket's rounding, the same in every arithmetic
-        t = 0.5 * (low + high)
-        f = _folded(t, history, j, area, y0, log_y0, start, B, kappa)[which] - level
-        if (f <= 0.0) == (f_low <= 0.0):
-            low = t
-        else:
-            high = t
     return low, high
+
+
+def _kept_edge(history, j: int, inverse: float, y0: float, log_y0: float, B: float,
+               kappa: float, lowest: float, highest: float, kept: float) -> float:
+    """The edge t in ``[lowest, highest]`` at which the folded pieces stand for ``kept``
+    (:func:`_folded_stands_for`) by Newton's method from t = 0 (the pieces' own edge), to a
+    step of :data:`FOLD_NEWTON_STEP` of the two inner pieces' width; NaN where a step leaves the
+    interval or :data:`FOLD_NEWTON` steps do not settle (the bracketed search,
+    :func:`_narrowed`, then decides)."""
+    scale = FOLD_NEWTON_STEP * (history[WIDTHS + j - 1] + history[WIDTHS + j]) * inverse
+    t = 0.0
+    for _ in range(FOLD_NEWTON):
+        U, slope = _folded_stands_for(t, history, j, inverse, y0, log_y0, B, kappa)
+        if slope == 0.0:
+            return math.nan
+        step = (U - kept) / slope
+        t -= step
+        if not lowest <= t <= highest:
+            return math.nan
+        if abs(step) <= scale:
+            return t
+    return math.nan
 
 
 def _fold(history, count: int, j: int, area: float, B: float, kappa: float) -> int:
@@ -506,8 +577,9 @@ def _fold(history, count: int, j: int, area: float, B: float, kappa: float) -> i
     for are both kept (a root in that edge, :func:`_narrowed`; no fold where there is none).
     Where keeping U would raise the stored energy or break Coulomb's bound, the edge goes instead
     to the nearest place where it does neither (of :data:`FOLD_TRIALS` + 1 evenly spaced trial
-    edges, moved toward the root up to where the energy would rise), and the difference in U is
-    a rigid slip of the contact; where no place does, nothing folds. The new count.
+    edges, tried from the root outwards, moved toward the root up to where the energy would
+    rise), and the difference in U is a rigid slip of the contact; where no place does, nothing
+    folds. The new count.
     """
     inverse = 1.0 / area
     y0 = 0.0
@@ -536,31 +608,45 @@ def _fold(history, count: int, j: int, area: float, B: float, kappa: float) -> i
             + outer_phi * _rise(outer_width, y0 + inner_width, log_y0 + history[RATIOS + j],
                                 B, kappa))
     lowest = -min(inner_width, 0.5 * neighbour_width)  # piece j - 1 keeps half its width
-    gap_low = _folded(lowest, history, j, area, y0, log_y0, start, B, kappa)[2] - kept
-    gap_high = _folded(inner_width, history, j, area, y0, log_y0, start, B, kappa)[2] - kept
-    if gap_low * gap_high > 0.0:
-        return count
-    low, high = _narrowed(history, j, area, y0, log_y0, start, B, kappa, lowest, inner_width,
-                          gap_low, gap_high, 2, kept)
-    root = 0.5 * (low + high)
-    root_energy, m, _ = _folded(root, history, j, area, y0, log_y0, start, B, kappa)
+    root = _kept_edge(history, j, inverse, y0, log_y0, B, kappa, lowest, inner_width, kept)
+    if math.isnan(root):
+        gap_low = _folded_stands_for(lowest, history, j, inverse, y0, log_y0, B, kappa)[0] - kept
+        gap_high = _folded_stands_for(inner_width, history, j, inverse, y0, log_y0, B,
+                                      kappa)[0] - kept
+        if gap_low * gap_high > 0.0:
+            return count
+        low, high = _narrowed(history, j, inverse, y0, log_y0, start, B, kappa, lowest,
+                              inner_width, gap_low, gap_high, False, kept)
+        root = 0.5 * (low + high)
+    root_energy, m = _folded_energy(root, history, j, inverse, y0, start)
     t = root
     if root_energy > before or abs(m) > 1.0:
-        t, nearest = math.nan, math.inf
-        for k in range(FOLD_TRIALS + 1):
-            trial = lowest + (inner_width - lowest) * k / FOLD_TRIALS
-            energy, m, _ = _folded(trial, history, j, area, y0, log_y0, start, B, kappa)
-            if energy <= before and abs(m) <= 1.0 and abs(trial - root) < nearest:
-                t, nearest = trial, abs(trial - root)
+        # the trial edges from the root outwards (the nearer first, the inner one on a tie): the
+        # first that neither raises the energy nor breaks Coulomb's bound
+        spacing = (inner_width - lowest) / FOLD_TRIALS
+        below = min(int((root - lowest) / spacing), FOLD_TRIALS)
+        above = below + 1
+        t = math.nan
+        for _ in range(FOLD_TRIALS + 1):
+            if below >= 0 and (above > FOLD_TRIALS or abs(root - (lowest + spacing * below))
+                               <= abs(lowest + spacing * above - root)):
+                trial = lowest + spacing * below
+                below -= 1
+            else:
+                trial = lowest + spacing * above
+                above += 1
+            energy, m = _folded_energy(trial, history, j, inverse, y0, start)
+            if energy <= before and abs(m) <= 1.0:
+                t = trial
+                break
         if math.isnan(t):
             return count
         if root_energy > before:  # else only Coulomb's bound failed: the trial edge stands
-            t = _narrowed(history, j, area, y0, log_y0, start, B, kappa, t, root,
-                          _folded(t, history, j, area, y0, log_y0, start, B, kappa)[0] - before,
-                          root_energy - before, 0, before)[0]
-        energy, m, _ = _folded(t, history, j, area, y0, log_y0, start, B, kappa)
-        if energy > before or abs(m) > 1.0:
-            return count
+            t = _narrowed(history, j, inverse, y0, log_y0, start, B, kappa, t, root,
+                          energy - before, root_energy - before, True, before)[0]
+            energy, m = _folded_energy(t, history, j, inverse, y0, start)
+            if energy > before or abs(m) > 1.0:
+                return count
     split = math.log1p(t / y0)
     history[WIDTHS + j + 1] -= t * area  # piece j - 1 takes t of it, piece j the rest of both
     history[RATIOS + j + 1] -= split
@@ -591,8 +677,8 @@ def fold_cells(history, count: int, area: float, B: float, kappa: float) -> int:
             inner = 0.0
             for i in range(j):
                 inner += history[WIDTHS + i]
-            if inner > 0.0 and inner + history[WIDTHS + j] + history[WIDTHS + j + 1] <= math.exp(
-                    CELL * (math.floor(math.log(inner) / CELL + 1e-9) + 1.0)) * (1.0 + 1e-9):
+            if inner > 0.0 and inner + history[WIDTHS + j] + history[WIDTHS + j + 1] <= _level(
+                    _cell(inner * (1.0 + 1e-9)) + 1) * (1.0 + 1e-9):
                 count = _fold(history, count, j, area, B, kappa)
         j = min(j - 1, count - 2)
     return count
