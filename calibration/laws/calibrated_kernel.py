@@ -437,10 +437,11 @@ def _level(k: int) -> float:
 
 
 def _split_rim(history, count: int, area: float) -> int:
-    """The outermost piece, where a level of the cells' grid (:data:`CELL`) lies inside it,
-    splits there into two pieces of its density (the traction is unchanged; each part then
-    folds within its own cell); the new count. Not for a single piece or a full memory."""
-    if count < 2 or count >= PIECES:
+    """The outermost piece, where it sticks (``|phi| < 1``: only such pieces fold) and a level
+    of the cells' grid (:data:`CELL`) lies inside it, splits there into two pieces of its density
+    (the traction is unchanged; each part then folds within its own cell); the new count. Not
+    for a single piece or a full memory."""
+    if count < 2 or count >= PIECES or abs(history[DENSITIES + count - 1]) >= 1.0:
         return count
     inner = 0.0
     for i in range(count - 1):
