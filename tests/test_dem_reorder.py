@@ -59,8 +59,12 @@ def test_a_reordered_run_is_the_same_run_per_disc_but_for_rounding(name):
                                    atol=1e-11 * np.abs(plain.discs.velocity).max())
         history, expected = sorted_.contacts.pair_history, plain.contacts.pair_history
         np.testing.assert_array_equal(history[:, NORMAL] != 0, expected[:, NORMAL] != 0)
-        np.testing.assert_allclose(history, expected, rtol=0,
-                                   atol=1e-9 * np.abs(expected[:, NORMAL]).max())
+        # each column to the rounding of its own scale: N and T in N/m, kt in N/m per m (1e9
+        # times N's numbers), the calibrated memory's widths in m^2
+        excess = np.abs(history - expected) - 1e-9 * np.abs(expected).max(axis=0)
+        row, column = np.unravel_index(excess.argmax(), excess.shape)
+        assert excess[row, column] <= 0.0, (row, column, history[row, column],
+                                            expected[row, column])
         mine, theirs = sorted_.balance(), plain.balance()
         for term, value in theirs.items():
             assert mine[term] == pytest.approx(value, rel=1e-12, abs=1e-12 * theirs["work"])
