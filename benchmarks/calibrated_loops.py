@@ -35,13 +35,13 @@ from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, THRESHOLD,
                                             Loop, extrapolated, normalised_work, random_loops)
 from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
                                          CalibratedCoefficients, run_contacts)
+from benchmarks import record  # noqa: E402
 from benchmarks.arguments import positive_int  # noqa: E402
-from hertz2d.calibration.runs.json_file import dumps  # noqa: E402
 from hertz2d.calibration.validation.map.errors import LawChoice  # noqa: E402
 from hertz2d.calibration.validation.map.loops import STEPS, quiet, refined_works  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
-TABLE, SUMMARY = RESULTS / "calibrated_loops.csv", RESULTS / "calibrated_loops.json"
+TABLE = RESULTS / "calibrated_loops.csv"
 #: the loops' seed: not the map's (22) nor the tests'
 SEED = 2210
 CHUNK = 50
@@ -99,6 +99,7 @@ def main() -> int:
     parser.add_argument("--loops", type=positive_int, default=1000)
     parser.add_argument("--jobs", type=positive_int, default=2)
     args = parser.parse_args()
+    started = record.load_average()
     law = LawChoice("calibrated", coefficients=CalibratedCoefficients.from_file(
         SHIPPED_COEFFICIENTS))
     key = law_key(law.coefficients)
@@ -138,12 +139,12 @@ def main() -> int:
                "threshold": THRESHOLD,
                "quadrature_bound": QUADRATURE_BOUND, "W < 0": int((table.W < 0).sum()),
                "W < -threshold": len(violations), "smallest W": float(table.W.min()),
-               "persisting": persisting, "by_band": rows}
+               "persisting": persisting}
     print(by_band.to_string(index=False))
     print(f"{len(table)} loops, W < 0 on {summary['W < 0']}, below -{THRESHOLD:g} on "
           f"{len(violations)}, persisting under refinement {len(persisting)}; smallest W "
           f"{summary['smallest W']:.3e} mu N_max A")
-    SUMMARY.write_text(dumps(summary, indent=2) + "\n")
+    record.write("calibrated_loops", rows, started, **summary)  # the bands are its rows
     return 0
 
 
