@@ -198,8 +198,7 @@ def test_a_sticking_growth_folds_at_no_slip():
     area = a * a
     widths = np.array([0.90, 0.04, 0.03, 0.03])
     densities = [0.20, 0.12, 0.08, 0.05]
-    assert math.floor(math.log(0.9 * area) / kernel.CELL) == \
-        math.floor(math.log(area * (1 - 1e-12)) / kernel.CELL)
+    assert kernel._cell(0.9 * area) == kernel._cell(area * (1 - 1e-12))  # one cell of the grid
     history = state_of(widths, densities, area)
     stands_before, force_before = kernel._stands_for(history, 4, area, B, kappa, 0.0)
     energy_before = kernel.stored_energy(history, N, a, mu, modulus, B, kappa)

@@ -70,11 +70,10 @@ HISTORY = 3 + 3 * PIECES
 AREA, WIDTHS, RATIOS, DENSITIES = 2, 3, 3 + PIECES, 3 + 2 * PIECES
 #: log(2), of the half-space term log(2R/a) = log(4R/a) - log(2)
 LOG_2 = 0.6931471805599453
-#: the log-width in e = b^2 of the fixed grid of cells within which pieces fold into one
-#: (:func:`fold_cells`): the cells are ``[2^(k/2), 2^((k+1)/2))`` in the unit of area the law runs
-#: in (m^2 in SI); a cell keeps its place while the contact grows and shrinks
-CELL = 0.5 * LOG_2
-#: sqrt(2) and 1/sqrt(2), the grid's levels between powers of 2
+#: sqrt(2) and 1/sqrt(2), for the fixed grid of cells in e = b^2 within which pieces fold into
+#: one (:func:`fold_cells`): the cells are ``[2^(k/2), 2^((k+1)/2))`` in the unit of area the law
+#: runs in (m^2 in SI), each sqrt(2) wide; a cell keeps its place while the contact grows and
+#: shrinks
 SQRT_2 = 1.4142135623730951
 SQRT_HALF = 0.7071067811865476
 #: how many trial edges ``_fold`` tries when keeping the displacement would raise the energy,
@@ -86,8 +85,8 @@ FOLD_ITERATIONS = 60
 #: Newton's error after a step is of the order of the step's square, rounding's beyond it
 FOLD_NEWTON = 8
 FOLD_NEWTON_STEP = 1e-10
-#: where a fold's root stops: its bracket within this fraction of the pieces' width, rounding's
-#: order, so that every implementation of the law lands on the same edge to its last digits
+#: where a fold's bracketed root stops: its bracket within this fraction of the pieces' width,
+#: near the rounding of what the search evaluates
 FOLD_TOLERANCE = 1e-14
 #: 1/k for the series of ``_square_integral``: a product per term instead of a division
 RECIPROCALS = (0.0,) + tuple(1.0 / k for k in range(1, 25))
@@ -425,8 +424,8 @@ def _cut(history, count: int, area: float) -> int:
 
 
 def _cell(e: float) -> int:
-    """The index k of the cell ``[2^(k/2), 2^((k+1)/2))`` of :data:`CELL`'s grid that holds e
-    (> 0), from e's binary exponent and mantissa (no logarithm)."""
+    """The index k of the cell ``[2^(k/2), 2^((k+1)/2))`` of the folds' grid (:data:`SQRT_2`)
+    that holds e (> 0), from e's binary exponent and mantissa (no logarithm)."""
     mantissa, exponent = math.frexp(e)  # e = mantissa 2^exponent, 1/2 <= mantissa < 1
     return 2 * exponent - (2 if mantissa < SQRT_HALF else 1)
 
@@ -438,7 +437,7 @@ def _level(k: int) -> float:
 
 def _split_rim(history, count: int, area: float) -> int:
     """The outermost piece, where it sticks (``|phi| < 1``: only such pieces fold) and a level
-    of the cells' grid (:data:`CELL`) lies inside it, splits there into two pieces of its density
+    of the cells' grid (:data:`SQRT_2`) lies inside it, splits there into two pieces of its density
     (the traction is unchanged; each part then folds within its own cell); the new count. Not
     for a single piece or a full memory."""
     if count < 2 or count >= PIECES or abs(history[DENSITIES + count - 1]) >= 1.0:
@@ -660,7 +659,7 @@ def _fold(history, count: int, j: int, area: float, B: float, kappa: float) -> i
 
 def fold_cells(history, count: int, area: float, B: float, kappa: float) -> int:
     """Every two neighbouring stuck pieces (``|phi| < 1``) inside one cell of the grid
-    (:data:`CELL`) fold into one with their inner neighbour's help (``_fold``), from the rim
+    (:data:`SQRT_2`) fold into one with their inner neighbour's help (``_fold``), from the rim
     inwards; the new count. Pieces at Coulomb's bound (``|phi| = 1``) never fold: their edges
     are the fronts of earlier reversals, the memory Masing's rule reads at constant N, which a
     fold would move.
