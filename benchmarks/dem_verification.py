@@ -114,6 +114,14 @@ def rolling() -> None:
                   f"{result.acceleration / result.expected_acceleration - 1:>9.1e}")
 
 
+def rebound_errors(name: str, angle: float, steps: list[float]):
+    """``(reference, errors)``: the event-driven reference impact of law ``name`` at 1 m/s and
+    ``angle``, and the DEM's rebound angle less the reference's at each time step."""
+    reference = reference_impact(LAWS[name], speed=1.0, angle=angle)
+    return reference, np.array([impact(LAWS[name], speed=1.0, angle=angle, dt=dt).rebound_angle
+                                - reference.rebound_angle for dt in steps])
+
+
 def convergence() -> None:
     steps = [1e-5 * 2.0**-k for k in range(9)]
     print("\n5. Oblique impact on a wall, 1 m/s: rebound angle error (degrees) against the "
@@ -122,9 +130,7 @@ def convergence() -> None:
           + " ".join(f"{dt:>8.2e}" for dt in steps) + f" {'max |err|/dt^2, dt<=2.5e-6':>27}")
     for name in ("simplified (Eq. 33)", "linear"):
         for angle in (10.0, 20.0, 30.0, 45.0, 60.0):
-            reference = reference_impact(LAWS[name], speed=1.0, angle=angle)
-            errors = [impact(LAWS[name], speed=1.0, angle=angle, dt=dt).rebound_angle
-                      - reference.rebound_angle for dt in steps]
+            reference, errors = rebound_errors(name, angle, steps)
             ratio = max(abs(e) / dt**2 for e, dt in zip(errors, steps) if dt <= 2.5e-6)
             print(f"{name:<22} {angle:>5.0f} {'-'.join(reference.regimes):<18} "
                   f"{reference.rebound_angle:>12.8f} " + " ".join(f"{e:>8.1e}" for e in errors)
@@ -143,9 +149,7 @@ def target_order() -> None:
     for angle in (5.0, 10.0, 20.0, 30.0, 45.0, 60.0):
         errors = {}
         for name in ("simplified (Eq. 33)", "linear"):
-            reference = reference_impact(LAWS[name], speed=1.0, angle=angle)
-            errors[name] = np.array([impact(LAWS[name], speed=1.0, angle=angle, dt=dt)
-                                     .rebound_angle - reference.rebound_angle for dt in steps])
+            errors[name] = rebound_errors(name, angle, steps)[1]
             order = np.polyfit(np.log(steps), np.log(np.abs(errors[name])), 1)[0]
             print(f"{angle:>5.0f} {name:<22} " + " ".join(f"{e:>8.1e}" for e in errors[name])
                   + f" {order:>6.2f}")
