@@ -104,6 +104,32 @@ def test_the_flags_and_the_environment_choose_the_executor(scheduler, monkeypatc
         open_executor(jobs=0)
 
 
+def test_a_handshake_broken_by_another_clients_message_is_tried_again(scheduler, monkeypatch):
+    """dask fails a client whose greeting shares a batch with a message the scheduler sends to
+    every client (another client's cancel) with a bare AssertionError; here the first handshake
+    fails so, the second connects, and a handshake that always fails still raises."""
+    real, attempts = cluster.Client, []
+
+    def first_fails(*args, **kwargs):
+        attempts.append(args)
+        if len(attempts) == 1:
+            raise AssertionError
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cluster, "Client", first_fails)
+    with cluster.DaskCluster.connect(scheduler) as executor:
+        assert len(executor.client.nthreads()) == 2 and len(attempts) == 2
+
+    def always_fails(*args, **kwargs):
+        attempts.append(args)
+        raise AssertionError
+
+    monkeypatch.setattr(cluster, "Client", always_fails)
+    with pytest.raises(AssertionError):
+        cluster.DaskCluster.connect(scheduler)
+    assert len(attempts) == 2 + cluster.CONNECT_ATTEMPTS
+
+
 def _grid(results: Path) -> pd.DataFrame:
     return pd.read_csv(results / "penalty" / "grid.csv", keep_default_na=False)
 

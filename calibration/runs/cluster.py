@@ -51,6 +51,8 @@ log = logging.getLogger("hertz2d")
 
 #: seconds to wait for the scheduler to answer before the address is reported as bad
 CONNECT_TIMEOUT = 5.0
+#: how many times a client's handshake is tried (:func:`_client`)
+CONNECT_ATTEMPTS = 3
 #: the packages whose version can change a number a task computes
 COMPUTING_PACKAGES = ("scikit-fem", "gmsh", "qdldl", "numpy", "scipy")
 #: glibc's ``mallopt`` parameters (malloc.h)
@@ -108,6 +110,25 @@ async def _answers(address: str, connection_args: dict) -> None:
     await comm.close()
 
 
+def _client(address: str, security) -> Client:
+    """A client of the scheduler at ``address``, its handshake tried up to
+    :data:`CONNECT_ATTEMPTS` times.
+
+    A client expects the first batch the scheduler sends it to hold the greeting alone. But the
+    scheduler sends some messages to every client (another client's ``cancelled-keys``), and one
+    sent within the same few milliseconds rides in that batch: dask then fails the connection with
+    a bare ``AssertionError``. Measured with a second client cancelling a task every millisecond,
+    10 of 60 connections failed so; the next attempt lands between two such messages.
+    """
+    for attempt in range(CONNECT_ATTEMPTS):
+        try:
+            return Client(address, security=security, timeout=CONNECT_TIMEOUT,
+                          set_as_default=False)
+        except AssertionError:  # the greeting shared its batch
+            if attempt == CONNECT_ATTEMPTS - 1:
+                raise
+
+
 class DaskCluster(Executor):
     """The workers of the dask.distributed cluster a connected ``client`` talks to."""
 
@@ -142,7 +163,7 @@ class DaskCluster(Executor):
             raise InputError(f"{name}={address!r}: cannot reach a dask scheduler there (what "
                              "answers there does not speak dask's protocol: "
                              f"{type(error).__name__} reading its reply)") from None
-        client = Client(address, security=security, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        client = _client(address, security)
         workers = len(client.nthreads())
         if not workers:
             log.warning(f"{name}={address!r} has no workers yet; the tasks wait until some join")
@@ -158,7 +179,8 @@ class DaskCluster(Executor):
                 task = futures.pop(future)  # handed back: the workers may forget it
                 yield task, future.result()
         finally:
-            self.client.cancel(list(futures))  # not finished: pending or running
+            if futures:  # not finished: pending or running (a cancel goes to every client)
+                self.client.cancel(list(futures))
 
     def close(self) -> None:
         self.client.close()
