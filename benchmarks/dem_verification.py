@@ -17,11 +17,14 @@ nu 0.25, mu 0.3; the linear spring kn 2.7e9, kt 1.5e9 N/m) at 1 m/s.
    single contact as an ODE, scipy at a tolerance of 1e-12, the stick-slip switches as events):
    the rebound angle's error as dt halves, and the error over dt^2 (bounded for a second-order
    scheme, growing as 1/dt for a first-order one).
-   Then the speed issue's measure over its range: at 5 to 60 degrees, the error against the same
-   reference at dt 2e-6 s halving to 1.25e-7 s, the observed order (the least-squares slope of
-   log |error| on log dt) for the paper's law (Eq. 33) and the linear spring, and the ratio of
-   the law's error to the spring's at each dt (what the target asks for where the spring itself
-   falls short of second order). Also written to ``benchmarks/results/impact_order.json``.
+   Then the speed issue's measure over its range: at 5 to 60 degrees, the root mean square of
+   the error against the same reference over twelve steps within each octave
+   (:func:`hertz2d.dem.impact_reference.rebound_error_rms`: where the contact's end falls between
+   two steps moves a single step's error), at dt 2e-6 s halving to 1.25e-7 s, and the observed
+   order (the least-squares slope of log rms on log dt) there and from 2.5e-7 s to 1.5625e-8 s,
+   for the paper's law (Eq. 33) and the linear spring, beside the slope of the single steps'
+   |error|.
+   Also written to ``benchmarks/results/impact_order.json``.
 6. The same impacts with the calibrated law, whose memory of the traction no ODE reference here
    solves: the rebound angle's change as dt halves from 2e-6 s (to 3.125e-8 s) and the observed
    order, the least-squares slope of log |change| against log dt, over every halving and over
@@ -45,7 +48,8 @@ from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: 
 from hertz2d.dem import Damping, Law  # noqa: E402
 from hertz2d.dem.impact import (DENSITY, RADIUS, elastic_contact_time, impact, sliding_impact,  # noqa
                         spring_dashpot, spring_local_damping)
-from hertz2d.dem.impact_reference import reference_impact  # noqa: E402
+from hertz2d.dem.impact_reference import (rebound_error_rms,  # noqa: E402
+                                          reference_impact)
 from hertz2d.dem.rolling import roll  # noqa: E402
 
 from benchmarks import record  # noqa: E402
@@ -138,27 +142,35 @@ def convergence() -> None:
 
 
 def target_order() -> None:
-    steps = [2e-6 * 2.0**-k for k in range(5)]
+    target = [2e-6 * 2.0**-k for k in range(5)]
+    fine = [2.5e-7 * 2.0**-k for k in range(5)]
     started = record.load_average()
-    print("\n5b. The same against the reference over dt 2e-6 ... 1.25e-7 s: error (degrees), "
-          "observed order (slope of log |error| on log dt), and the paper's law's |error| over "
-          "the spring's")
-    print(f"{'angle':>5} {'law':<22} " + " ".join(f"{dt:>8.2e}" for dt in steps)
-          + f" {'order':>6}")
+    print("\n5b. The same against the reference, as the root mean square of the error (degrees) "
+          "over twelve steps within each octave (rebound_error_rms), at dt 2e-6 ... 1.25e-7 s; "
+          "the observed order (slope of log rms on log dt) there and at 2.5e-7 ... 1.5625e-8 s, "
+          "and the slope of log |error| of the single steps dt, dt/2, ...")
+    print(f"{'angle':>5} {'law':<22} " + " ".join(f"{dt:>8.2e}" for dt in target)
+          + f" {'order':>6} {'fine':>6} {'single':>6}")
     rows = []
     for angle in (5.0, 10.0, 20.0, 30.0, 45.0, 60.0):
-        errors = {}
         for name in ("simplified (Eq. 33)", "linear"):
-            errors[name] = rebound_errors(name, angle, steps)[1]
-            order = np.polyfit(np.log(steps), np.log(np.abs(errors[name])), 1)[0]
-            print(f"{angle:>5.0f} {name:<22} " + " ".join(f"{e:>8.1e}" for e in errors[name])
-                  + f" {order:>6.2f}")
-            rows.append({"angle": angle, "law": name, "order": round(float(order), 2),
-                         **{f"error at {dt:.3g}": float(e) for dt, e in zip(steps, errors[name])}})
-        ratio = np.abs(errors["simplified (Eq. 33)"]) / np.abs(errors["linear"])
-        print(f"{angle:>5.0f} {'law / spring':<22} " + " ".join(f"{r:>8.2f}" for r in ratio))
-        rows.append({"angle": angle, "law": "Eq. 33 / spring, |error|", "order": None,
-                     **{f"error at {dt:.3g}": round(float(r), 3) for dt, r in zip(steps, ratio)}})
+            reference = reference_impact(LAWS[name], speed=1.0, angle=angle)
+            orders = {}
+            for label, steps in (("target", target), ("fine", fine)):
+                rms = [rebound_error_rms(LAWS[name], angle=angle, dt=dt, reference=reference)
+                       for dt in steps]
+                orders[label] = np.polyfit(np.log(steps), np.log(rms), 1)[0]
+                if label == "target":
+                    shown = rms
+            single = rebound_errors(name, angle, target)[1]
+            orders["single"] = np.polyfit(np.log(target), np.log(np.abs(single)), 1)[0]
+            print(f"{angle:>5.0f} {name:<22} " + " ".join(f"{e:>8.1e}" for e in shown)
+                  + "".join(f" {orders[k]:>6.2f}" for k in ("target", "fine", "single")))
+            rows.append({"angle": angle, "law": name,
+                         "order (rms)": round(float(orders["target"]), 2),
+                         "order below, 2.5e-7 ... 1.6e-8 (rms)": round(float(orders["fine"]), 2),
+                         "order of single steps": round(float(orders["single"]), 2),
+                         **{f"rms error at {dt:.3g}": float(e) for dt, e in zip(target, shown)}})
     record.write("impact_order", rows, started)
 
 

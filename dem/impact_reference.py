@@ -31,7 +31,7 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from hertz2d.calibration.laws import scalar
-from hertz2d.dem.impact import DENSITY, RADIUS
+from hertz2d.dem.impact import DENSITY, RADIUS, impact
 from hertz2d.dem.laws import (FRICTION, HERTZ_MINDLIN, KN, KT, LINEAR, MODULUS, PENALTY, POISSON, Law)
 from hertz2d.checks import InputError
 
@@ -39,6 +39,10 @@ from hertz2d.checks import InputError
 TOLERANCE = 1e-12
 #: the approach (over R) at which the first touch's regime is decided
 FIRST_TOUCH = 1e-9
+#: the time steps of one level of a convergence study, as multiples of the level's dt: twelve
+#: spread over an octave, so that where the contact's end falls between two steps varies
+#: (:func:`rebound_error_rms`)
+PHASES = 2.0 ** (np.arange(12) / 12)
 
 
 @dataclass(frozen=True)
@@ -162,3 +166,21 @@ def reference_impact(law: Law, *, speed: float, angle: float, radius: float = RA
     return ReferenceImpact(rebound_angle=math.degrees(math.atan2(vx, vy)),
                            restitution=vy / (speed * math.cos(theta)), spin=omega,
                            contact_time=t, regimes=tuple(regimes))
+
+
+def rebound_error_rms(law: Law, *, angle: float, dt: float, reference: ReferenceImpact,
+                      phases=PHASES) -> float:
+    """The DEM's rebound-angle error against ``reference`` (degrees; the impact at 1 m/s and
+    ``angle``), as the root mean square over the time steps ``dt * phases``.
+
+    A contact ends between two steps, and the step containing its end integrates a force whose
+    slope jumps there: an error of order dt^2 whose constant depends on where in the step the
+    end falls, and so changes sign from one dt to the next. A sequence of single steps (dt,
+    dt/2, ...) samples that constant at random, and the slope of log |error| on log dt can then
+    read 1 or 3 for a second-order scheme (or hide a first-order term). The mean square over
+    steps spread within an octave averages the position of the end out of each level, leaving
+    the error's order in dt.
+    """
+    errors = [impact(law, speed=1.0, angle=angle, dt=dt * phase).rebound_angle
+              - reference.rebound_angle for phase in phases]
+    return float(np.sqrt(np.mean(np.square(errors))))

@@ -8,7 +8,8 @@ contact (27 for the calibrated law), so these tests check that the whole history
   path with reversals, full slip, the normal force rising and falling and the contact opening
   and re-closing twice; the forces and torques LAMMPS reports each step against
   ``calibrated_update`` on the same kinematics in hertz2d's DEM geometry (the contact frame of
-  the centres, the middle of the overlap, v_t dt), to 1e-6 of the run's largest force;
+  the centres, the middle of the overlap, v_t dt with v_t at the step's middle: frame and lever
+  arms half a step back), to 1e-6 of the run's largest force;
 - impacts (normal and oblique, on a wall and between discs): the plugin's trajectory against a
   velocity-Verlet integration in Python of the same contact with ``calibrated_update`` (the
   step of LAMMPS's ``fix nve/sphere disc``), at equal dt, to 1e-6;
@@ -143,7 +144,8 @@ def python_prescribed(pair: ContactPair, wall: bool, steps: int, variables: dict
         distance = math.hypot(x, y)
         nx, ny = x / distance, y / distance
         delta = R1 + R2 - distance
-        v_t = vx * -ny + vy * nx
+        v_n = vx * nx + vy * ny
+        v_t = (vx * -ny + vy * nx) * (1.0 + 0.5 * DT * v_n / distance)  # the frame mid-step
         state = calibrated_update(pair, delta, v_t * DT, state, coefficients)
         N, T = (state.N[0], state.T[0]) if delta > 0 else (0.0, 0.0)
         sliding[k - 1] = state.slipping[0]
@@ -198,7 +200,8 @@ def python_impact(coefficients, angle: float, wall: bool, steps: int) -> np.ndar
         if wall:  # n = (0, -1) to the wall, t = (1, 0), lever r - delta
             delta = R - x[0, 1]
             lever = R - delta
-            v_t = -v[0, 0] - omega[0] * lever
+            v_n = v[0, 1]  # > 0 separating
+            v_t = -v[0, 0] - omega[0] * (lever - 0.5 * v_n * DT)  # the arm at the step's middle
             state = calibrated_update(pair, delta, v_t * DT, state, coefficients)
             if delta > 0:
                 force[0] = (state.T[0], state.N[0])
@@ -210,7 +213,10 @@ def python_impact(coefficients, angle: float, wall: bool, steps: int) -> np.ndar
         t = np.array([-n[1], n[0]])
         delta = 2 * R - distance
         lever = R - 0.5 * delta
-        v_t = (v[1] - v[0]) @ t - (omega[0] + omega[1]) * lever
+        v_n = (v[1] - v[0]) @ n
+        # at the step's middle: the frame turned back by half a step, the arms longer by v_n dt/4
+        v_t = ((v[1] - v[0]) @ t * (1.0 + 0.5 * DT * v_n / distance)
+               - (omega[0] + omega[1]) * (lever - 0.25 * v_n * DT))
         state = calibrated_update(pair, delta, v_t * DT, state, coefficients)
         if delta > 0:
             force[0] = -state.N[0] * n + state.T[0] * t

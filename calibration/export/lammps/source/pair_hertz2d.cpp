@@ -291,7 +291,12 @@ void PairHertz2d::compute(int eflag, int vflag)
       const double delta = reach - distance;
       const double lever_i = ri - 0.5 * delta, lever_j = radius[j] - 0.5 * delta;
       const double rvx = v[j][0] - v[i][0], rvy = v[j][1] - v[i][1];
-      const double v_t = rvx * tx + rvy * ty - (omega[i][2] * lever_i + omega[j][2] * lever_j);
+      const double v_n = rvx * nx + rvy * ny;
+      // v_t at the middle of the step (hertz2d.dem.forces.mid_step_pair_v_t): v is the
+      // half-step velocity, the frame and the arms are taken back half a step
+      const double back = 0.25 * v_n * dt;
+      const double v_t = (rvx * tx + rvy * ty) * (1.0 + 0.5 * dt * v_n / distance) -
+                         (omega[i][2] * (lever_i - back) + omega[j][2] * (lever_j - back));
       block.i[c] = i;
       block.j[c] = j;
       block.dx[c] = dx;
@@ -301,7 +306,7 @@ void PairHertz2d::compute(int eflag, int vflag)
       block.delta[c] = delta;
       block.lever_i[c] = lever_i;
       block.lever_j[c] = lever_j;
-      block.v_n[c] = rvx * nx + rvy * ny;
+      block.v_n[c] = v_n;
       block.v_t[c] = v_t;
 
       const int ti = type[i], tj = type[j];

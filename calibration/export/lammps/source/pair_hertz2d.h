@@ -8,10 +8,11 @@
  * plugin was built with (its digest is compiled in). Geometry, forces and dashpots as hertz2d's
  * DEM (dem/forces.py): the contact point is the middle of the overlap, lever arms
  * r_i - delta/2; the law (hertz2d_contact of the header) takes the approach and the tangential
- * increment v_t dt of this step and keeps its history per contact in a HERTZ2D/STORE fix; the
- * optional dashpots are 2 ZETA sqrt(m* k) with k the tangent normal stiffness (normal) and kt
- * (tangential, only while the contact sticks). Forces are per unit thickness (units si,
- * dimension 2, masses from set ... density/disc).
+ * increment v_t dt of this step (v_t at the step's middle: arms and frame half a step back)
+ * and keeps its history per contact in a HERTZ2D/STORE fix; the optional dashpots are
+ * 2 ZETA sqrt(m* k) with k the tangent normal stiffness (normal) and kt (tangential, only while
+ * the contact sticks). Forces are per unit thickness (units si, dimension 2, masses from
+ * set ... density/disc).
  *
  * The neighbour list is a half list with Newton's third law off whatever `newton` says: a
  * contact between atoms of two ranks is computed on both, each applying the force to its own

@@ -46,7 +46,8 @@ Hertz2dWallForce LAMMPS_NS::hertz2d_wall_step(LAMMPS *lmp, FixHertz2dStore *stor
   const double lever = r - delta;
   const double rvx = wvx - v[i][0], rvy = wvy - v[i][1];
   const double v_n = rvx * nx + rvy * ny;
-  const double v_t = rvx * tx + rvy * ty - omega[i][2] * lever;
+  // v_t at the middle of the step (hertz2d.dem.forces.mid_step_wall_v_t): the arm half a step back
+  const double v_t = rvx * tx + rvy * ty - omega[i][2] * (lever - 0.5 * v_n * lmp->update->dt);
 
   const hertz2d_pair mirror = hertz2d_disc_on_wall(r, m.modulus[type], m.poisson[type],
                                                    m.friction);

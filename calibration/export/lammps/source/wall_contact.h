@@ -3,7 +3,8 @@
  *
  * As hertz2d's DEM (dem/forces.py): the disc and its mirror image in the wall's tangent plane at
  * the contact are the law's pair (Section 3.2), so the law sees twice the disc's approach and
- * tangential increment; the contact point is on the wall (lever arm r - delta); the relative
+ * tangential increment; the contact point is on the wall (lever arm r - delta, half a step back
+ * in the tangential increment, whose velocity is the half step's); the relative
  * velocity is the wall's at the contact point less the disc's; the material of each disc type
  * (E, nu) and the dashpot ratio are pair hertz2d's (Hertz2dWallMaterials), the history and the
  * report of each contact are kept with the atom (HERTZ2D/STORE, keyed by the wall's index). A
