@@ -285,8 +285,8 @@ void PairHertz2d::compute(int eflag, int vflag)
 
       // the contact frame: n from i to j, t = n turned by +90 degrees
       const int c = block.count++;
-      const double distance = std::sqrt(distance_squared);
-      const double nx = dx / distance, ny = dy / distance;
+      const double distance = std::sqrt(distance_squared), inverse = 1.0 / distance;
+      const double nx = dx * inverse, ny = dy * inverse;
       const double tx = -ny, ty = nx;
       const double delta = reach - distance;
       const double lever_i = ri - 0.5 * delta, lever_j = radius[j] - 0.5 * delta;
@@ -295,7 +295,7 @@ void PairHertz2d::compute(int eflag, int vflag)
       // v_t at the middle of the step (hertz2d.dem.forces.mid_step_pair_v_t): v is the
       // half-step velocity, the frame and the arms are taken back half a step
       const double back = 0.25 * v_n * dt;
-      const double v_t = (rvx * tx + rvy * ty) * (1.0 + 0.5 * dt * v_n / distance) -
+      const double v_t = (rvx * tx + rvy * ty) * (1.0 + 0.5 * dt * v_n * inverse) -
                          (omega[i][2] * (lever_i - back) + omega[j][2] * (lever_j - back));
       block.i[c] = i;
       block.j[c] = j;
