@@ -176,7 +176,7 @@ def rebound_error_rms(law: Law, *, angle: float, dt: float, reference: Reference
     A contact ends between two steps, and the step containing its end integrates a force whose
     slope jumps there: an error of order dt^2 whose constant depends on where in the step the
     end falls, and so changes sign from one dt to the next. A sequence of single steps (dt,
-    dt/2, ...) samples that constant at random, and the slope of log |error| on log dt can then
+    dt/2, ...) samples that constant at random, and the slope of the log of its size on log dt can then
     read 1 or 3 for a second-order scheme (or hide a first-order term). The mean square over
     steps spread within an octave averages the position of the end out of each level, leaving
     the error's order in dt.

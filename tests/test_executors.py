@@ -153,24 +153,28 @@ def test_a_sweep_on_the_cluster_gives_the_rows_of_jobs_1(scheduler, tmp_path, mo
 def test_the_map_on_the_cluster_gives_the_errors_of_jobs_1(scheduler, tmp_path, monkeypatch,
                                                             capsys):
     """The map's FEM tasks and law tables through the scheduler: the same rows as in one
-    process (the validation stage runs on the same executor layer)."""
+    process (the validation stage runs on the same executor layer), on test_map's tiny spec
+    (three paths and a mesh check; the shipped quick map took 46 s here)."""
     from hertz2d.calibration.laws.penalty_factor import EQ33_COEFFICIENTS
+    from tests.test_map import TINY
 
     fit = {"default_support": "clamped", "coefficients": list(EQ33_COEFFICIENTS),
            "by_support": {"clamped": {"coefficients": list(EQ33_COEFFICIENTS)},
                           "symmetric": {"coefficients": list(EQ33_COEFFICIENTS)}},
            "confined": {"fits": {"confined": {"coefficients": list(EQ33_COEFFICIENTS)}}}}
+    spec = tmp_path / "tiny.toml"
+    spec.write_text(TINY)
     paths = {}
     for name, where in (("serial", ["--jobs", "1"]), ("dask", ["--scheduler", scheduler])):
         (tmp_path / name / "penalty").mkdir(parents=True)
         (tmp_path / name / "penalty" / "fit.json").write_text(json.dumps(fit))
         monkeypatch.setenv("HERTZ2D_CACHE", str(tmp_path / f"cache-{name}"))  # its own store
-        assert main(["map", "--quick", *where, "--results", str(tmp_path / name),
-                     "--json"]) == 0
+        assert main(["map", "--spec", str(spec), "--loops", "0", *where, "--results",
+                     str(tmp_path / name), "--json"]) == 0
         summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert summary["failed"] == 0 and summary["reused"] == 0
         paths[name] = summary["paths"] + summary["check_paths"]
-    assert paths["dask"] == paths["serial"] >= 10  # the shipped quick map: every path computed
+    assert paths["dask"] == paths["serial"] == 4  # every path of the spec computed
     serial, dask = (pd.read_csv(tmp_path / name / "map" / "errors.csv")
                     for name in ("serial", "dask"))
     assert len(serial) > 100

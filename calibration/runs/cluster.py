@@ -51,7 +51,7 @@ log = logging.getLogger("hertz2d")
 
 #: seconds to wait for the scheduler to answer before the address is reported as bad
 CONNECT_TIMEOUT = 5.0
-#: how many times a client's handshake is tried (:func:`_client`)
+#: how many times a client's handshake is tried (another client's message can break it)
 CONNECT_ATTEMPTS = 3
 #: the packages whose version can change a number a task computes
 COMPUTING_PACKAGES = ("scikit-fem", "gmsh", "qdldl", "numpy", "scipy")
