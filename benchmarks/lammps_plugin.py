@@ -273,13 +273,17 @@ def cost_table(plugins: dict, folder: Path, bed, hertz: dict, steps: int, relax:
 
 def cost_rows(runs: dict, per_contact: dict) -> list[dict]:
     """Tables 1 and 2 as rows: each style's CPU time per step (min, median), its ratio to
-    :data:`REFERENCE`'s median, and its pair style's ns per disc-disc contact."""
+    :data:`REFERENCE`'s median, its pair style's ns per disc-disc contact, the CPU time per step
+    outside the pair style (medians) and the contacts at the end (disc-disc and disc-wall)."""
     reference = statistics.median(r["us_per_step"] for r in runs[REFERENCE])
     return [{"style": style, "us/step (min)": round(min(r["us_per_step"] for r in results), 3),
              "us/step (median)": round(statistics.median(r["us_per_step"] for r in results), 3),
              f"/ {REFERENCE}": round(statistics.median(r["us_per_step"] for r in results)
                                      / reference, 3),
-             "pair ns/contact": round(per_contact[style], 1)}
+             "pair ns/contact": round(per_contact[style], 1),
+             "rest us/step": round(statistics.median(r["us_per_step"] * (1.0 - pair_share(r))
+                                                     for r in results), 2),
+             "contacts": results[-1]["contacts"], "wall contacts": results[-1]["wall_contacts"]}
             for style, results in runs.items()]
 
 

@@ -92,6 +92,14 @@ def figures() -> list[tuple[str, str, str, str]]:
         table.append((f"LAMMPS plugin: {style.split()[1]} law / gran/hertz/history per step",
                       f"{styles[style]['/ gran/hertz/history']:.2f}", target,
                       "lammps_plugin.json"))
+    reference = styles["gran/hertz/history"]
+    contacts = reference["contacts"] + reference["wall contacts"]
+    bound = (1e-3 * kernels["calibrated, floor"] * contacts + reference["rest us/step"]) / \
+        reference["us/step (median)"]
+    table.append(("Floor bound: the calibrated law's floor kernel on the bed's contacts plus "
+                  "gran/hertz/history's step outside its pair style / gran/hertz/history per "
+                  "step (above 2.5, the plugin's calibrated target is below the law's floor)",
+                  f"{bound:.2f}", "", "kernel_floor.json, lammps_plugin.json"))
     return table
 
 
