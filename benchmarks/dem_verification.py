@@ -48,8 +48,8 @@ from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: 
 from hertz2d.dem import Damping, Law  # noqa: E402
 from hertz2d.dem.impact import (DENSITY, RADIUS, elastic_contact_time, impact, sliding_impact,  # noqa
                         spring_dashpot, spring_local_damping)
-from hertz2d.dem.impact_reference import (rebound_error_rms,  # noqa: E402
-                                          reference_impact)
+from hertz2d.dem.impact_reference import (PHASES, rebound_error_rms,  # noqa: E402
+                                          rebound_errors, reference_impact)
 from hertz2d.dem.rolling import roll  # noqa: E402
 
 from benchmarks import record  # noqa: E402
@@ -118,14 +118,6 @@ def rolling() -> None:
                   f"{result.acceleration / result.expected_acceleration - 1:>9.1e}")
 
 
-def rebound_errors(name: str, angle: float, steps: list[float]):
-    """``(reference, errors)``: the event-driven reference impact of law ``name`` at 1 m/s and
-    ``angle``, and the DEM's rebound angle less the reference's at each time step."""
-    reference = reference_impact(LAWS[name], speed=1.0, angle=angle)
-    return reference, np.array([impact(LAWS[name], speed=1.0, angle=angle, dt=dt).rebound_angle
-                                - reference.rebound_angle for dt in steps])
-
-
 def convergence() -> None:
     steps = [1e-5 * 2.0**-k for k in range(9)]
     print("\n5. Oblique impact on a wall, 1 m/s: rebound angle error (degrees) against the "
@@ -134,11 +126,23 @@ def convergence() -> None:
           + " ".join(f"{dt:>8.2e}" for dt in steps) + f" {'max |err|/dt^2, dt<=2.5e-6':>27}")
     for name in ("simplified (Eq. 33)", "linear"):
         for angle in (10.0, 20.0, 30.0, 45.0, 60.0):
-            reference, errors = rebound_errors(name, angle, steps)
+            reference = reference_impact(LAWS[name], speed=1.0, angle=angle)
+            errors = rebound_errors(LAWS[name], angle=angle, steps=steps, reference=reference)
             ratio = max(abs(e) / dt**2 for e, dt in zip(errors, steps) if dt <= 2.5e-6)
             print(f"{name:<22} {angle:>5.0f} {'-'.join(reference.regimes):<18} "
                   f"{reference.rebound_angle:>12.8f} " + " ".join(f"{e:>8.1e}" for e in errors)
                   + f" {ratio:>27.2e}")
+
+
+def slope(steps, errors) -> float:
+    """The observed order: the least-squares slope of log ``errors`` on log ``steps``."""
+    return np.polyfit(np.log(steps), np.log(errors), 1)[0]
+
+
+def phase_errors(law, angle: float, reference, steps: list[float]) -> list[np.ndarray]:
+    """Per time step dt of ``steps``, the rebound errors at dt * PHASES (the first at dt)."""
+    return [rebound_errors(law, angle=angle, steps=dt * PHASES, reference=reference)
+            for dt in steps]
 
 
 def target_order() -> None:
@@ -154,16 +158,14 @@ def target_order() -> None:
     rows = []
     for angle in (5.0, 10.0, 20.0, 30.0, 45.0, 60.0):
         for name in ("simplified (Eq. 33)", "linear"):
-            reference = reference_impact(LAWS[name], speed=1.0, angle=angle)
-            orders = {}
-            for label, steps in (("target", target), ("fine", fine)):
-                rms = [rebound_error_rms(LAWS[name], angle=angle, dt=dt, reference=reference)
-                       for dt in steps]
-                orders[label] = np.polyfit(np.log(steps), np.log(rms), 1)[0]
-                if label == "target":
-                    shown = rms
-            single = rebound_errors(name, angle, target)[1]
-            orders["single"] = np.polyfit(np.log(target), np.log(np.abs(single)), 1)[0]
+            law = LAWS[name]
+            reference = reference_impact(law, speed=1.0, angle=angle)
+            levels = phase_errors(law, angle, reference, target)
+            shown = [rebound_error_rms(errors) for errors in levels]
+            fine_rms = [rebound_error_rms(errors)
+                        for errors in phase_errors(law, angle, reference, fine)]
+            orders = {"target": slope(target, shown), "fine": slope(fine, fine_rms),
+                      "single": slope(target, [abs(errors[0]) for errors in levels])}
             print(f"{angle:>5.0f} {name:<22} " + " ".join(f"{e:>8.1e}" for e in shown)
                   + "".join(f" {orders[k]:>6.2f}" for k in ("target", "fine", "single")))
             rows.append({"angle": angle, "law": name,
@@ -188,8 +190,8 @@ def self_convergence() -> None:
         for angle in (5.0, 10.0, 20.0, 30.0, 45.0, 60.0):
             angles = [impact(law, speed=1.0, angle=angle, dt=dt).rebound_angle for dt in steps]
             changes = np.abs(np.diff(angles))
-            order = np.polyfit(np.log(steps[1:]), np.log(changes), 1)[0]
-            to_target = np.polyfit(np.log(steps[1:target + 1]), np.log(changes[:target]), 1)[0]
+            order = slope(steps[1:], changes)
+            to_target = slope(steps[1:target + 1], changes[:target])
             print(f"{name:<22} {angle:>5.0f} " + " ".join(f"{c:>8.1e}" for c in changes)
                   + f" {order:>6.2f} {to_target:>10.2f}")
 

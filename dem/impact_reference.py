@@ -168,19 +168,23 @@ def reference_impact(law: Law, *, speed: float, angle: float, radius: float = RA
                            contact_time=t, regimes=tuple(regimes))
 
 
-def rebound_error_rms(law: Law, *, angle: float, dt: float, reference: ReferenceImpact,
-                      phases=PHASES) -> float:
-    """The DEM's rebound-angle error against ``reference`` (degrees; the impact at 1 m/s and
-    ``angle``), as the root mean square over the time steps ``dt * phases``.
+def rebound_errors(law: Law, *, angle: float, steps, reference: ReferenceImpact) -> np.ndarray:
+    """The DEM's rebound angle less ``reference``'s (degrees; the impact at 1 m/s and
+    ``angle``), at each time step of ``steps``."""
+    return np.array([impact(law, speed=1.0, angle=angle, dt=dt).rebound_angle
+                     - reference.rebound_angle for dt in steps])
+
+
+def rebound_error_rms(errors: np.ndarray) -> float:
+    """The root mean square of the rebound errors of one level of a convergence study, taken at
+    the steps ``dt * PHASES`` (:func:`rebound_errors`).
 
     A contact ends between two steps, and the step containing its end integrates a force whose
     slope jumps there: an error of order dt^2 whose constant depends on where in the step the
     end falls, and so changes sign from one dt to the next. A sequence of single steps (dt,
-    dt/2, ...) samples that constant at random, and the slope of the log of its size on log dt can then
-    read 1 or 3 for a second-order scheme (or hide a first-order term). The mean square over
-    steps spread within an octave averages the position of the end out of each level, leaving
-    the error's order in dt.
+    dt/2, ...) samples that constant at random, and the slope of the log of its size on log dt
+    can then read 1 or 3 for a second-order scheme (or hide a first-order term). The mean square
+    over steps spread within an octave averages the position of the end out of each level,
+    leaving the error's order in dt.
     """
-    errors = [impact(law, speed=1.0, angle=angle, dt=dt * phase).rebound_angle
-              - reference.rebound_angle for phase in phases]
     return float(np.sqrt(np.mean(np.square(errors))))
