@@ -35,7 +35,7 @@ DOMAIN_BOUNDS = (0.1, 0.2, float("inf"))
 STRONG_BETA = 0.25
 
 
-def _band_labels() -> list[str]:
+def band_labels() -> list[str]:
     """The names of :data:`BETA_BANDS`' bands: one material, then ``(low, high]``."""
     return ["0 (one material)"] + [f"({low if low > BETA_BANDS[1] else 0:g}, {high:g}]"
                                    for low, high in zip(BETA_BANDS[1:-1], BETA_BANDS[2:])]
@@ -63,7 +63,7 @@ def by_coupling(errors: pd.DataFrame, law: str, threshold: float = 0.05,
     ``threshold``."""
     mine = errors[(errors.law == law) & (errors.variant == variant)]
     force = coupling_of(map_force_errors(mine))
-    force["|beta|"] = pd.cut(force.beta, BETA_BANDS, labels=_band_labels(), include_lowest=True)
+    force["|beta|"] = pd.cut(force.beta, BETA_BANDS, labels=band_labels(), include_lowest=True)
     rows = []
     for (band, path), of_band in force.groupby(["|beta|", "path"], observed=True):
         rows.append({"|beta|": band, "path": path, "paths": len(of_band),
@@ -201,7 +201,7 @@ def floor_misses(paths: list, coefficients: CalibratedCoefficients,
     through zero), the share whose amplitude-relative error stays under ``threshold`` on the
     whole path, and the median amplitude-relative error at their worst step."""
     worst = _worst_floor_steps(paths, coefficients)
-    worst["|beta|"] = pd.cut(worst.beta, BETA_BANDS, labels=_band_labels(), include_lowest=True)
+    worst["|beta|"] = pd.cut(worst.beta, BETA_BANDS, labels=band_labels(), include_lowest=True)
     percent = f"{100 * threshold:g} %"
     rows = []
     for band, of_band in worst.groupby("|beta|", observed=True):

@@ -11,7 +11,8 @@
 :class:`CalibratedOutputs`
     everything the report reads: ``summary.json``, the coefficients, ``targets.csv``,
     ``by_coupling.csv``, ``domain.csv``, ``cycles.csv``, ``energy.csv``, ``floor_misses.csv``
-    (where the floor metric's misses fall on the training paths), the held-out map
+    (where the floor metric's misses fall on the training paths), ``masing.csv`` (the FEM's
+    cycles against Masing's rule, :mod:`hertz2d.calibration.calibrate.masing`), the held-out map
     (``heldout/``, :class:`hertz2d.calibration.validation.map.outputs.MapOutputs`) and the figure
     ``heldout.png``.
 """
@@ -23,6 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from hertz2d.calibration import results_layout as layout
+from hertz2d.calibration.calibrate.masing import FIRST, LARGEST
 from hertz2d.calibration.laws.calibrated import FORMAT, FORMAT_VERSION, CalibratedCoefficients
 from hertz2d.calibration.export.calibrated_law_file import training_record
 from hertz2d.calibration.runs.atomic import write_csv, write_json
@@ -36,13 +38,15 @@ COEFFICIENTS = layout.COEFFICIENTS
 SUMMARY = "summary.json"
 #: the stage's tables (in its folder) and the columns every reader needs
 TABLES = {"targets": "targets.csv", "by_coupling": "by_coupling.csv", "domain": "domain.csv",
-          "cycles": "cycles.csv", "energy": "energy.csv", "floor_misses": "floor_misses.csv"}
+          "cycles": "cycles.csv", "energy": "energy.csv", "floor_misses": "floor_misses.csv",
+          "masing": "masing.csv"}
 COLUMNS = {"targets": ("law",), "by_coupling": ("|beta|", "paths"), "domain": (),
            "cycles": ("beta", "path", "last / first", "N swing / N"),
            "energy": ("cycles of", "cycles", "mesh level", "energy within 10 %", "target met"),
-           "floor_misses": ("|beta|", "paths", "misses", "misses where |FEM| < floor")}
+           "floor_misses": ("|beta|", "paths", "misses", "misses where |FEM| < floor"),
+           "masing": ("beta", "load", FIRST, LARGEST)}
 #: tables a results root written before they existed lacks (read as None)
-OPTIONAL = ("energy", "floor_misses")
+OPTIONAL = ("energy", "floor_misses", "masing")
 #: the held-out judgement's figure
 HELDOUT_FIGURE = "heldout.png"
 COMMAND = "hertz2d calibrate"

@@ -16,7 +16,8 @@
    0.1, 0.2 and on all, on the walls and with ``|beta|`` > 0.25 in ``domain.csv``, its
    energy-per-cycle target per kind of cycle in ``energy.csv``, the figure
    ``heldout.png``, the FEM's first against last cycle of every training cycle path in
-   ``cycles.csv``, and where on the training paths the floor metric's largest errors fall in
+   ``cycles.csv``, its cycles against Masing's rule in ``masing.csv``
+   (:mod:`hertz2d.calibration.calibrate.masing`), and where on the training paths the floor metric's largest errors fall in
    ``floor_misses.csv`` (:mod:`hertz2d.calibration.calibrate.judgement`).
 """
 from __future__ import annotations
@@ -30,6 +31,7 @@ from hertz2d.calibration.calibrate.figures import heldout_errors
 from hertz2d.calibration.calibrate.fit import ALL_GROUPS, BASE_GROUPS, fit
 from hertz2d.calibration.calibrate.judgement import (by_coupling, by_domain, cycle_energies,
                                               energy_verdicts, floor_misses)
+from hertz2d.calibration.calibrate.masing import masing_defects
 from hertz2d.calibration.calibrate.targets import law_targets, met
 from hertz2d.calibration import results_layout as layout
 from hertz2d.calibration.calibrate.outputs import (HELDOUT_FIGURE, CalibrateSummary, CoefficientsRecord,
@@ -94,7 +96,8 @@ def calibrate(spec_path: str | Path | None = None, heldout_path: str | Path | No
     errors = MapOutputs.errors_of(results, layout.HELDOUT)
     targets = law_targets(errors) if len(errors) else pd.DataFrame()
     tables = {"cycles": cycle_energies(paths, result.coefficients), "targets": targets,
-              "floor_misses": floor_misses(paths, result.coefficients)}
+              "floor_misses": floor_misses(paths, result.coefficients),
+              "masing": masing_defects(paths)}
     label = result.coefficients.label
     if len(errors):
         tables.update(by_coupling=by_coupling(errors, label), domain=by_domain(errors, label),
