@@ -1,6 +1,8 @@
 """``hertz2d calibrate``: the fit recovers known coefficients from paths made by the law itself,
 and the stage runs end to end (training FEM, fit, coefficients.json, held-out map, targets)."""
+import importlib.util
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -9,9 +11,10 @@ import pytest
 from hertz2d.calibration.calibrate.fit import BASE_GROUPS, fit
 from hertz2d.calibration.calibrate.judgement import cycle_energies, floor_misses
 from hertz2d.calibration.calibrate.masing import FIRST
+from hertz2d.calibration.calibrate.training import batches
 from hertz2d.calibration.cli import main
 from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, CalibratedCoefficients,
-                                         CalibratedModel)
+                                         CalibratedModel, curve_constants)
 from hertz2d.calibration.validation.map.spec import expand
 from hertz2d.calibration.runs.spec_file import tomllib
 
@@ -160,3 +163,30 @@ def test_a_broken_coefficients_file_is_one_line_and_exit_2(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "coefficients.json" in err and "is not JSON" in err
 
+
+def test_the_form_floor_benchmark_runs_the_law_on_a_contacts_own_constants():
+    """``benchmarks/calibrated_form_floor.py`` runs the law on (C1)'s constants of its grid: on
+    tables the shipped law made (a wall and discs), the contact's own shift of B and kappa put
+    back on the uncoupled curve give those tables again, and the grid's best pair puts every
+    path of the contact under 5 %."""
+    file = Path(__file__).resolve().parents[1] / "benchmarks" / "calibrated_form_floor.py"
+    module = importlib.util.spec_from_file_location("calibrated_form_floor", file)
+    bench = importlib.util.module_from_spec(module)
+    module.loader.exec_module(bench)
+    truth = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
+    uncoupled = CalibratedCoefficients(penalty=truth.penalty, coupling_width=truth.coupling_width)
+    spec = expand(tomllib.loads(SPEC))
+    walls = [(run, CalibratedModel(run.case.pair(), truth).run(run.fem_path().path()))
+             for run in spec.default_runs if run.case.wall]
+    for group in bench.contacts(walls):
+        batch = batches(group)[0]
+        a = np.where(batch.a > 0, batch.a, 1.0)
+        base, shipped = curve_constants(batch.pair, a, uncoupled), curve_constants(batch.pair, a,
+                                                                                  truth)
+        shift = float(np.ravel(shipped.B - base.B)[0])
+        kappa = float(np.ravel(shipped.kappa)[0])
+        assert shift != 0.0 and kappa < float(np.ravel(base.kappa)[0])  # the wall's coupling
+        again = bench.path_errors(batch, bench.with_constants(base, shift, kappa))
+        assert np.abs(again).max() < 1e-9
+        best, _, _ = bench.best_constants(batch, base, 0.05)
+        assert np.abs(best).max() < 0.05

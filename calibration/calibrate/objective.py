@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from hertz2d.calibration.calibrate.training import Batch
 from hertz2d.calibration.laws import calibrated_kernel
-from hertz2d.calibration.laws.calibrated import (CalibratedCoefficients, curve_constants,
+from hertz2d.calibration.laws.calibrated import (CalibratedCoefficients, Curve, curve_constants,
                                          normal_tangent)
 from hertz2d.calibration.laws.calibrated_kernel import FOLD
 from hertz2d.calibration.laws.rigid_kinematics import ContactFrame
@@ -40,6 +40,12 @@ def run_batch(batch: Batch, coefficients: CalibratedCoefficients, folds: bool = 
     term (:func:`hertz2d.calibration.laws.calibrated_kernel.normal_coupling`); ``folds`` as the
     kernel's (the law as shipped folds)."""
     found = curve_constants(batch.pair, np.where(batch.a > 0, batch.a, 1.0), coefficients)
+    return run_curves(batch, found, folds)
+
+
+def run_curves(batch: Batch, found: Curve, folds: bool = FOLD) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`run_batch` on (C1)'s constants ``found`` as they are (per path and step, kappa per
+    path): the law with other constants than its coefficients give."""
     shape = batch.N.shape
 
     def full(value):
