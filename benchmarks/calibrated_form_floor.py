@@ -9,9 +9,9 @@ contact (the map's default spec on symmetric flats, from the case store or compu
 pair on a grid (:data:`SHIFTS` x :data:`KAPPAS` up to the contact's ceiling, the law's
 admissible range) that puts the most of its own paths under 5 % (ties: the smaller largest
 error), judged on those same paths: with the penalty factor as fitted, an upper bound (to the
-grid's resolution) on what any coefficient functions of the form reach on them. The error is the map's amplitude-relative error
-of the horizontal force Fx alone (the map's force error is the larger of N's and Fx's, so the
-shares here bound the form's from above).
+grid's resolution) on what any coefficient functions of the form reach on them. The error is the
+map's amplitude-relative error of the horizontal force Fx alone (the map's force error is the
+larger of N's and Fx's, so the shares here bound the form's from above).
 
 Printed, and written to ``benchmarks/results/calibrated_form_floor.json``: per group of contacts
 the shares under 5 % and 10 % with the shipped coefficients and with each contact's best pair,
@@ -39,9 +39,9 @@ from hertz2d.calibration.calibrate.judgement import STRONG_BETA  # noqa: E402
 from hertz2d.calibration.calibrate.objective import run_curves  # noqa: E402
 from hertz2d.calibration.calibrate.stage import training_paths  # noqa: E402
 from hertz2d.calibration.calibrate.training import Batch, batches  # noqa: E402
-from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
-                                                 CalibratedCoefficients, Curve, coupling_beta,
-                                                 curve_constants)
+from hertz2d.calibration.laws.calibrated import (KAPPA_FLOOR,  # noqa: E402
+                                                 SHIPPED_COEFFICIENTS, CalibratedCoefficients,
+                                                 Curve, coupling_beta, curve_constants)
 from hertz2d.calibration.runs.executors import LocalPool  # noqa: E402
 from hertz2d.calibration.validation.map.spec import read  # noqa: E402
 
@@ -90,6 +90,16 @@ def contacts(paths: list) -> list[list]:
     return list(groups.values())
 
 
+def groups_of(frame: pd.DataFrame) -> list[tuple[str, pd.Series]]:
+    """The groups of contacts the tables count paths in: ``(name, rows of frame)``, by the
+    ``beta`` and ``wall`` columns."""
+    return [("one material", frame.beta == 0),
+            ("|beta| in (0, 0.1]", (frame.beta > 0) & (frame.beta <= 0.1)),
+            ("|beta| in (0.1, 0.25]", (frame.beta > 0.1) & (frame.beta <= STRONG_BETA)),
+            (f"|beta| > {STRONG_BETA:g}", frame.beta > STRONG_BETA),
+            ("walls", frame.wall), ("all", frame.beta >= 0)]
+
+
 def shares(frame: pd.DataFrame) -> dict:
     """The shares of ``frame``'s paths under each threshold, shipped and best, and the median
     of the best pair's signed worst error (positive: the law's |Fx| too large where Fx > 0)."""
@@ -102,37 +112,45 @@ def shares(frame: pd.DataFrame) -> dict:
     return row
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def training_run(description: str, argv=None) -> tuple[list, list, list]:
+    """Parse the benchmark's command line (``--jobs``) and bring the training paths (the case
+    store's, or computed): ``(load average at the start, paths, failures)``."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--jobs", type=positive_int, default=2,
                         help="processes for training FEM paths the case store lacks")
     args = parser.parse_args(argv)
     started = record.load_average()
-    clock = time.perf_counter()
-    shipped = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
-    uncoupled = CalibratedCoefficients(penalty=shipped.penalty,
-                                       coupling_width=shipped.coupling_width)
     with LocalPool(args.jobs) as pool:
         paths, failed = training_paths(read(), pool, progress=True)
+    return started, paths, failed
+
+
+def uncoupled_coefficients() -> tuple[CalibratedCoefficients, CalibratedCoefficients]:
+    """The shipped coefficients, and the same without the Dundurs coupling's shift of B and with
+    kappa at its ceiling (the curve each contact's own constants are put on)."""
+    shipped = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
+    return shipped, CalibratedCoefficients(penalty=shipped.penalty,
+                                           coupling_width=shipped.coupling_width)
+
+
+def main(argv=None) -> None:
+    clock = time.perf_counter()
+    started, paths, failed = training_run(__doc__.splitlines()[0], argv)
+    shipped, uncoupled = uncoupled_coefficients()
     rows = []
     for group in tqdm(contacts(paths), desc="contacts", unit="contact"):
         batch = batches(group)[0]
         a = np.where(batch.a > 0, batch.a, 1.0)
         base = curve_constants(batch.pair, a, uncoupled)
         from_coefficients = path_errors(batch, curve_constants(batch.pair, a, shipped))
-        best, shift, kappa = best_constants(batch, base, 0.05)
+        best, shift, kappa = best_constants(batch, base, KAPPA_FLOOR)
         beta = float(np.ravel(coupling_beta(batch.pair))[0])
         rows += [{"beta": beta, "wall": run.case.wall, "path": run.case.path,
                   "load": run.case.load,
                   "shipped": e0, "best": e1, "shift": shift, "kappa": kappa}
                  for run, e0, e1 in zip(batch.runs, from_coefficients, best)]
     frame = pd.DataFrame(rows)
-    groups = [("one material", frame.beta == 0),
-              ("|beta| in (0, 0.1]", (frame.beta > 0) & (frame.beta <= 0.1)),
-              ("|beta| in (0.1, 0.25]", (frame.beta > 0.1) & (frame.beta <= STRONG_BETA)),
-              (f"|beta| > {STRONG_BETA:g}", frame.beta > STRONG_BETA),
-              ("walls", frame.wall), ("all", frame.beta >= 0)]
-    table = [{"contacts": name, **shares(frame[chosen])} for name, chosen in groups]
+    table = [{"contacts": name, **shares(frame[chosen])} for name, chosen in groups_of(frame)]
     strong = frame[frame.beta > STRONG_BETA]
     by_path = [{"path": path, **shares(of_path)} for path, of_path in strong.groupby("path")]
     below_onset = strong[(strong.path == "proportional") & (strong.load < 1.0)]
