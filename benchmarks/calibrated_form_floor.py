@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import record  # noqa: E402
 from benchmarks.arguments import positive_int  # noqa: E402
 from hertz2d.calibration.calibrate.judgement import STRONG_BETA  # noqa: E402
+from hertz2d.calibration.calibrate.masing import contact_key  # noqa: E402
 from hertz2d.calibration.calibrate.objective import run_curves  # noqa: E402
 from hertz2d.calibration.calibrate.stage import training_paths  # noqa: E402
 from hertz2d.calibration.calibrate.training import Batch, batches  # noqa: E402
@@ -82,11 +83,11 @@ def best_constants(batch: Batch, base: Curve, floor: float) -> tuple[np.ndarray,
 
 
 def contacts(paths: list) -> list[list]:
-    """The training paths grouped by contact (its map row without the path and its size)."""
+    """The training paths grouped by contact
+    (:func:`~hertz2d.calibration.calibrate.masing.contact_key`)."""
     groups = defaultdict(list)
     for run, table in paths:
-        key = tuple(v for k, v in run.case.row().items() if k not in ("path", "load"))
-        groups[key].append((run, table))
+        groups[contact_key(run)].append((run, table))
     return list(groups.values())
 
 

@@ -1,8 +1,6 @@
 """``hertz2d calibrate``: the fit recovers known coefficients from paths made by the law itself,
 and the stage runs end to end (training FEM, fit, coefficients.json, held-out map, targets)."""
-import importlib.util
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -17,6 +15,7 @@ from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, Calibrate
                                          KAPPA_FLOOR, CalibratedModel, curve_constants)
 from hertz2d.calibration.validation.map.spec import expand
 from hertz2d.calibration.runs.spec_file import tomllib
+from tests.test_readme_performance import benchmark_module
 
 pytest.importorskip("numba")  # the fit runs the law compiled
 
@@ -164,21 +163,12 @@ def test_a_broken_coefficients_file_is_one_line_and_exit_2(tmp_path, capsys):
     assert err.count("\n") == 0 and "coefficients.json" in err and "is not JSON" in err
 
 
-def _benchmark(name: str):
-    """The module of ``benchmarks/<name>.py``."""
-    file = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, file)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_form_floor_benchmark_runs_the_law_on_a_contacts_own_constants():
     """``benchmarks/calibrated_form_floor.py`` runs the law on (C1)'s constants of its grid: on
     tables the shipped law made (a wall and discs), the contact's own shift of B and kappa put
     back on the uncoupled curve give those tables again, and the grid's best pair puts every
     path of the contact under 5 %."""
-    bench = _benchmark("calibrated_form_floor")
+    bench = benchmark_module("calibrated_form_floor")
     truth, uncoupled = bench.uncoupled_coefficients()
     spec = expand(tomllib.loads(SPEC))
     walls = [(run, CalibratedModel(run.case.pair(), truth).run(run.fem_path().path()))
@@ -202,7 +192,7 @@ def test_the_two_curve_emulation_with_one_curve_is_the_law_at_a_held_approach():
     form, at the first reversal's N: with one pair of constants for both curves (the contact's
     shipped shift of B and kappa) it gives the tables the shipped law made, to 1e-3 of their
     amplitude (the overlap, and so N, moves a little with delta_t: up to 2.8e-4 at a/R 0.15)."""
-    bench = _benchmark("two_curve_cycles")
+    bench = benchmark_module("two_curve_cycles")
     truth, uncoupled = bench.uncoupled_coefficients()
     made = [(run, CalibratedModel(run.case.pair(), truth).run(run.fem_path().path()))
             for run in expand(tomllib.loads(SPEC)).default_runs if run.case.path == "cycle"]

@@ -12,7 +12,8 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parents[1]
 
 
-def _module(name: str):
+def benchmark_module(name: str):
+    """The module of ``benchmarks/<name>.py`` (the benchmarks are scripts, not a package)."""
     spec = importlib.util.spec_from_file_location(name, PROJECT / "benchmarks" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -20,7 +21,7 @@ def _module(name: str):
 
 
 def test_the_readme_s_performance_section_is_the_benchmarks_files():
-    readme = _module("readme_performance")
+    readme = benchmark_module("readme_performance")
     text = (PROJECT / "README.md").read_text()
     assert readme.section() in text, (
         "README.md's performance section differs from benchmarks/results: run "
@@ -28,7 +29,7 @@ def test_the_readme_s_performance_section_is_the_benchmarks_files():
 
 
 def test_every_figure_names_a_committed_file_with_its_provenance():
-    readme = _module("readme_performance")
+    readme = benchmark_module("readme_performance")
     for figure, measured, target, files in readme.figures():
         for file in files.split(", "):  # a figure from two benchmarks names both
             data = json.loads((PROJECT / "benchmarks" / "results" / file).read_text())
@@ -37,7 +38,7 @@ def test_every_figure_names_a_committed_file_with_its_provenance():
 
 
 def test_the_recorder_writes_provenance_and_rows_whole(tmp_path, monkeypatch):
-    record = _module("record")
+    record = benchmark_module("record")
     monkeypatch.setattr(record, "RESULTS", tmp_path)
     monkeypatch.setattr(sys, "argv", ["benchmarks/dem.py", "--repeats", "2"])
     started = record.load_average()

@@ -114,7 +114,7 @@ def energy_verdicts(errors: pd.DataFrame, law: str,
     return pd.DataFrame(rows)
 
 
-def _unloading_starts(table: pd.DataFrame) -> np.ndarray:
+def unloading_starts(table: pd.DataFrame) -> np.ndarray:
     """The steps at which a path's unloading branches begin (one per cycle)."""
     stage = table.stage.to_numpy()
     before = np.concatenate([[""], stage[:-1]])
@@ -132,13 +132,13 @@ def law_normal_swings(paths: list, coefficients: CalibratedCoefficients) -> dict
     tangential state through the coupling term of its stored energy
     (:func:`hertz2d.calibration.laws.calibrated_kernel.normal_coupling`), so on a ``cycle`` path, whose
     delta_n is held, it moves as T does."""
-    cycling = {run: table for run, table in paths if len(_unloading_starts(table)) >= 2}
+    cycling = {run: table for run, table in paths if len(unloading_starts(table)) >= 2}
     swings = {}
     for batch in batches(list(cycling.items())):
         _, Fz = run_batch(batch, coefficients)
         for row, run in enumerate(batch.runs):
             table = cycling[run]
-            swings[run] = _swing(Fz[row, _unloading_starts(table)[0] - 1:len(table)])
+            swings[run] = _swing(Fz[row, unloading_starts(table)[0] - 1:len(table)])
     return swings
 
 
@@ -153,7 +153,7 @@ def cycle_energies(paths: list, coefficients: CalibratedCoefficients | None = No
     law_swings = law_normal_swings(paths, coefficients) if coefficients is not None else {}
     rows = []
     for run, table in paths:
-        starts = _unloading_starts(table)
+        starts = unloading_starts(table)
         if len(starts) < 2:
             continue
         works = []

@@ -25,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from hertz2d.calibration.calibrate.judgement import BETA_BANDS, band_labels, coupling_of
+from hertz2d.calibration.calibrate.judgement import (BETA_BANDS, band_labels, coupling_of,
+                                                     unloading_starts)
 
 #: the path kind the check runs on: tangential cycles at a held approach
 CYCLE = "cycle"
@@ -54,11 +55,9 @@ def first_loading(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 def unloading_branches(table: pd.DataFrame) -> list[tuple[np.ndarray, np.ndarray]]:
     """Each unloading branch ``(delta_t, Fx)``, from its turning point (the step before it)."""
     stage = table.stage.to_numpy()
-    before = np.concatenate([[""], stage[:-1]])
-    starts = np.flatnonzero((stage == "unloading") & (before != "unloading"))
     delta, force = table.delta_t.to_numpy(), table.Fx.to_numpy()
     branches = []
-    for start in starts:
+    for start in unloading_starts(table):
         end = start
         while end < len(stage) and stage[end] == "unloading":
             end += 1
@@ -89,21 +88,21 @@ def masing_defects(paths: list) -> pd.DataFrame:
               and len(unloading_branches(table)) >= 2]
     largest = {}
     for run, table in cycles:
-        contact = _contact(run)
+        contact = contact_key(run)
         if contact not in largest or run.case.load > largest[contact][0]:
             largest[contact] = (run.case.load, branch_virgin(unloading_branches(table)[-1]))
     rows = []
     for run, table in cycles:
         scale = float(np.max(np.abs(table.Fx.to_numpy())))
         branches = unloading_branches(table)
-        load, virgin = largest[_contact(run)]
+        load, virgin = largest[contact_key(run)]
         rows.append({**run.case.row(), FIRST: _defect(branches[0], first_loading(table), scale),
                      LARGEST: (_defect(branches[-1], virgin, scale) if run.case.load < load
                                else np.nan)})
     return coupling_of(pd.DataFrame(rows)) if rows else pd.DataFrame()
 
 
-def _contact(run) -> tuple:
+def contact_key(run) -> tuple:
     """A contact's key: its map row without the path and its size."""
     return tuple(value for key, value in run.case.row().items() if key not in ("path", "load"))
 
