@@ -365,8 +365,9 @@ double calibrated_floor(int step)
         B[i] = hertz2d_curve(&p, k, prepared.beta, wall, prepared.kappa, a[i],
                              0.5 * (k->C - u[i]), &slope[i]);
     for (int i = 0; i < n; ++i) {
+        /* discs of one material: no extra slip of Spence's locked-in shear */
         hertz2d_tangential_step(own + HERTZ2D_HISTORY_SIZE * i, N[i], a[i], sign * d[i], mu,
-                                k->modulus, B[i], prepared.kappa, &s);
+                                k->modulus, B[i], prepared.kappa, 0.0, 0.0, &s);
         T[i] = s.T;
         normal[i] = N[i] - s.T * s.T * slope[i] * tangent[i] / (4.0 * N[i] * pe);
         stiffness[i] = s.kt;

@@ -622,7 +622,8 @@ def kernel_potential(kernel, p, delta_n, R1, R2):
 def curve_row(p, start):
     """The calibrated law's :data:`CURVE_DATA` numbers from ``p[start]`` on, as a tuple."""
     return (p[start], p[start + 1], p[start + 2], p[start + 3], p[start + 4], p[start + 5],
-            p[start + 6], p[start + 7], p[start + 8], p[start + 9], p[start + 10])
+            p[start + 6], p[start + 7], p[start + 8], p[start + 9], p[start + 10],
+            p[start + 11], p[start + 12])
 
 
 @njit
@@ -669,6 +670,8 @@ def calibrated_tangential(law, p, pair, own, normal, d_delta_t, R1, R2, curves):
     kappa = data[calibrated_kernel.KAPPA]
     T, kt, _, full = _tangential_step(own[MEMORY - BASE_NORMAL:], N, a, d_delta_t,
                                       law[FRICTION], law[MODULUS], B, kappa,
+                                      data[calibrated_kernel.FIRST_SLIP],
+                                      data[calibrated_kernel.ANNULUS_SLIP],
                                       calibrated_kernel.FOLD)
     own[0], own[1] = N, B
     own[2] = _normal_coupling(T, N, slope, k_normal, law[MODULUS])

@@ -18,7 +18,7 @@ from hertz2d.calibration.laws.calibrated import (CalibratedCoefficients, Calibra
 
 COEFFICIENTS = CalibratedCoefficients(
     penalty=(0.08, 0.85, 0.12, -3.8, 1.8, 0.48), coupling_width=(0.9,),
-    bracket=(-0.35, 1.7, 1.3, 0.07), stick=(2.0,))
+    bracket=(-0.35, 1.7, 1.3, 0.07), stick=(2.0,), first_slip=(0.3, 0.6))
 PAIRS = {"equal": ContactPair.discs(0.5, 10e9, 0.25, 0.3),
          "dissimilar": ContactPair(0.3, 0.7, 10e9, 70e9, 0.2, 0.35, 0.4),
          "wall": ContactPair.disc_on_wall(0.5, 10e9, 0.0, 0.2)}

@@ -46,8 +46,8 @@ BASE_GROUPS = ("penalty",)
 #: the soft-L1 loss's scale (a relative error)
 LOSS_SCALE = 0.03
 #: the groups the fit keeps inside their admissible ranges (a width must stay positive, the
-#: stick-zone weight's Dundurs rate non-negative); the others are free
-BOUNDED = ("coupling_width", "stick")
+#: stick-zone weight's Dundurs rate and the extra slips non-negative); the others are free
+BOUNDED = ("coupling_width", "stick", "first_slip")
 #: function evaluations each stage may take
 MAX_EVALUATIONS = 400
 

@@ -71,6 +71,17 @@ CALIBRATED_FORMULAS = {
                "formula": "B = B0 + phi (v0 + v1 |beta|) + v2 beta^2 + v3 [wall], v = "
                           "coefficients.bracket, the same curve for the first loading and every "
                           "branch; kappa as stick-weight"},
+    "locked-in-slip": {"equation": "Spence's locked-in shear, released by the first front",
+                       "formula": "f_u = 1 + c_f phi, f_a = 1 + c_a phi, (c_f, c_a) = "
+                                  "coefficients.first_slip >= 0: a front crossing a piece inside "
+                                  "the untouched area (history[UNTOUCHED]: the e up to which no "
+                                  "front has crossed since the contact closed; set to a^2 when a "
+                                  "contact no front has crossed grows, lowered to a front's e, 0 "
+                                  "at full slip, cut with a) needs f_u times (C2)'s displacement, "
+                                  "an entering annulus takes phi = clip(rest/(f_a span), -1, 1); "
+                                  "both only where sum_j phi_j (e_j - e_(j-1)) has the sign of "
+                                  "the rest before the step and after the cut (else f = 1); the "
+                                  "extra is a rigid slip"},
     "normal-coupling": {"equation": "the stored energy's derivative",
                         "formula": "N = N_H - T^2 slope k_n/(4 N_H pi E*), slope = a dB/da + 2 "
                                    "kappa = sum_i omega_i [-1 - w_i + x_i w_i' (log(4 R_i/a) + "
@@ -98,11 +109,13 @@ CALIBRATED_FORMULAS = {
                         "PIECES - 2 (PIECES - 1 without an annulus) pieces are reduced one at a "
                         "time (reduce-memory), the change of what they stand for counted as a "
                         "rigid slip; a growing contact gains an annulus piece that takes the "
-                        "increment first (phi = clip(rest/span, -1, 1), span = s B - "
-                        "D(e_last)); 2. the rest of (displacement stood for before + "
-                        "d(delta_t) - the reductions' slip) - (what the pieces stand for now) "
+                        "increment first (phi = clip(rest/(f_a span), -1, 1), span = s B - "
+                        "D(e_last), f_a as locked-in-slip); 2. the rest of (displacement stood "
+                        "for before + d(delta_t) - the reductions' slip) - (what the pieces "
+                        "stand for now) "
                         "moves a slip front in from the edge if |rest| > 1e-13 s B: each piece "
-                        "it crosses takes phi = sigma = sign(rest), the piece it stops in "
+                        "it crosses (at f_u times its displacement inside the untouched area, "
+                        "locked-in-slip) takes phi = sigma = sign(rest), the piece it stops in "
                         "splits at y (front-inverse); at the centre: full slip, one piece of phi "
                         "= sigma; 3. neighbouring pieces of equal phi merge"},
     "reduce-memory": {"equation": "admissibility",
@@ -120,9 +133,10 @@ CALIBRATED_FORMULAS = {
                                  "the asymptotic series, then a fixed fourth-order Householder "
                                  "step, two for -0.3 <= z < -0.01)"},
     "tangent-stiffness": {"equation": "(C1)'s slope",
-                          "formula": "kt = dT/d(delta_t) = pi E*/(B - kappa - kappa log y) at the "
-                                     "front, y = (front/a)^2; pi E*/(B - kappa) while nothing "
-                                     "slips; 0 in full slip"},
+                          "formula": "kt = dT/d(delta_t) = pi E*/((B - kappa - kappa log y) f) "
+                                     "at the front, y = (front/a)^2, f = f_u where the front is "
+                                     "in the untouched area (locked-in-slip), else 1; pi E*/(B - "
+                                     "kappa) while nothing slips; 0 in full slip"},
 }
 
 #: what each coefficient group does (the ``curves`` formula names them)
@@ -131,6 +145,7 @@ ROLES = {
     "coupling_width": "(b1,): the width of phi",
     "bracket": "(v0, v1, v2, v3) of B's Dundurs shift",
     "stick": "(s,): the rate at which kappa falls below its ceiling with beta^2",
+    "first_slip": "(c_f, c_a): the extra slips of Spence's locked-in shear (locked-in-slip)",
 }
 
 WALL_RULE = ("A disc against a rigid straight wall (Section 3.2) is the pair of the disc and its "
@@ -142,12 +157,15 @@ WALL_RULE = ("A disc against a rigid straight wall (Section 3.2) is the pair of 
 HISTORY = {
     "size": HISTORY_SIZE, "pieces": kernel.PIECES,
     "layout": "[0] the number of pieces, [1] the displacement they stand for (pair's, m), "
-              "then PIECES each of e_j (m^2), log e_j and phi_j",
+              "[2] the area a^2 they cover (m^2), then PIECES widths e_j - e_(j-1) (m^2), "
+              "PIECES logs log(e_j/e_(j-1)) and PIECES densities phi_j, then [UNTOUCHED] the "
+              "untouched area (m^2, locked-in-slip)",
     "rule": "all 0 for a new contact; an open contact (delta_n <= 0, N = 0) or mu = 0 zeroes it",
 }
 
 #: the kernel's constants a port needs (law.json "constants")
-CONSTANTS = {"PIECES": kernel.PIECES, "KAPPA_FLOOR": KAPPA_FLOOR,
+CONSTANTS = {"PIECES": kernel.PIECES, "UNTOUCHED": kernel.UNTOUCHED,
+             "KAPPA_FLOOR": KAPPA_FLOOR,
              "CEILING_A_OVER_R": [float(CEILING_A_OVER_R[0]), float(CEILING_A_OVER_R[-1]),
                                   len(CEILING_A_OVER_R)],
              "CEILING_MARGIN": CEILING_MARGIN}

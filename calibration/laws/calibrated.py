@@ -3,7 +3,8 @@ two-body FEM's force-displacement paths, written so that it is admissible by con
 
 Normal law: Eqs. 4 and 22 (Table 1's, per-body form), plus the coupling term of the tangential
 state below. Tangential law: at constant N a branch from a turning point T* (T* = 0 for the first
-loading) follows, in the fraction ``t = |T - T*|/(k mu N)`` of its range (k = 1 the first loading,
+loading, which between dissimilar bodies slips more: Spence's locked-in shear below) follows, in
+the fraction ``t = |T - T*|/(k mu N)`` of its range (k = 1 the first loading,
 2 a branch after a reversal: Masing's rule) and per pair displacement with ``s = mu N/(pi E*)``,
 
     ``delta / (k s) = t B + kappa (1 - t) log(1 - t)``                         (C1)
@@ -46,6 +47,19 @@ contact). Term by term, and what each stands for:
   the sign of beta (swapping the bodies flips it), so ``|beta|`` and ``beta^2`` are its first terms;
   ``[wall]`` (1 for a disc on a rigid wall, else 0) separates a rigid flat from the disc's mirror
   image, which stands in for the wall in the normal law (Section 3.2).
+- Spence's locked-in shear. The slip under normal load leaves a shear traction in the contact
+  that is odd in x (one edge's at the bound in one direction, the other's in the other), which
+  the law's symmetric pieces cannot hold. Its effect they can: the first tangential loading of
+  a contact so closed slips at the edge whose locked-in shear has its sign before the rest of the
+  contact takes load, so it is softer than the branches after a reversal (which follow the curve
+  above: the FEM's loops obey Masing's rule among themselves, not against the first loading), and
+  a contact that grows while loaded tangentially slips at its entering edge. So a slip front
+  crossing the untouched area (the contact laid under normal load, which no front has crossed
+  since it closed) needs ``1 + c_f phi`` times the displacement (C1) gives, and an entering
+  annulus takes its share of the increment at ``1 + c_a phi`` times it (``first_slip`` = (c_f,
+  c_a) >= 0, fitted; phi the share above). The extra is a rigid slip at the bound, so it happens
+  only through slip, vanishes with phi as mu -> infinity (stick stays elastic) and for bodies of
+  one material, and is taken only where T has its sign (then it dissipates).
 
 Admissibility, part by part (:mod:`hertz2d.calibration.laws.admissibility` tests it on random closed
 loops):
@@ -55,6 +69,9 @@ loops):
   definite quadratic form of the pieces' densities; at constant N a step moves a slip front (the
   pieces it crosses take the bound: friction dissipates ``|T| |slip|``) or none, and a loop at
   constant N in stick (mu -> infinity) returns T to its start;
+- the extra slip of Spence's locked-in shear is a rigid slip of the sign of T (the step takes
+  none where T, before the step or after the cut, has the other sign): ``T`` times it is work
+  dissipated;
 - a growing contact adds an annulus that carries no traction until the next increment, a
   shrinking one drops the traction outside (energy leaves); the stuck pieces of one cell fold
   into one at the same T without raising the stored energy
@@ -116,9 +133,9 @@ CEILING_A_OVER_R = np.linspace(1e-4, 0.3, 300)
 CEILING_MARGIN = 1e-3
 
 
-#: ``coefficients.json``'s format and the version this hertz2d reads and writes (version 3: the
-#: admissible law's groups with the stick-zone weight's Dundurs term)
-FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 3
+#: ``coefficients.json``'s format and the version this hertz2d reads and writes (version 4: the
+#: admissible law's groups with the extra slips of Spence's locked-in shear)
+FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 4
 
 
 def _group(default: tuple[float, ...], *admissible: tuple[float, float]):
@@ -155,6 +172,10 @@ class CalibratedCoefficients:
     #: (s,): kappa falls from its ceiling towards :data:`KAPPA_FLOOR` as ``exp(-s beta^2)``
     #: (:func:`stick_weight`; s >= 0, so kappa never rises above the ceiling)
     stick: tuple[float, ...] = _group((0.0,), (0.0, 50.0))
+    #: (c_f, c_a): the extra slips of Spence's locked-in shear, ``c_f phi`` of a front through
+    #: the untouched area and ``c_a phi`` of an entering annulus (:func:`curve_data`; >= 0, so
+    #: the slip dissipates)
+    first_slip: tuple[float, ...] = _group((0.0, 0.0), (0.0, 5.0))
     label: str = "calibrated"
     #: name -> (low, high) of the training contacts (R2_over_R1, E2_over_E1, nu1, nu2, mu,
     #: a_over_R), or None
@@ -287,7 +308,8 @@ def curve_data(pair: ContactPair, coefficients: CalibratedCoefficients) -> tuple
     (:func:`stick_weight` below :func:`kappa_ceiling`). The Dundurs coupling's shift of B is
     ``phi (v0 + v1 |beta|) + v2 beta^2 + v3 wall`` with ``phi = b^2/(b^2 + b1^2)``, ``b =
     |beta|/mu`` (1 without friction), wall 1 for a disc on a wall; kappa is
-    :func:`stick_weight`'s."""
+    :func:`stick_weight`'s; the extra slips of Spence's locked-in shear are ``c_f phi`` and
+    ``c_a phi`` (``first_slip``)."""
     p = coefficients.penalty
     bodies = []
     for omega, nu in zip(pair.bracket_weights, (pair.nu1, pair.nu2)):
@@ -301,19 +323,23 @@ def curve_data(pair: ContactPair, coefficients: CalibratedCoefficients) -> tuple
     v = coefficients.bracket
     shift = phi * (v[0] + v[1] * beta) + v[2] * beta * beta + v[3] * wall
     kappa = stick_weight(kappa_ceiling(pair, p), beta, coefficients.stick[0])
+    first, annulus = (c * phi for c in coefficients.first_slip)
     shape = np.broadcast(pair.R1, pair.R2, pair.E1, pair.E2, pair.nu1, pair.nu2, pair.mu).shape
     return tuple(np.broadcast_to(np.asarray(value, float), shape) for value in (
-        *bodies, p[3], shift, kappa))
+        *bodies, p[3], shift, kappa, first, annulus))
 
 
 @dataclass(frozen=True)
 class Curve:
     """(C1)'s constants per contact: B at the half-width, the pair's kappa, and the slope
-    ``a dB/da + 2 kappa`` of the structural compliance."""
+    ``a dB/da + 2 kappa`` of the structural compliance; and the pair's extra slips of Spence's
+    locked-in shear (the kernel's ``first_slip`` and ``annulus_slip``)."""
 
     B: np.ndarray
     kappa: np.ndarray
     slope: np.ndarray
+    first_slip: np.ndarray
+    annulus_slip: np.ndarray
 
 
 def curve_constants(pair: ContactPair, a, coefficients: CalibratedCoefficients) -> Curve:
@@ -323,7 +349,10 @@ def curve_constants(pair: ContactPair, a, coefficients: CalibratedCoefficients) 
     data = curve_data(pair, coefficients)
     B, slope = kernel.curves(a, np.log(a), pair.R1, pair.R2, np.log(4.0 * pair.R1),
                              np.log(4.0 * pair.R2), data)
-    return Curve(B, np.broadcast_to(data[kernel.KAPPA], np.shape(B)), slope)
+    shape = np.shape(B)
+    return Curve(B, np.broadcast_to(data[kernel.KAPPA], shape), slope,
+                 np.broadcast_to(data[kernel.FIRST_SLIP], shape),
+                 np.broadcast_to(data[kernel.ANNULUS_SLIP], shape))
 
 
 def branch_displacement(t, B, kappa):
@@ -410,14 +439,15 @@ def calibrated_update(pair: ContactPair, delta_n, d_delta_t, state: CalibratedSt
     N_H, a, step = (np.broadcast_to(np.asarray(v, float), (contacts,)) for v in (
         N_H, a, pair.pair_displacement(d_delta_t)))
     found = curve_constants(pair, np.where(a > 0, a, 1.0), coefficients)
-    mu, modulus, B, kappa, slope, k_normal = (
+    mu, modulus, B, kappa, slope, k_normal, first, annulus = (
         np.broadcast_to(np.asarray(v, float), (contacts,)) for v in (
-            pair.mu, pair.modulus, found.B, found.kappa, found.slope, normal_tangent(pair, a)))
+            pair.mu, pair.modulus, found.B, found.kappa, found.slope, normal_tangent(pair, a),
+            found.first_slip, found.annulus_slip))
     outputs = np.zeros((6, contacts))
     for i in range(contacts):
         T, kt, front, full = kernel.tangential_step(state.history[i], N_H[i], a[i], step[i],
                                                     mu[i], modulus[i], B[i], kappa[i],
-                                                    kernel.FOLD)
+                                                    first[i], annulus[i], kernel.FOLD)
         outputs[:, i] = (N_H[i] + kernel.normal_coupling(T, N_H[i], slope[i], k_normal[i],
                                                           modulus[i]),
                          T, kt, front, full,

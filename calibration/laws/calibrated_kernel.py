@@ -32,6 +32,13 @@ resultant. A step (the new N and a, and a tangential increment d of the pair dis
    the displacement (:func:`fold_cells`); beyond :data:`PIECES` the memory is reduced by a step
    that never adds stored energy (:func:`reduce_memory`).
 
+Between contacts of dissimilar bodies (Dundurs' beta != 0) two of these moves slip a little
+more (:func:`tangential_step`'s ``first_slip`` and ``annulus_slip``, the pair's): a front crossing
+the untouched area (what no front has crossed since the contact closed: the area laid under
+normal load, where Spence's slip has locked in a shear the symmetric pieces cannot hold) and an
+annulus entering a growing contact; the extra displacement is a rigid slip of the contact, taken
+only where T has its sign, so it dissipates.
+
 The stored energy of the pieces (:func:`stored_energy`) is the elastic energy of their traction,
 ``(1/(2 pi E*)) [(B - kappa) T^2 + kappa (mu N)^2 int_0^1 Phi(y)^2/y dy]`` with
 ``Phi(y) = int_0^y phi``: the kernel ``B - kappa - kappa log(max(y, y'))`` of two punches, positive
@@ -39,13 +46,13 @@ definite because it decreases with the wider one (B > kappa). Every operation ab
 the state elastically or lowers this energy at fixed displacement: the work done on the contact
 is never less than the energy it stores.
 
-The history of one contact is :data:`HISTORY` doubles: the number of pieces, the displacement
-they stand for and the contact's area a^2 they cover, then per piece its width in ``e = b^2``
-(``e_j - e_(j-1)``, m^2), the logarithm of its edges' ratio ``log(e_j/e_(j-1))`` (unused for the
-innermost piece) and phi_j (all 0 for a new contact). Widths and ratios, not the edges
-themselves, so that a front a small fraction of the contact in from its rim (the microslip of a
-small tangential increment) is held to full precision: the edges ``1 - 1e-9`` of the area apart
-would keep seven digits of their distance, and each step would slip by the rounding.
+The history of one contact is :data:`HISTORY` doubles: the number of pieces, the displacement they
+stand for and the contact's area a^2 they cover, then per piece its width in ``e = b^2`` (``e_j -
+e_(j-1)``, m^2), the logarithm of its edges' ratio ``log(e_j/e_(j-1))`` (unused for the innermost
+piece) and phi_j, and last the untouched area in e (all 0 for a new contact). Widths and ratios,
+not the edges themselves, so that a front a small fraction of the contact in from its rim (the
+microslip of a small tangential increment) is held to full precision: the edges ``1 - 1e-9`` of the
+area apart would keep seven digits of their distance, and each step would slip by the rounding.
 
 The curve's constants at the contact's half-width a (:func:`curves`: (C1)'s B and the slope
 ``a dB/da + 2 kappa`` of the structural compliance, which the normal force's coupling term
@@ -64,10 +71,11 @@ from hertz2d.calibration.laws.lambert_w import lambert_w_minus1
 #: the most traction pieces a contact keeps (one more for the length of a step)
 PIECES = 8
 #: doubles of history per contact: count, displacement, area, then width, edge ratio and phi
-#: per piece
-HISTORY = 3 + 3 * PIECES
-#: offsets of the area and the per-piece arrays in the history
-AREA, WIDTHS, RATIOS, DENSITIES = 2, 3, 3 + PIECES, 3 + 2 * PIECES
+#: per piece, then the untouched area
+HISTORY = 4 + 3 * PIECES
+#: offsets of the area and the per-piece arrays in the history, and of the untouched area: the
+#: e = b^2 (m^2) up to which no slip front has crossed the contact since it closed
+AREA, WIDTHS, RATIOS, DENSITIES, UNTOUCHED = 2, 3, 3 + PIECES, 3 + 2 * PIECES, 3 + 3 * PIECES
 #: log(2), of the half-space term log(2R/a) = log(4R/a) - log(2)
 LOG_2 = 0.6931471805599453
 #: sqrt(2) and 1/sqrt(2), for the fixed grid of cells in e = b^2 within which pieces fold into
@@ -97,10 +105,11 @@ FOLD = True
 #: a pair's numbers for :func:`curves` (:func:`hertz2d.calibration.laws.calibrated.curve_data`): per body
 #: (body 2's at +BODY) its bracket weight omega, the penalty factor's terms constant and linear in
 #: x = a/R (``w0 + w2 nu + w5 nu^2``, ``w1 + w4 nu``) and ``nu/(2(1 - nu))``; then w3 (of x^2),
-#: the coupling's shift of B and the pair's kappa
+#: the coupling's shift of B, the pair's kappa and its two extra slips of Spence's locked-in
+#: shear (:func:`tangential_step`'s ``first_slip`` and ``annulus_slip``)
 OMEGA, W_CONSTANT, W_LINEAR, POISSON_TERM, BODY = 0, 1, 2, 3, 4
-W_SQUARE, SHIFT_B, KAPPA = 8, 9, 10
-CURVE_DATA = 11
+W_SQUARE, SHIFT_B, KAPPA, FIRST_SLIP, ANNULUS_SLIP = 8, 9, 10, 11, 12
+CURVE_DATA = 13
 
 
 def curves(a, log_a, R1, R2, log_4R1, log_4R2, data):
@@ -689,17 +698,35 @@ def _reset(history) -> None:
         history[j] = 0.0
 
 
+def _resultant(history, count: int) -> float:
+    """``sum_j phi_j (e_j - e_(j-1))``: T/(mu N) times a^2, whose sign is T's."""
+    total = 0.0
+    for j in range(count):
+        total += history[DENSITIES + j] * history[WIDTHS + j]
+    return total
+
+
 def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: float,
-                    B: float, kappa: float, folds: bool):
+                    B: float, kappa: float, first_slip: float, annulus_slip: float,
+                    folds: bool):
     """One step of one contact at normal force N and half-width a (this step's) with the pair
     displacement increment d and the curve's constants B (this step's)
     and kappa (the pair's); ``history`` (:data:`HISTORY` doubles) is updated in place. With
     ``folds`` (:data:`FOLD`, the law as shipped) the pieces of one cell fold into one.
 
+    ``first_slip`` and ``annulus_slip`` (>= 0, the pair's; 0 for bodies of one material) are
+    the extra slip of Spence's locked-in shear
+    (:mod:`hertz2d.calibration.laws.calibrated`): a front crossing pieces that no front has
+    crossed since the contact closed (the untouched area, laid under normal load) needs
+    ``1 + first_slip`` times the displacement (C2) gives, and an entering annulus takes its
+    share of the increment at ``1 + annulus_slip`` times it; the extra is a rigid slip of the
+    contact. It is taken only where T has the slip's sign before the step and after the cut,
+    so it dissipates (``T`` times a slip of its own sign); otherwise the step is the plain one.
+
     Returns ``(T, kt, front, full)``: the tangential force, the tangent stiffness dT/d(delta)
-    (the front's, (C1)'s slope; the first touch's ``pi E*/(B - kappa)`` when nothing slips; 0 in
-    full slip), the slip front's half-width (a when nothing slips, 0 in full slip) and whether the
-    contact slides.
+    (the front's, (C1)'s slope over the extra slip's factor; the first touch's ``pi E*/(B -
+    kappa)`` when nothing slips; 0 in full slip), the slip front's half-width (a when nothing
+    slips, 0 in full slip) and whether the contact slides.
     """
     if N <= 0.0 or a <= 0.0 or mu * N <= 0.0:
         _reset(history)
@@ -708,17 +735,21 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     s = mu * N / (math.pi * modulus)
     count = int(history[0])
     covered = history[AREA] if count > 0 else 0.0
+    untouched = history[UNTOUCHED] if count > 0 else 0.0
+    closed_only = count == 0 or untouched >= covered  # no front has crossed the contact yet
+    before = _resultant(history, count) if first_slip > 0.0 or annulus_slip > 0.0 else 0.0
     # 1. a falling N cuts the pieces outside a; a growing contact gains an annulus
     if count > 0 and covered > area:
         count = _cut(history, count, area)
         covered = area
+        untouched = min(untouched, area)
     annulus = covered < area
     log_last = math.log(covered / area) if count > 0 else 0.0
     slipped = 0.0  # the rigid slip a memory reduction makes
     while count > PIECES - (2 if annulus else 1):  # room for the annulus and a front's split
-        before = _stands_for(history, count, area, B, kappa, log_last)[0]
+        stood = _stands_for(history, count, area, B, kappa, log_last)[0]
         count = reduce_memory(history, count, area)
-        slipped += s * (before - _stands_for(history, count, area, B, kappa, log_last)[0])
+        slipped += s * (stood - _stands_for(history, count, area, B, kappa, log_last)[0])
     span = 0.0
     if annulus:
         history[WIDTHS + count] = area - covered
@@ -728,13 +759,19 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
         y = covered / area
         span = s * ((1.0 - y) * B - kappa * y * history[RATIOS + count]) if count > 0 else s * B
         count += 1
+        if closed_only:
+            untouched = area
     history[AREA] = area
     # 2. the displacement to stand for: the annulus first, then a front from the edge
     needed = history[1] - slipped + d - s * _stands_for(history, count, area, B, kappa, 0.0)[0]
+    first, entering = 1.0, 1.0  # the extra slip's factors, where it dissipates
+    if (first_slip > 0.0 or annulus_slip > 0.0) and needed * before >= 0.0 and (
+            needed * _resultant(history, count) >= 0.0):
+        first, entering = 1.0 + first_slip, 1.0 + annulus_slip
     if annulus and span > 0.0:
-        share = min(1.0, max(-1.0, needed / span))
+        share = min(1.0, max(-1.0, needed / (entering * span)))
         history[DENSITIES + count - 1] = share
-        needed -= share * span
+        needed -= share * entering * span
     front, full = a, False
     if abs(needed) <= 1e-13 * s * B:  # nothing slips: the first touch's stiffness
         kt = math.pi * modulus / (B - kappa)
@@ -743,18 +780,21 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
         rest = abs(needed) / s
         kt = 0.0
         log_y, y = 0.0, 1.0
+        outer_edge = area  # piece j's outer edge in e, from the rim inwards
         j = count - 1
         while j >= 0:
             width = history[WIDTHS + j] / area
             below = max(y - width, 0.0) if j > 0 else 0.0
             piece = (width * (B - kappa * log_y) - kappa * below * history[RATIOS + j]) if j > 0 \
                 else width * (B - kappa * log_y)
-            reach = abs(sigma - history[DENSITIES + j])
+            stretch = first if outer_edge <= untouched * (1.0 + 1e-12) else 1.0
+            reach = abs(sigma - history[DENSITIES + j]) * stretch
             if rest >= reach * piece:
                 rest -= reach * piece
                 if j > 0:
                     log_y -= history[RATIOS + j]
                 y = below
+                outer_edge -= history[WIDTHS + j]
                 j -= 1
                 continue
             edge = 0.0  # piece j's outer edge in e, summed from the centre
@@ -774,25 +814,28 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
             history[DENSITIES + j + 1] = sigma
             count = j + 2
             front = math.sqrt(edge) * math.exp(-0.5 * h)
-            kt = math.pi * modulus / (B - kappa - kappa * (log_y - h))
+            untouched = min(untouched, edge - outer)
+            kt = math.pi * modulus / ((B - kappa - kappa * (log_y - h)) * stretch)
             break
         if j < 0:  # the front reached the centre: full slip, the rest is rigid slip
-            count, full, front = 1, True, 0.0
+            count, full, front, untouched = 1, True, 0.0, 0.0
             history[WIDTHS], history[RATIOS], history[DENSITIES] = area, 0.0, sigma
     count = _merge_equal(history, count)
     if folds:
         count = fold_cells(history, _split_rim(history, count, area), area, B, kappa)
     history[0] = count
+    history[UNTOUCHED] = untouched
     history[1], weighted = _stands_for(history, count, area, B, kappa, 0.0)
     history[1] *= s
     return mu * N * weighted, kt, front, full
 
 
-def run_batch(N, a, increment, mu, modulus, B, kappa, T, folds):
+def run_batch(N, a, increment, mu, modulus, B, kappa, first_slip, annulus_slip, T, folds):
     """Every contact (row) of a batch along its steps (columns) from the unloaded state:
-    :func:`tangential_step` with the row's constants (``mu``, ``modulus``, ``kappa`` per row;
-    ``N``, ``a``, ``increment`` and ``B`` per row and step), the tangential forces written into
-    ``T``; ``folds`` as :func:`tangential_step`'s."""
+    :func:`tangential_step` with the row's constants (``mu``, ``modulus``, ``kappa``,
+    ``first_slip`` and ``annulus_slip`` per row; ``N``, ``a``, ``increment`` and ``B`` per row
+    and step), the tangential forces written into ``T``; ``folds`` as
+    :func:`tangential_step`'s."""
     history = np.zeros(HISTORY)
     for row in range(N.shape[0]):
         for j in range(HISTORY):
@@ -800,4 +843,4 @@ def run_batch(N, a, increment, mu, modulus, B, kappa, T, folds):
         for k in range(N.shape[1]):
             T[row, k] = tangential_step(history, N[row, k], a[row, k], increment[row, k],
                                         mu[row], modulus[row], B[row, k], kappa[row],
-                                        folds)[0]
+                                        first_slip[row], annulus_slip[row], folds)[0]

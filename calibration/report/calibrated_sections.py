@@ -77,7 +77,10 @@ def _coefficients(c: CalibratedOutputs) -> pd.DataFrame:
                    "|beta|) + v2 beta^2 + v3 [wall]",
         "stick": "s of the stick-zone weight kappa = 0.05 + (k - 0.05) exp(-s beta^2), k its "
                  "ceiling: how much straighter than a half-plane's the branches of a dissimilar "
-                 "contact or a wall are"}
+                 "contact or a wall are",
+        "first_slip": "c_f, c_a: the extra slip, c phi of the displacement, of a front first "
+                      "crossing the area laid under normal load and of an annulus entering a "
+                      "growing contact: Spence's locked-in shear, released through slip"}
     return pd.DataFrame([{"group": name, "coefficients": ", ".join(f"{v:.4g}" for v in values),
                           "what it stands for": meaning.get(name, "")}
                          for name, values in c.record.coefficients.as_dict().items()])
@@ -132,7 +135,9 @@ def _failures(c: CalibratedOutputs) -> str:
         f"> 0.3, against {_percent(one_swing.max())} for bodies of one material (cycles.csv)"
         f"{_law_swing(held)}. The law's one curve per pair, with coefficients in |beta|, "
         f"beta^2 and |beta|/mu (its stick-zone weight among them: the FEM's branches there are "
-        f"straighter than a half-plane's), carries the average of these effects; the spread "
+        f"straighter than a half-plane's), and its extra slip where a front first crosses the "
+        f"area laid under normal load or an annulus enters a growing contact (the locked-in "
+        f"shear released through slip), carries the average of these effects; the spread "
         f"around it is the failure the tables show.")
 
 
@@ -211,12 +216,12 @@ def _masing(section: Section, defects: pd.DataFrame) -> None:
         f"Yet there the branches of a contact's smaller loops are its largest loop's branch "
         f"doubled within a median {_percent(strong[LARGEST + ': median'])} (largest "
         f"{_percent(strong[LARGEST + ': largest'])}): after the first reversal the FEM's "
-        f"contact follows Masing's rule on another virgin curve than its first loading. A law "
-        f"with one curve for the first loading and every branch, as this one (so that stick "
-        f"stays elastic at any friction), misses the first loading, the branches or both by "
-        f"part of that difference; reaching the targets at walls and stiff counterparts takes a "
-        f"second curve, entered only through slip (the first loading's slip releasing the shear "
-        f"locked in under normal load), which this law does not have.")
+        f"contact follows Masing's rule on another virgin curve than its first loading, a "
+        f"stiffer one. This law keeps one curve for every branch (so that stick stays elastic "
+        f"at any friction) and makes its first loading softer through slip only: a front "
+        f"crossing the area laid under normal load slips by an extra share of its displacement "
+        f"(the locked-in shear released), which vanishes as mu grows; what is left of the "
+        f"difference is in the tables above.")
 
 
 def _law_swing(held: pd.DataFrame) -> str:
@@ -308,8 +313,11 @@ def calibrated_section(c: CalibratedOutputs | None,
         "Hertzian tractions per contact; and, for a contact with Dundurs' beta != 0, the "
         "pair's one curve moved by the coupling (B by terms in |beta|, beta^2 and |beta|/mu, "
         "kappa below its ceiling as exp(-s beta^2)), the same for the first loading and every "
-        "branch, so that stick stays elastic. A DEM code applies it in the frame of the line "
-        "of centres; the map and the FEM comparison do the same.")
+        "branch, so that stick stays elastic, and an extra slip, a share c phi of the "
+        "displacement, where a front first crosses the area laid under normal load or an "
+        "annulus enters a growing contact (Spence's locked-in shear, released through slip; "
+        "phi the coupling's share, vanishing as mu grows). A DEM code applies it in the frame "
+        "of the line of centres; the map and the FEM comparison do the same.")
     section.table(_coefficients(c), "The fitted coefficients and what each stands for.")
     samples = "; ".join(f"{name}: {sample['cases']} contacts, seed {sample['seed']}"
                         for name, sample in c.heldout.samples.items())
