@@ -3,8 +3,9 @@ chosen on its own paths (run: ``python benchmarks/calibrated_form_floor.py``).
 
 The calibrated law is one curve (C1) per contact, ``delta/(k s) = t B + kappa (1 - t) log(1 -
 t)``, whose B is Eq. 27's bracket with the fitted penalty factor plus a shift that depends on the
-contact only (Dundurs' beta, mu, a wall), and whose kappa is a constant of the contact: every
-choice of coefficient functions gives each contact one shift and one kappa. Here each training
+contact only (Dundurs' beta, mu, a wall), and whose kappa is a constant of the contact, with the
+extra slips of Spence's locked-in shear as fitted: every choice of the curve's coefficient
+functions gives each contact one shift and one kappa. Here each training
 contact (the map's default spec on symmetric flats, from the case store or computed) gets the
 pair on a grid (:data:`SHIFTS` x :data:`KAPPAS` up to the contact's ceiling, the law's
 admissible range) that puts the most of its own paths under 5 % (ties: the smaller largest
@@ -24,6 +25,7 @@ import argparse
 import sys
 import time
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -64,8 +66,8 @@ def path_errors(batch: Batch, found: Curve) -> np.ndarray:
 
 def with_constants(base: Curve, shift: float, kappa: float) -> Curve:
     """``base`` (no coupling shift, kappa at the ceiling) with B shifted and kappa set."""
-    return Curve(base.B + shift, np.full_like(base.kappa, kappa),
-                 base.slope + 2.0 * (kappa - base.kappa))
+    return replace(base, B=base.B + shift, kappa=np.full_like(base.kappa, kappa),
+                   slope=base.slope + 2.0 * (kappa - base.kappa))
 
 
 def best_constants(batch: Batch, base: Curve, floor: float) -> tuple[np.ndarray, float, float]:
@@ -128,10 +130,12 @@ def training_run(description: str, argv=None) -> tuple[list, list, list]:
 
 def uncoupled_coefficients() -> tuple[CalibratedCoefficients, CalibratedCoefficients]:
     """The shipped coefficients, and the same without the Dundurs coupling's shift of B and with
-    kappa at its ceiling (the curve each contact's own constants are put on)."""
+    kappa at its ceiling (the curve each contact's own constants are put on; the extra slips
+    of the locked-in shear as shipped)."""
     shipped = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
     return shipped, CalibratedCoefficients(penalty=shipped.penalty,
-                                           coupling_width=shipped.coupling_width)
+                                           coupling_width=shipped.coupling_width,
+                                           first_slip=shipped.first_slip)
 
 
 def main(argv=None) -> None:
