@@ -259,6 +259,14 @@ def energy_integral(history, count: int, area: float) -> float:
     return total
 
 
+def _resultant(history, count: int) -> float:
+    """``sum_j phi_j (e_j - e_(j-1))``: T/(mu N) times a^2, whose sign is T's."""
+    total = 0.0
+    for j in range(count):
+        total += history[DENSITIES + j] * history[WIDTHS + j]
+    return total
+
+
 def stored_energy(history, N: float, a: float, mu: float, modulus: float, B: float,
                   kappa: float) -> float:
     """The elastic energy of the contact's traction (J/m), ``(1/(2 pi E*)) [(B - kappa) T^2 +
@@ -267,10 +275,7 @@ def stored_energy(history, N: float, a: float, mu: float, modulus: float, B: flo
     if count == 0 or N <= 0.0 or a <= 0.0:
         return 0.0
     area = a * a
-    share = 0.0
-    for j in range(count):
-        share += history[DENSITIES + j] * history[WIDTHS + j]
-    T = mu * N * share / area
+    T = mu * N * _resultant(history, count) / area
     return ((B - kappa) * T * T + kappa * (mu * N) ** 2 * energy_integral(history, count, area)) / (
         2.0 * math.pi * modulus)
 
@@ -696,14 +701,6 @@ def fold_cells(history, count: int, area: float, B: float, kappa: float) -> int:
 def _reset(history) -> None:
     for j in range(HISTORY):
         history[j] = 0.0
-
-
-def _resultant(history, count: int) -> float:
-    """``sum_j phi_j (e_j - e_(j-1))``: T/(mu N) times a^2, whose sign is T's."""
-    total = 0.0
-    for j in range(count):
-        total += history[DENSITIES + j] * history[WIDTHS + j]
-    return total
 
 
 def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: float,
