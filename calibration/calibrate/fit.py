@@ -1,7 +1,8 @@
 """The calibrated law's coefficients by least squares on the training paths.
 
-The residuals are :func:`hertz2d.calibration.calibrate.objective.residuals`: the map's relative errors of
-the horizontal force on every judged step of every path (each path weighed as one) and each
+The residuals are :func:`hertz2d.calibration.calibrate.objective.residuals`: per path, a smooth
+stand-in for its largest error in the horizontal force under each of the map's two metrics (the
+amplitude-relative and the floor error; the targets count paths by their largest), and each
 cycle's relative error in energy per cycle, under a soft-L1 loss of scale :data:`LOSS_SCALE` (an
 error of a few per cent counts as in least squares, a larger one linearly: the targets count paths
 under a threshold, and a few contacts the law cannot represent should not pull every other one).

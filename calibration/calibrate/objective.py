@@ -3,11 +3,15 @@
 :func:`run_batch` runs every path of a :class:`~hertz2d.calibration.calibrate.training.Batch` through the
 law's kernel (:func:`hertz2d.calibration.laws.calibrated_kernel.run_batch`, compiled by numba: the fit
 evaluates the law on every training path a few hundred times) and returns the driving forces in
-the frame of the line of centres. :func:`residuals` compares them
-with the FEM by the validity map's metric: per judged step ``(Fx_law - Fx_FEM)/reference``
-(:mod:`hertz2d.calibration.calibrate.training`), each path's steps weighed by ``1/sqrt(steps)`` so that a
-path counts once whatever its length, and per cycle path its energy per cycle's relative error
-(weight :data:`ENERGY_WEIGHT`): the two quantities the map's targets are set on.
+the frame of the line of centres. :func:`residuals` compares them with the FEM by the validity
+map's two metrics for the forces: per judged step ``(Fx_law - Fx_FEM)/reference``, the
+amplitude-relative error (:mod:`hertz2d.calibration.calibrate.training`), and the same relative to
+``max(|Fx_FEM|, 0.2 max |Fx_FEM|)``, the floor error (:func:`floor_errors`). The targets count the
+paths whose largest error is under a threshold, so a path's residual under each metric is the
+:data:`PATH_NORM`-norm of its steps' errors (:func:`path_norms`, a smooth stand-in for the largest
+one: a path counts once whatever its length, and a step far off counts about as much as in the
+targets); per cycle path its energy per cycle's relative error is one more (weight
+:data:`ENERGY_WEIGHT`): the quantities the map's targets are set on.
 """
 from __future__ import annotations
 
@@ -21,9 +25,12 @@ from hertz2d.calibration.laws.calibrated import (CalibratedCoefficients, Curve, 
                                          normal_tangent)
 from hertz2d.calibration.laws.calibrated_kernel import FOLD
 from hertz2d.calibration.laws.rigid_kinematics import ContactFrame
+from hertz2d.calibration.validation.map.errors import FLOOR
 
-#: an energy per cycle's relative error counts as much as this many of a path's force steps
+#: an energy per cycle's relative error counts as much as a path's force residual under one metric
 ENERGY_WEIGHT = 1.0
+#: p of the L_p mean of a path's step errors that stands for its largest error (:func:`path_norms`)
+PATH_NORM = 16
 
 
 @lru_cache(maxsize=None)
@@ -75,8 +82,30 @@ def cycle_energy(batch: Batch, Fx: np.ndarray, Fz: np.ndarray) -> np.ndarray:
 
 
 def force_errors(batch: Batch, Fx: np.ndarray) -> np.ndarray:
-    """(paths, steps) relative errors of Fx, 0 where a step is not judged."""
+    """(paths, steps) amplitude-relative errors of Fx, 0 where a step is not judged."""
     return np.where(batch.judged, (Fx - batch.fem_Fx) / batch.reference, 0.0)
+
+
+def floor_errors(batch: Batch, Fx: np.ndarray) -> np.ndarray:
+    """(paths, steps) floor errors of Fx: relative to ``max(|Fx_FEM|, FLOOR max |Fx_FEM|)`` over
+    the path (:data:`hertz2d.calibration.validation.map.errors.FLOOR`), 0 where a step is not
+    judged."""
+    largest = np.max(np.abs(batch.fem_Fx), axis=1, keepdims=True)
+    reference = np.maximum(np.abs(batch.fem_Fx), FLOOR * largest)
+    return np.where(batch.judged, (Fx - batch.fem_Fx) / np.where(reference > 0, reference, 1.0),
+                    0.0)
+
+
+def path_norms(batch: Batch, errors: np.ndarray) -> np.ndarray:
+    """Per path the ``p``-norm mean ``(mean |e|^p)^(1/p)`` of ``errors`` over its judged steps
+    (``p`` = :data:`PATH_NORM`; 0 for a path with none): between the rms and the largest
+    error, and smooth in the coefficients where the largest is not. Scaled by each path's
+    largest error first, so no power overflows."""
+    magnitude = np.abs(np.where(batch.judged, errors, 0.0))
+    largest = np.max(magnitude, axis=1, keepdims=True)
+    scaled = magnitude / np.where(largest > 0, largest, 1.0)
+    steps = np.maximum(batch.judged.sum(axis=1), 1)
+    return largest[:, 0] * (np.sum(scaled ** PATH_NORM, axis=1) / steps) ** (1.0 / PATH_NORM)
 
 
 def residuals(batches: list[Batch], coefficients: CalibratedCoefficients,
@@ -85,8 +114,8 @@ def residuals(batches: list[Batch], coefficients: CalibratedCoefficients,
     parts = []
     for batch in batches:
         Fx, Fz = run_batch(batch, coefficients, folds)
-        weight = 1.0 / np.sqrt(np.maximum(batch.judged.sum(axis=1, keepdims=True), 1))
-        parts.append((force_errors(batch, Fx) * weight)[batch.judged])
+        parts += [path_norms(batch, force_errors(batch, Fx)),
+                  path_norms(batch, floor_errors(batch, Fx))]
         energy = cycle_energy(batch, Fx, Fz)
         cycles = np.isfinite(batch.energy) & (batch.energy > 0)
         parts.append(ENERGY_WEIGHT * (energy[cycles] - batch.energy[cycles])
