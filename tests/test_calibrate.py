@@ -10,6 +10,8 @@ import pytest
 from hertz2d.calibration.calibrate.fit import BASE_GROUPS, fit
 from hertz2d.calibration.calibrate.judgement import cycle_energies, floor_misses
 from hertz2d.calibration.calibrate.masing import FIRST
+from hertz2d.calibration.calibrate.objective import (PATH_NORM, floor_errors, force_errors,
+                                                     path_norms, run_batch)
 from hertz2d.calibration.calibrate.training import batches
 from hertz2d.calibration.cli import main
 from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, CalibratedCoefficients,
@@ -112,6 +114,36 @@ def test_a_floor_miss_at_a_zero_crossing_is_found_where_it_was_put():
     np.testing.assert_allclose(missed["median amplitude-relative at the worst step"], 0.015,
                                rtol=1e-4)
     assert (missed["floor: Fx < 10 %"] == 1.0).all()
+
+
+def test_the_fits_path_residuals_see_one_far_off_step_under_both_metrics():
+    """Tables made by the law, then on each cycle path the FEM's Fx at the unloading step
+    nearest zero moved by 1.5 % of the path's largest |Fx|. The law's own errors elsewhere are
+    rounding, so a moved path's floor error there is 1.5 % / 0.2 = 7.5 % and its
+    amplitude-relative one 1.5 %, and each path residual is that error times
+    ``(1/judged steps)^(1/PATH_NORM)`` (one step far off out of n); paths left alone have
+    residuals at rounding."""
+    truth = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
+    spec = expand(tomllib.loads(SPEC))
+    paths = []
+    for run in spec.default_runs:
+        table = CalibratedModel(run.case.pair(), truth).run(run.fem_path().path())
+        if run.case.path == "cycle":
+            unloading = np.flatnonzero(table.stage.to_numpy() == "unloading")
+            step = unloading[np.argmin(np.abs(table.Fx.to_numpy()[unloading]))]
+            table.loc[step, "Fx"] += 0.015 * np.abs(table.Fx).max()
+        paths.append((run, table))
+    for batch in batches(paths):
+        Fx, _ = run_batch(batch, truth)
+        moved = np.array([run.case.path == "cycle" for run in batch.runs])
+        steps = batch.judged.sum(axis=1)
+        for errors, expected in ((force_errors(batch, Fx), 0.015),
+                                 (floor_errors(batch, Fx), 0.075)):
+            norms = path_norms(batch, errors)
+            np.testing.assert_allclose(np.abs(errors).max(axis=1)[moved], expected, rtol=2e-3)
+            np.testing.assert_allclose(norms[moved], expected * (1.0 / steps[moved])
+                                       ** (1.0 / PATH_NORM), rtol=2e-3)
+            assert np.all(norms[~moved] < 1e-6)
 
 
 def test_calibrate_runs_end_to_end_and_the_model_uses_what_it_wrote(tmp_path, capsys):
