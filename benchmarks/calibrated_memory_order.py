@@ -72,13 +72,14 @@ UNMERGED = 4096
 
 
 #: the kernel's module constants that follow its number of pieces
-LAYOUT = ("PIECES", "HISTORY", "AREA", "WIDTHS", "RATIOS", "DENSITIES")
+LAYOUT = ("PIECES", "HISTORY", "AREA", "WIDTHS", "RATIOS", "DENSITIES", "UNTOUCHED")
 
 
 def layout(pieces: int) -> tuple[int, ...]:
     """The values of :data:`LAYOUT` for a memory of ``pieces`` pieces (the kernel's history:
-    count, displacement, area, then widths, edge ratios and densities per piece)."""
-    return pieces, 3 + 3 * pieces, 2, 3, 3 + pieces, 3 + 2 * pieces
+    count, displacement, area, then widths, edge ratios and densities per piece, then the
+    untouched area)."""
+    return pieces, 4 + 3 * pieces, 2, 3, 3 + pieces, 3 + 2 * pieces, 3 + 3 * pieces
 
 
 @contextlib.contextmanager

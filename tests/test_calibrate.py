@@ -146,6 +146,23 @@ def test_the_fits_path_residuals_see_one_far_off_step_under_both_metrics():
             assert np.all(norms[~moved] < 1e-6)
 
 
+def test_the_memory_order_benchmark_resizes_the_kernels_whole_history_layout():
+    """``calibrated_memory_order.py`` resizes the kernel's memory by setting its module
+    constants. At the kernel's own number of pieces its layout is the kernel's (a part of the
+    history it did not move, the untouched area, once stopped it), and at any other size the
+    parts stay apart: count, displacement and area, then three blocks of one value per piece,
+    then the untouched area, the history's last value."""
+    from hertz2d.calibration.laws import calibrated_kernel as kernel
+    bench = benchmark_module("calibrated_memory_order")
+    assert bench.layout(kernel.PIECES) == tuple(getattr(kernel, name) for name in bench.LAYOUT)
+    for pieces in (1, 8, 64, 4096):
+        at = dict(zip(bench.LAYOUT, bench.layout(pieces)))
+        assert at["AREA"] == 2 and at["WIDTHS"] == 3
+        assert at["RATIOS"] - at["WIDTHS"] == at["DENSITIES"] - at["RATIOS"] == pieces
+        assert at["UNTOUCHED"] - at["DENSITIES"] == pieces
+        assert at["UNTOUCHED"] == at["HISTORY"] - 1
+
+
 def test_calibrate_runs_end_to_end_and_the_model_uses_what_it_wrote(tmp_path, capsys):
     eq33 = [0.22, 2.89, 0.18, -10.31, 1.75, 0.36]
     fit_json = {"default_support": "clamped", "coefficients": eq33,
