@@ -89,6 +89,21 @@ def test_the_laws_normal_swing_on_paths_it_made_is_the_swing_those_paths_carry()
     assert (cycles["N swing / N"] > 1e-6).all()
 
 
+def law_made_paths_with_one_step_moved(truth: CalibratedCoefficients) -> list:
+    """``[(run, table)]`` of :data:`SPEC`'s default runs made by the law with ``truth``, and on
+    each cycle path the Fx at the unloading step nearest zero moved by 1.5 % of the path's
+    largest |Fx|."""
+    paths = []
+    for run in expand(tomllib.loads(SPEC)).default_runs:
+        table = CalibratedModel(run.case.pair(), truth).run(run.fem_path().path())
+        if run.case.path == "cycle":
+            unloading = np.flatnonzero(table.stage.to_numpy() == "unloading")
+            step = unloading[np.argmin(np.abs(table.Fx.to_numpy()[unloading]))]
+            table.loc[step, "Fx"] += 0.015 * np.abs(table.Fx).max()
+        paths.append((run, table))
+    return paths
+
+
 def test_a_floor_miss_at_a_zero_crossing_is_found_where_it_was_put():
     """Tables made by the law, then on each cycle path the FEM's Fx at the unloading step
     nearest zero moved by 1.5 % of the path's largest |Fx|: by the floor metric that step's
@@ -96,16 +111,8 @@ def test_a_floor_miss_at_a_zero_crossing_is_found_where_it_was_put():
     miss, found at that step; the paths left alone are not (the compiled and the Python law
     agree to rounding)."""
     truth = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
-    spec = expand(tomllib.loads(SPEC))
-    paths, moved = [], 0
-    for run in spec.default_runs:
-        table = CalibratedModel(run.case.pair(), truth).run(run.fem_path().path())
-        if run.case.path == "cycle":
-            unloading = np.flatnonzero(table.stage.to_numpy() == "unloading")
-            step = unloading[np.argmin(np.abs(table.Fx.to_numpy()[unloading]))]
-            table.loc[step, "Fx"] += 0.015 * np.abs(table.Fx).max()
-            moved += 1
-        paths.append((run, table))
+    paths = law_made_paths_with_one_step_moved(truth)
+    moved = sum(run.case.path == "cycle" for run, _ in paths)
     misses = floor_misses(paths, truth)
     assert misses.paths.sum() == len(paths) and misses.misses.sum() == moved > 0
     missed = misses[misses.misses > 0]
@@ -124,15 +131,7 @@ def test_the_fits_path_residuals_see_one_far_off_step_under_both_metrics():
     ``(1/judged steps)^(1/PATH_NORM)`` (one step far off out of n); paths left alone have
     residuals at rounding."""
     truth = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
-    spec = expand(tomllib.loads(SPEC))
-    paths = []
-    for run in spec.default_runs:
-        table = CalibratedModel(run.case.pair(), truth).run(run.fem_path().path())
-        if run.case.path == "cycle":
-            unloading = np.flatnonzero(table.stage.to_numpy() == "unloading")
-            step = unloading[np.argmin(np.abs(table.Fx.to_numpy()[unloading]))]
-            table.loc[step, "Fx"] += 0.015 * np.abs(table.Fx).max()
-        paths.append((run, table))
+    paths = law_made_paths_with_one_step_moved(truth)
     for batch in batches(paths):
         Fx, _ = run_batch(batch, truth)
         moved = np.array([run.case.path == "cycle" for run in batch.runs])
