@@ -367,7 +367,7 @@ double calibrated_floor(int step)
     for (int i = 0; i < n; ++i) {
         /* discs of one material: no extra slip of Spence's locked-in shear */
         hertz2d_tangential_step(own + HERTZ2D_HISTORY_SIZE * i, N[i], a[i], sign * d[i], mu,
-                                k->modulus, B[i], prepared.kappa, 0.0, 0.0, &s);
+                                k->modulus, B[i], prepared.kappa, slope[i], 0.0, 0.0, &s);
         T[i] = s.T;
         normal[i] = N[i] - s.T * s.T * slope[i] * tangent[i] / (4.0 * N[i] * pe);
         stiffness[i] = s.kt;

@@ -669,7 +669,7 @@ def calibrated_tangential(law, p, pair, own, normal, d_delta_t, R1, R2, curves):
     B, slope = _curves(a, log_a, R1, R2, pair[LOG_4R1], pair[LOG_4R2], data)
     kappa = data[calibrated_kernel.KAPPA]
     T, kt, _, full = _tangential_step(own[MEMORY - BASE_NORMAL:], N, a, d_delta_t,
-                                      law[FRICTION], law[MODULUS], B, kappa,
+                                      law[FRICTION], law[MODULUS], B, kappa, slope,
                                       data[calibrated_kernel.FIRST_SLIP],
                                       data[calibrated_kernel.ANNULUS_SLIP],
                                       calibrated_kernel.FOLD)

@@ -180,15 +180,43 @@ def test_a_sticking_proportional_load_follows_the_secant_of_eq31(pair):
 
 def test_an_entering_annulus_takes_its_share_at_the_extra_slip():
     """A new contact's first step, a tangential increment d with the approach: its one annulus
-    takes ``d/(span (1 + annulus_slip))`` of its density, span = s B: T = pi E* d/(B (1 +
-    annulus_slip)) exactly."""
+    (span s B) takes ``d/(s (B + annulus_slip (B - slope/2)))`` of its density, the extra slip
+    measured by (C1) over the widths the contact grew through from 0 (s proportional to a^2, B
+    linear in log a^2 at half the slope's rate: the mean of B - kappa over them is B - slope/2
+    - kappa, with s B's kappa-free first touch): T = pi E* d/(B + annulus_slip (B - slope/2))
+    exactly."""
     N, a = (float(v) for v in normal_force(DISSIMILAR, DELTA_N))
     found = curve_constants(DISSIMILAR, a, COEFFICIENTS)
     d = 1e-3 * float(found.B) * float(DISSIMILAR.mu) * N / (math.pi * float(DISSIMILAR.modulus))
     T, _, _ = walk(DISSIMILAR, DELTA_N, [d], seated=False)
+    B, slope = float(found.B), float(found.slope)
     expected = math.pi * float(DISSIMILAR.modulus) * d / (
-        float(found.B) * (1 + float(found.annulus_slip)))
+        B + float(found.annulus_slip) * (B - 0.5 * slope))
     assert T[0] == pytest.approx(expected, rel=1e-12)
+
+
+def test_the_annulus_extra_slip_converges_at_second_order_in_the_step():
+    """A seated contact (closed at half the final approach, no tangential load) grows to twice
+    its approach while sheared at a constant rate, sticking, in n equal steps: what the
+    annulus's extra slip moves T by (T with annulus_slip less T without) converges at second
+    order in 1/n (each doubling of n cuts its change by about 4), where measuring the extra by
+    the step's end alone makes it first order (about 2)."""
+    pair = DISSIMILAR
+    plain = replace(COEFFICIENTS, first_slip=(0.0, 0.0))
+    extra = replace(COEFFICIENTS, first_slip=(0.0, COEFFICIENTS.first_slip[1]))
+    N, s, found = constants(pair)
+    amplitude = 0.3 * float(found.B) * s  # stick throughout
+
+    def end_force(coefficients, n):
+        overlaps = DELTA_N * (1.0 + np.arange(1, n + 1) / n) / 2.0
+        T, _, _ = walk(pair, np.r_[DELTA_N / 2.0, overlaps],
+                       np.r_[0.0, np.full(n, amplitude / n)], coefficients)
+        return T[-1]
+
+    moved = np.array([end_force(extra, n) - end_force(plain, n) for n in (25, 50, 100, 200)])
+    assert abs(moved[-1]) > 1e-3 * float(pair.mu) * N  # the extra slip is there
+    changes = np.diff(moved)
+    np.testing.assert_allclose(changes[:-1] / changes[1:], 4.0, rtol=0.1)
 
 
 def test_the_extra_slip_is_taken_only_where_t_has_its_sign():
@@ -318,11 +346,12 @@ def test_compiled_batch_equals_the_python_law():
     mu, modulus = np.full(rows, 0.3), np.full(rows, 5e9)
     B = 9.0 + 0.1 * np.sin(np.arange(steps))[None, :] * np.ones((rows, 1))
     kappa = np.full(rows, 0.9)
+    slope = -0.4 + 0.05 * np.cos(np.arange(steps))[None, :] * np.ones((rows, 1))
     first, annulus = np.linspace(0.0, 0.2, rows), np.linspace(0.3, 0.0, rows)
     compiled, plain = np.zeros((rows, steps)), np.zeros((rows, steps))
-    compiled_kernel().run_batch(N, a, d, mu, modulus, B, kappa, first, annulus, compiled,
+    compiled_kernel().run_batch(N, a, d, mu, modulus, B, kappa, slope, first, annulus, compiled,
                                 kernel.FOLD)
-    kernel.run_batch(N, a, d, mu, modulus, B, kappa, first, annulus, plain, kernel.FOLD)
+    kernel.run_batch(N, a, d, mu, modulus, B, kappa, slope, first, annulus, plain, kernel.FOLD)
     np.testing.assert_allclose(compiled, plain, rtol=1e-12, atol=1e-6)
 
 

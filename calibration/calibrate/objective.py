@@ -62,7 +62,8 @@ def run_curves(batch: Batch, found: Curve, folds: bool = FOLD) -> tuple[np.ndarr
     compiled_kernel().run_batch(
         batch.N, batch.a, batch.pair.pair_displacement(batch.increment),
         full(batch.pair.mu)[:, 0].copy(), full(batch.pair.modulus)[:, 0].copy(),
-        full(found.B), full(found.kappa)[:, 0].copy(), full(found.first_slip)[:, 0].copy(),
+        full(found.B), full(found.kappa)[:, 0].copy(), full(found.slope),
+        full(found.first_slip)[:, 0].copy(),
         full(found.annulus_slip)[:, 0].copy(), T, folds)
     with np.errstate(divide="ignore", invalid="ignore"):
         coupling = np.where(batch.N > 0, -T * T * found.slope * normal_tangent(batch.pair, batch.a)

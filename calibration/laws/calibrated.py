@@ -447,7 +447,7 @@ def calibrated_update(pair: ContactPair, delta_n, d_delta_t, state: CalibratedSt
     for i in range(contacts):
         T, kt, front, full = kernel.tangential_step(state.history[i], N_H[i], a[i], step[i],
                                                     mu[i], modulus[i], B[i], kappa[i],
-                                                    first[i], annulus[i], kernel.FOLD)
+                                                    slope[i], first[i], annulus[i], kernel.FOLD)
         outputs[:, i] = (N_H[i] + kernel.normal_coupling(T, N_H[i], slope[i], k_normal[i],
                                                           modulus[i]),
                          T, kt, front, full,

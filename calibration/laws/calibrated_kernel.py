@@ -37,7 +37,10 @@ more (:func:`tangential_step`'s ``first_slip`` and ``annulus_slip``, the pair's)
 the untouched area (what no front has crossed since the contact closed: the area laid under
 normal load, where Spence's slip has locked in a shear the symmetric pieces cannot hold) and an
 annulus entering a growing contact; the extra displacement is a rigid slip of the contact, taken
-only where T has its sign, so it dissipates.
+only where T has its sign, so it dissipates. The annulus's extra slip is measured by the
+displacement (C1) gives the traction laid over the step as the contact grew through it (B and
+s at each width between the step's two, not at the end's alone): a rate summed over the steps,
+it would otherwise carry an error first order in the step into every later force.
 
 The stored energy of the pieces (:func:`stored_energy`) is the elastic energy of their traction,
 ``(1/(2 pi E*)) [(B - kappa) T^2 + kappa (mu N)^2 int_0^1 Phi(y)^2/y dy]`` with
@@ -704,10 +707,10 @@ def _reset(history) -> None:
 
 
 def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: float,
-                    B: float, kappa: float, first_slip: float, annulus_slip: float,
-                    folds: bool):
+                    B: float, kappa: float, slope: float, first_slip: float,
+                    annulus_slip: float, folds: bool):
     """One step of one contact at normal force N and half-width a (this step's) with the pair
-    displacement increment d and the curve's constants B (this step's)
+    displacement increment d and the curve's constants B and slope (this step's, :func:`curves`)
     and kappa (the pair's); ``history`` (:data:`HISTORY` doubles) is updated in place. With
     ``folds`` (:data:`FOLD`, the law as shipped) the pieces of one cell fold into one.
 
@@ -719,6 +722,14 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     share of the increment at ``1 + annulus_slip`` times it; the extra is a rigid slip of the
     contact. It is taken only where T has the slip's sign before the step and after the cut,
     so it dissipates (``T`` times a slip of its own sign); otherwise the step is the plain one.
+    The annulus's extra is ``annulus_slip`` times its density times ``laid``, the integral over
+    the step's widths e (from the covered area to a^2) of (C1)'s ``s (B(e) - kappa) de/e`` with
+    s proportional to e (Eq. 4) and B linear in log e at the slope's rate: ``span - (s slope/2)
+    (1 - y + y log y)``, y the covered share of the area and ``span`` the annulus's own
+    displacement per unit density (``s (B - slope/2)`` on the first step, y = 0). Measured by
+    ``span`` alone (B and s at the step's end) each step's extra would be off by ``s slope
+    x^2/4`` (x = log(1/y)), and their sum, first order in the step, would stay in every later
+    force.
 
     Returns ``(T, kt, front, full)``: the tangential force, the tangent stiffness dT/d(delta)
     (the front's, (C1)'s slope over the extra slip's factor; the first touch's ``pi E*/(B -
@@ -747,14 +758,19 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
         stood = _stands_for(history, count, area, B, kappa, log_last)[0]
         count = reduce_memory(history, count, area)
         slipped += s * (stood - _stands_for(history, count, area, B, kappa, log_last)[0])
-    span = 0.0
+    span = laid = 0.0
     if annulus:
         history[WIDTHS + count] = area - covered
         history[RATIOS + count] = math.log1p((area - covered) / covered) if count > 0 else 0.0
         history[DENSITIES + count] = 0.0
         # the annulus's displacement per unit density: D(1) - D(covered/area)
         y = covered / area
-        span = s * ((1.0 - y) * B - kappa * y * history[RATIOS + count]) if count > 0 else s * B
+        ratio = history[RATIOS + count]
+        span = s * ((1.0 - y) * B - kappa * y * ratio) if count > 0 else s * B
+        # the extra slip's measure of the annulus: (C1)'s over the step as the contact grew
+        # (never negative, so that the extra slip keeps T's sign where the slope is > 0)
+        laid = max(0.0, span - 0.5 * s * slope * ((1.0 - y) - y * ratio) if count > 0 else s * (
+            B - 0.5 * slope))
         count += 1
         if closed_only:
             untouched = area
@@ -766,9 +782,10 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
             needed * _resultant(history, count) >= 0.0):
         first, entering = 1.0 + first_slip, 1.0 + annulus_slip
     if annulus and span > 0.0:
-        share = min(1.0, max(-1.0, needed / (entering * span)))
+        taken = span + (entering - 1.0) * laid
+        share = min(1.0, max(-1.0, needed / taken))
         history[DENSITIES + count - 1] = share
-        needed -= share * entering * span
+        needed -= share * taken
     front, full = a, False
     if abs(needed) <= 1e-13 * s * B:  # nothing slips: the first touch's stiffness
         kt = math.pi * modulus / (B - kappa)
@@ -827,11 +844,12 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     return mu * N * weighted, kt, front, full
 
 
-def run_batch(N, a, increment, mu, modulus, B, kappa, first_slip, annulus_slip, T, folds):
+def run_batch(N, a, increment, mu, modulus, B, kappa, slope, first_slip, annulus_slip, T,
+              folds):
     """Every contact (row) of a batch along its steps (columns) from the unloaded state:
     :func:`tangential_step` with the row's constants (``mu``, ``modulus``, ``kappa``,
-    ``first_slip`` and ``annulus_slip`` per row; ``N``, ``a``, ``increment`` and ``B`` per row
-    and step), the tangential forces written into ``T``; ``folds`` as
+    ``first_slip`` and ``annulus_slip`` per row; ``N``, ``a``, ``increment``, ``B`` and ``slope``
+    per row and step), the tangential forces written into ``T``; ``folds`` as
     :func:`tangential_step`'s."""
     history = np.zeros(HISTORY)
     for row in range(N.shape[0]):
@@ -840,4 +858,5 @@ def run_batch(N, a, increment, mu, modulus, B, kappa, first_slip, annulus_slip, 
         for k in range(N.shape[1]):
             T[row, k] = tangential_step(history, N[row, k], a[row, k], increment[row, k],
                                         mu[row], modulus[row], B[row, k], kappa[row],
-                                        first_slip[row], annulus_slip[row], folds)[0]
+                                        slope[row, k], first_slip[row], annulus_slip[row],
+                                        folds)[0]
