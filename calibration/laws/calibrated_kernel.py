@@ -39,8 +39,9 @@ normal load, where Spence's slip has locked in a shear the symmetric pieces cann
 annulus entering a growing contact; the extra displacement is a rigid slip of the contact, taken
 only where T has its sign, so it dissipates. The annulus's extra slip is measured by the
 displacement (C1) gives the traction laid over the step as the contact grew through it (B and
-s at each width between the step's two, not at the end's alone): a rate summed over the steps,
-it would otherwise carry an error first order in the step into every later force.
+s at each width between the step's two, not at the end's alone), the front's at the step's
+middle: each is a rate summed over the steps, which measured at the step's end would carry an
+error first order in the step into every later force.
 
 The stored energy of the pieces (:func:`stored_energy`) is the elastic energy of their traction,
 ``(1/(2 pi E*)) [(B - kappa) T^2 + kappa (mu N)^2 int_0^1 Phi(y)^2/y dy]`` with
@@ -729,7 +730,10 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     displacement per unit density (``s (B - slope/2)`` on the first step, y = 0). Measured by
     ``span`` alone (B and s at the step's end) each step's extra would be off by ``s slope
     x^2/4`` (x = log(1/y)), and their sum, first order in the step, would stay in every later
-    force.
+    force. For the same reason the front's extra is measured at the step's middle, where s is
+    ``s e^(-x/2)`` and B is ``B - (slope - 2 kappa) x/4`` (x = log(a^2/a_prev^2)): over the pieces
+    it crosses that is (C1)'s displacement with B shifted by ``-slope x/4``, so the front moves
+    on the curve ``B - (1 - 1/stretch) slope x/4``.
 
     Returns ``(T, kt, front, full)``: the tangential force, the tangent stiffness dT/d(delta)
     (the front's, (C1)'s slope over the extra slip's factor; the first touch's ``pi E*/(B -
@@ -746,6 +750,9 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     untouched = history[UNTOUCHED] if count > 0 else 0.0
     closed_only = count == 0 or untouched >= covered  # no front has crossed the contact yet
     before = _resultant(history, count) if first_slip > 0.0 or annulus_slip > 0.0 else 0.0
+    # the front's extra slip is measured at the step's middle: (C1)'s curve there is this step's
+    # shifted by slope log(a^2/a_prev^2)/4 (never by more than B - kappa: no negative slip)
+    midway = min(0.25 * slope * math.log(area / covered), B - kappa) if count > 0 else 0.0
     # 1. a falling N cuts the pieces outside a; a growing contact gains an annulus
     if count > 0 and covered > area:
         count = _cut(history, count, area)
@@ -799,9 +806,10 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
         while j >= 0:
             width = history[WIDTHS + j] / area
             below = max(y - width, 0.0) if j > 0 else 0.0
-            piece = (width * (B - kappa * log_y) - kappa * below * history[RATIOS + j]) if j > 0 \
-                else width * (B - kappa * log_y)
             stretch = first if outer_edge <= untouched * (1.0 + 1e-12) else 1.0
+            curve = B - (1.0 - 1.0 / stretch) * midway  # the crossing's, extra slip included
+            piece = (width * (curve - kappa * log_y) - kappa * below * history[RATIOS + j]) \
+                if j > 0 else width * (curve - kappa * log_y)
             reach = abs(sigma - history[DENSITIES + j]) * stretch
             if rest >= reach * piece:
                 rest -= reach * piece
@@ -814,7 +822,7 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
             edge = 0.0  # piece j's outer edge in e, summed from the centre
             for i in range(j + 1):
                 edge += history[WIDTHS + i]
-            h = front_from(rest / reach, B, kappa, edge / area, log_y)
+            h = front_from(rest / reach, curve, kappa, edge / area, log_y)
             outer = -edge * math.expm1(-h)  # the front to piece j's outer edge, in e
             # piece j keeps its inside of the front; one piece of sigma from the front to the rim
             rim_width, rim_ratio = outer, h
@@ -829,7 +837,7 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
             count = j + 2
             front = math.sqrt(edge) * math.exp(-0.5 * h)
             untouched = min(untouched, edge - outer)
-            kt = math.pi * modulus / ((B - kappa - kappa * (log_y - h)) * stretch)
+            kt = math.pi * modulus / ((curve - kappa - kappa * (log_y - h)) * stretch)
             break
         if j < 0:  # the front reached the centre: full slip, the rest is rigid slip
             count, full, front, untouched = 1, True, 0.0, 0.0
