@@ -57,7 +57,9 @@ contact). Term by term, and what each stands for:
   crossing the untouched area (the contact laid under normal load, which no front has crossed
   since it closed) needs ``1 + c_f phi`` times the displacement (C1) gives, and an entering
   annulus takes its share of the increment at ``1 + c_a phi`` times it (``first_slip`` = (c_f,
-  c_a) >= 0, fitted; phi the share above). The extra is a rigid slip at the bound, so it happens
+  c_a) >= 0, fitted; phi the share above; each extra measured over its step, which keeps it second
+  order in the step: :func:`~hertz2d.calibration.laws.calibrated_kernel.tangential_step`). The
+  extra is a rigid slip at the bound, so it happens
   only through slip, vanishes with phi as mu -> infinity (stick stays elastic) and for bodies of
   one material, and is taken only where T has its sign (then it dissipates).
 
