@@ -5,18 +5,18 @@ how its memory of eight traction pieces is kept (run:
 The DEM's oblique impacts with the calibrated law (``benchmarks/dem_verification.py``, table 6;
 ``benchmarks/calibrated_impact_memory.py``) converge at second order in dt with the memory as
 shipped between discs of one material, and at first order where the contact sticks without its
-folds; on a wall (beta != 0) the sticking impacts are still first order with every memory, from
-the front's extra slip of Spence's locked-in shear, most likely where N falls (the DEM guide).
-This script shows what the memory and the first steps do on one contact, without the DEM's
-integrator: the paper's disc on a rigid wall (R 0.035 m, E 10 GPa, nu 0.25, mu 0.3, the shipped
-coefficients) along a prescribed path like an impact's, the approach ``delta_n(s) = delta_max
-sin(pi s)`` and the tangential displacement ``delta_t(s) = A s`` for s from 0 to 1 (sticking while the contact grows, sliding as it unloads; A puts T at about
-0.6 mu N at the peak), in ``n`` equal steps. Its output is the tangential impulse ``J = int T ds``
-(the trapezoid over the steps, itself second order) and the force at the peak, ``T(1/2)``, as n
-doubles from 25 to 3200. A second path reverses while the contact grows and again while it
-shrinks, as a sticking impact's tangential motion does (the rebound's spin): ``delta_t(s) = A'
-sin(2 pi s)``, A' half of A; its outputs are T at the peak and at s = 3/4, ``T(1/2)`` and
-``T(3/4)``.
+folds; on a wall (beta != 0) the sticking impacts are still first order with every memory, from the
+front's extra slip of Spence's locked-in shear, most likely where N falls (the DEM guide). This
+script shows what the memory and the first steps do on one contact, without the DEM's integrator:
+the paper's disc on a rigid wall (R 0.035 m, E 10 GPa, nu 0.25, mu 0.3, the shipped coefficients)
+along a prescribed path like an impact's, the approach ``delta_n(s) = delta_max sin(pi s)`` and the
+tangential displacement ``delta_t(s) = A s`` for s from 0 to 1 (sticking while the contact grows,
+sliding as it unloads; A puts T at about 0.6 mu N at the peak), in ``n`` equal steps. Its output is
+the tangential impulse ``J = int T ds`` (the trapezoid over the steps, itself second order) and the
+force at the peak, ``T(1/2)``, as n doubles from 25 to 3200. A second path reverses while the
+contact grows and again while it shrinks, as a sticking impact's tangential motion does (the
+rebound's spin): ``delta_t(s) = A' sin(2 pi s)``, A' half of A; its outputs are T at the peak and
+at s = 3/4, ``T(1/2)`` and ``T(3/4)``.
 
 Four runs of one law: with room for :data:`UNMERGED` pieces and no folds, so that no step folds
 or merges (the memory the others approximate); the law's memory as shipped
