@@ -79,9 +79,14 @@ CALIBRATED_FORMULAS = {
                                   "contact no front has crossed grows, lowered to a front's e, 0 "
                                   "at full slip, cut with a) needs f_u times (C2)'s displacement, "
                                   "an entering annulus takes phi = clip(rest/(f_a span), -1, 1); "
-                                  "both only where sum_j phi_j (e_j - e_(j-1)) has the sign of "
-                                  "the rest before the step and after the cut (else f = 1); the "
-                                  "extra is a rigid slip"},
+                                  "both in full where sum_j phi_j (e_j - e_(j-1)) has the sign of "
+                                  "the rest before the step and after the cut; else the plain "
+                                  "step (f = 1) decides: if T ends it with the other sign, f = 1; "
+                                  "if T had the other sign before it, f - 1 times T_end/(T_end - "
+                                  "T_before) (the share after T's zero); else in full. A falling "
+                                  "N's cut of untouched area is crossed first: (f_u - 1) times "
+                                  "its (C2) measure of rigid slip, its displacement cut with it; "
+                                  "the extra is a rigid slip"},
     "normal-coupling": {"equation": "the stored energy's derivative",
                         "formula": "N = N_H - T^2 slope k_n/(4 N_H pi E*), slope = a dB/da + 2 "
                                    "kappa = sum_i omega_i [-1 - w_i + x_i w_i' (log(4 R_i/a) + "

@@ -71,9 +71,9 @@ loops):
   definite quadratic form of the pieces' densities; at constant N a step moves a slip front (the
   pieces it crosses take the bound: friction dissipates ``|T| |slip|``) or none, and a loop at
   constant N in stick (mu -> infinity) returns T to its start;
-- the extra slip of Spence's locked-in shear is a rigid slip of the sign of T (the step takes
-  none where T, before the step or after the cut, has the other sign): ``T`` times it is work
-  dissipated;
+- the extra slip of Spence's locked-in shear is a rigid slip of the sign of T (a step that
+  ends with T of the other sign takes none; one in which T crosses zero takes it for its share
+  after the crossing): ``T`` times it is work dissipated;
 - a growing contact adds an annulus that carries no traction until the next increment, a
   shrinking one drops the traction outside (energy leaves); the stuck pieces of one cell fold
   into one at the same T without raising the stored energy

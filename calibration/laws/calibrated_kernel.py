@@ -41,7 +41,9 @@ only where T has its sign, so it dissipates. The annulus's extra slip is measure
 displacement (C1) gives the traction laid over the step as the contact grew through it (B and
 s at each width between the step's two, not at the end's alone), the front's at the step's
 middle: each is a rate summed over the steps, which measured at the step's end would carry an
-error first order in the step into every later force.
+error first order in the step into every later force. For the same reason a step in which T
+reaches the slip's sign takes the extra for its share after T crossed zero, and the untouched
+area a falling N cuts is crossed first, as the rim recedes over it (cut in the same step).
 
 The stored energy of the pieces (:func:`stored_energy`) is the elastic energy of their traction,
 ``(1/(2 pi E*)) [(B - kappa) T^2 + kappa (mu N)^2 int_0^1 Phi(y)^2/y dy]`` with
@@ -721,8 +723,20 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     crossed since the contact closed (the untouched area, laid under normal load) needs
     ``1 + first_slip`` times the displacement (C2) gives, and an entering annulus takes its
     share of the increment at ``1 + annulus_slip`` times it; the extra is a rigid slip of the
-    contact. It is taken only where T has the slip's sign before the step and after the cut,
-    so it dissipates (``T`` times a slip of its own sign); otherwise the step is the plain one.
+    contact. It is taken in full where T has the slip's sign before the step and after the cut,
+    so it dissipates (``T`` times a slip of its own sign). Otherwise the plain step (no extra)
+    decides: where T ends it with the other sign, it is the step; where T had the other sign
+    before it, T crossed zero within the step, and the extra is taken for the step's share
+    after the crossing (T interpolated linearly between the plain step's ends; a switch at the
+    steps' ends alone misplaces it by up to a step, an error first order in the step); where
+    only the cut had the other sign, T kept the slip's sign at both ends: the full extra. The
+    extra is so taken over the part of the step in which T has the slip's sign: it dissipates,
+    to the error of the trapezoid rule in that part (third order in the step, once per zero of
+    T). Where a falling N cuts untouched area, the front
+    crosses it first, as the rim recedes over it in continuous time: its displacement is cut
+    with it in the same step and only its extra slip (``first_slip`` times (C2)'s measure of the
+    crossing) stays; a crossing inside the new rim instead would be cut in the next step and
+    crossed again, each step's slip zone a step wide, an error first order in the step.
     The annulus's extra is ``annulus_slip`` times its density times ``laid``, the integral over
     the step's widths e (from the covered area to a^2) of (C1)'s ``s (B(e) - kappa) de/e`` with
     s proportional to e (Eq. 4) and B linear in log e at the slope's rate: ``span - (s slope/2)
@@ -747,6 +761,7 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     s = mu * N / (math.pi * modulus)
     count = int(history[0])
     covered = history[AREA] if count > 0 else 0.0
+    covered_before = covered
     untouched = history[UNTOUCHED] if count > 0 else 0.0
     closed_only = count == 0 or untouched >= covered  # no front has crossed the contact yet
     before = _resultant(history, count) if first_slip > 0.0 or annulus_slip > 0.0 else 0.0
@@ -754,8 +769,18 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     # shifted by slope log(a^2/a_prev^2)/4 (never by more than B - kappa: no negative slip)
     midway = min(0.25 * slope * math.log(area / covered), B - kappa) if count > 0 else 0.0
     # 1. a falling N cuts the pieces outside a; a growing contact gains an annulus
+    cut_measure = cut_stood = 0.0  # the untouched area cut: its (C2) measure and phi-weighted
     if count > 0 and covered > area:
+        if first_slip > 0.0 and untouched > area:
+            # the part of it no front has crossed, measured before it goes (in s at this a)
+            outer = min(untouched, covered)
+            count = _cut(history, count, outer)
+            log_outer = math.log(outer / area)
+            cut_stood = _stands_for(history, count, area, B, kappa, log_outer)[0]
+            cut_measure = (outer / area) * (B - kappa * log_outer) - B
         count = _cut(history, count, area)
+        if cut_measure > 0.0:
+            cut_stood -= _stands_for(history, count, area, B, kappa, 0.0)[0]
         covered = area
         untouched = min(untouched, area)
     annulus = covered < area
@@ -784,16 +809,54 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     history[AREA] = area
     # 2. the displacement to stand for: the annulus first, then a front from the edge
     needed = history[1] - slipped + d - s * _stands_for(history, count, area, B, kappa, 0.0)[0]
-    first, entering = 1.0, 1.0  # the extra slip's factors, where it dissipates
-    if (first_slip > 0.0 or annulus_slip > 0.0) and needed * before >= 0.0 and (
-            needed * _resultant(history, count) >= 0.0):
-        first, entering = 1.0 + first_slip, 1.0 + annulus_slip
+    # the extra slip's factors: full where T has the slip's sign before the step and after the
+    # cut (the extra then dissipates); otherwise the plain step decides. Where T ends it with the
+    # other sign, the step is the plain one. Where T had the other sign before the step, it
+    # crossed zero within it, and the extra is taken for the step's share after the crossing (T
+    # interpolated linearly between the step's ends): a factor switched only at the steps' ends
+    # would misplace the switch by up to a step, an error first order in the step that stays in
+    # every later force. Where only the cut had the other sign (it cut a rim of the slip's
+    # opposite sign as N fell), T kept the slip's sign at both ends: the full extra
+    first, entering = 1.0, 1.0
+    if first_slip > 0.0 or annulus_slip > 0.0:
+        if needed * before < 0.0 or needed * _resultant(history, count) < 0.0:
+            plain = history.copy()
+            end = _slide(plain, count, needed, N, mu, modulus, area, s, B, kappa, midway,
+                         untouched, annulus, span, laid, 0.0, 0.0, 1.0, 1.0, folds)
+            if end[0] * needed <= 0.0:
+                history[:] = plain
+                return end
+            crossed = 1.0
+            if needed * before < 0.0:
+                crossed = end[0] / (end[0] - mu * N * before / covered_before)
+            first, entering = 1.0 + crossed * first_slip, 1.0 + crossed * annulus_slip
+        else:
+            first, entering = 1.0 + first_slip, 1.0 + annulus_slip
+    return _slide(history, count, needed, N, mu, modulus, area, s, B, kappa, midway, untouched,
+                  annulus, span, laid, cut_measure, cut_stood, first, entering, folds)
+
+
+def _slide(history, count: int, needed: float, N: float, mu: float, modulus: float, area: float,
+           s: float, B: float, kappa: float, midway: float, untouched: float, annulus: bool,
+           span: float, laid: float, cut_measure: float, cut_stood: float, first: float,
+           entering: float, folds: bool):
+    """:func:`tangential_step` from the displacement ``needed`` its pieces must take on: the
+    annulus first (``span`` its displacement per unit density, ``laid`` its extra slip's measure),
+    then a front from the rim; ``first`` and ``entering`` the extra slip's factors of the front
+    in the untouched area and of the annulus (1: none), the untouched area being cut
+    (``cut_measure``, ``cut_stood``) crossed first; returns what :func:`tangential_step` does."""
+    if first > 1.0 and cut_measure > 0.0:
+        # a front crosses the untouched area the step cuts as the rim recedes over it: all of
+        # that crossing's displacement is cut with it, only its extra slip stays
+        sigma = 1.0 if needed > 0.0 else -1.0
+        capacity = (first - 1.0) * s * max(cut_measure - sigma * cut_stood, 0.0)
+        needed -= sigma * min(abs(needed), capacity)
     if annulus and span > 0.0:
         taken = span + (entering - 1.0) * laid
         share = min(1.0, max(-1.0, needed / taken))
         history[DENSITIES + count - 1] = share
         needed -= share * taken
-    front, full = a, False
+    front, full = math.sqrt(area), False
     if abs(needed) <= 1e-13 * s * B:  # nothing slips: the first touch's stiffness
         kt = math.pi * modulus / (B - kappa)
     else:
@@ -850,6 +913,8 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     history[1], weighted = _stands_for(history, count, area, B, kappa, 0.0)
     history[1] *= s
     return mu * N * weighted, kt, front, full
+
+
 
 
 def run_batch(N, a, increment, mu, modulus, B, kappa, slope, first_slip, annulus_slip, T,
