@@ -5,8 +5,9 @@ how its memory of eight traction pieces is kept (run:
 The DEM's oblique impacts with the calibrated law (``benchmarks/dem_verification.py``, table 6;
 ``benchmarks/calibrated_impact_memory.py``) converge at second order in dt with the memory as
 shipped between discs of one material, and at first order where the contact sticks without its
-folds; on a wall (beta != 0) the sticking impacts are still first order with every memory, from the
-front's extra slip of Spence's locked-in shear, most likely where N falls (the DEM guide). This
+folds; on a wall (beta != 0) the front's extra slip of Spence's locked-in shear is placed inside
+the step where N falls and where T crosses zero, without which the sticking impacts were first
+order with every memory (the DEM guide). This
 script shows what the memory and the first steps do on one contact, without the DEM's integrator:
 the paper's disc on a rigid wall (R 0.035 m, E 10 GPa, nu 0.25, mu 0.3, the shipped coefficients)
 along a prescribed path like an impact's, the approach ``delta_n(s) = delta_max sin(pi s)`` and the
