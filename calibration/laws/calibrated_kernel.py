@@ -732,11 +732,11 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     only the cut had the other sign, T kept the slip's sign at both ends: the full extra. The
     extra is so taken over the part of the step in which T has the slip's sign: it dissipates,
     to the error of the trapezoid rule in that part (third order in the step, once per zero of
-    T). Where a falling N cuts untouched area, the front
-    crosses it first, as the rim recedes over it in continuous time: its displacement is cut
-    with it in the same step and only its extra slip (``first_slip`` times (C2)'s measure of the
-    crossing) stays; a crossing inside the new rim instead would be cut in the next step and
-    crossed again, each step's slip zone a step wide, an error first order in the step.
+    T). Where a falling N cuts untouched area, the front crosses it first, as the rim recedes
+    over it in continuous time: its displacement is cut with it in the same step and only its
+    extra slip (``first_slip`` times (C2)'s measure of the crossing) stays; a crossing inside
+    the new rim instead would be cut in the next step and crossed again, each step's slip zone
+    a step wide, an error first order in the step.
     The annulus's extra is ``annulus_slip`` times its density times ``laid``, the integral over
     the step's widths e (from the covered area to a^2) of (C1)'s ``s (B(e) - kappa) de/e`` with
     s proportional to e (Eq. 4) and B linear in log e at the slope's rate: ``span - (s slope/2)
@@ -809,14 +809,8 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     history[AREA] = area
     # 2. the displacement to stand for: the annulus first, then a front from the edge
     needed = history[1] - slipped + d - s * _stands_for(history, count, area, B, kappa, 0.0)[0]
-    # the extra slip's factors: full where T has the slip's sign before the step and after the
-    # cut (the extra then dissipates); otherwise the plain step decides. Where T ends it with the
-    # other sign, the step is the plain one. Where T had the other sign before the step, it
-    # crossed zero within it, and the extra is taken for the step's share after the crossing (T
-    # interpolated linearly between the step's ends): a factor switched only at the steps' ends
-    # would misplace the switch by up to a step, an error first order in the step that stays in
-    # every later force. Where only the cut had the other sign (it cut a rim of the slip's
-    # opposite sign as N fell), T kept the slip's sign at both ends: the full extra
+    # the extra slip's factors (the docstring): in full where T has the slip's sign before the
+    # step and after the cut, else as the plain step (no extra) decides
     first, entering = 1.0, 1.0
     if first_slip > 0.0 or annulus_slip > 0.0:
         if needed * before < 0.0 or needed * _resultant(history, count) < 0.0:
@@ -913,8 +907,6 @@ def _slide(history, count: int, needed: float, N: float, mu: float, modulus: flo
     history[1], weighted = _stands_for(history, count, area, B, kappa, 0.0)
     history[1] *= s
     return mu * N * weighted, kt, front, full
-
-
 
 
 def run_batch(N, a, increment, mu, modulus, B, kappa, slope, first_slip, annulus_slip, T,

@@ -14,6 +14,7 @@ import pandas as pd
 
 from hertz2d.calibration.biaxial.outputs import BiaxialOutputs
 from hertz2d.calibration.calibrate.masing import FIRST, LARGEST, masing_by_band
+from hertz2d.calibration.calibrate.objective import PATH_NORM
 from hertz2d.calibration.calibrate.outputs import CalibratedOutputs
 from hertz2d.calibration.calibrate.targets import law_targets, met
 from hertz2d.calibration.report.dem_sections import difference_rows
@@ -324,10 +325,10 @@ def calibrated_section(c: CalibratedOutputs | None,
     section.paragraph(
         f"Fit: least squares (soft L1 loss) on {c.training_paths} FEM paths of the "
         f"training spec ({c.record.training['spec']}, symmetric flats, every path kind "
-        f"and size it declares); per path the L16 mean of its steps' Fx errors under each of "
-        f"the two metrics (a smooth stand-in for the largest error, which the targets count "
-        f"paths by) and per cycle path its energy per cycle's relative error; first w on the paths of one material (kappa follows from w "
-        f"there: its ceiling), then every coefficient; RMS residual {fit['start_rms']:.4f} at "
+        f"and size it declares); per path the L{PATH_NORM} mean of its steps' Fx errors under "
+        f"each of the two metrics (a smooth stand-in for the largest error, which the targets "
+        f"count paths by) and per cycle path its energy per cycle's relative error; first w on "
+        f"the paths of one material (kappa follows from w there: its ceiling), then every coefficient; RMS residual {fit['start_rms']:.4f} at "
         f"the start (Eq. 33's w, no coupling) "
         f"and {fit['rms']:.4f} at the end, {fit['evaluations']} evaluations of the law on every "
         f"path, {fit['seconds']:.0f} s. The held-out contacts ({c.heldout.spec}: "
