@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from hertz2d.calibration.calibrate.fit import BASE_GROUPS, fit
-from hertz2d.calibration.calibrate.judgement import cycle_energies, floor_misses
+from hertz2d.calibration.calibrate.judgement import (NORMAL_SHARE, cycle_energies,
+                                                     energy_by_normal_loop, floor_misses)
 from hertz2d.calibration.calibrate.masing import FIRST
 from hertz2d.calibration.calibrate.objective import (PATH_NORM, floor_errors, force_errors,
                                                      path_norms, run_batch)
@@ -16,7 +17,11 @@ from hertz2d.calibration.calibrate.training import batches
 from hertz2d.calibration.cli import main
 from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, CalibratedCoefficients,
                                          KAPPA_FLOOR, CalibratedModel, curve_constants)
+from hertz2d.calibration.laws.energy import last_cycle, loop_work
+from hertz2d.calibration.validation.comparison import with_stiffness
+from hertz2d.calibration.validation.map.errors import ENERGY, case_errors
 from hertz2d.calibration.validation.map.spec import expand
+from hertz2d.checks.loadpath import LoadPath
 from hertz2d.calibration.runs.spec_file import tomllib
 from tests.test_readme_performance import benchmark_module
 
@@ -121,6 +126,40 @@ def test_a_floor_miss_at_a_zero_crossing_is_found_where_it_was_put():
     np.testing.assert_allclose(missed["median amplitude-relative at the worst step"], 0.015,
                                rtol=1e-4)
     assert (missed["floor: Fx < 10 %"] == 1.0).all()
+
+
+def test_a_law_without_the_fems_normal_loop_misses_the_energy_by_that_loops_share():
+    """Forces of a stick cycle with a swinging approach, coupled across the two loops: with Fx =
+    kt delta_t + c1 delta_n and Fz = kn delta_n + c delta_t the loops are c1 I and -c I (I the
+    closed integral of delta_n d(delta_t), by Green's theorem), so the normal loop's share of
+    the energy is -c/(c1 - c). A "law" with the same Fx and c = 0 dissipates the tangential loop
+    alone: its signed energy error is minus that share. The map records both, and the cycles
+    fall into the bands of the share they were built with."""
+    path = LoadPath.build("stick-cycle", 0.02, 0.004, steps=8, normal_steps=2, cycles=2,
+                          normal_swing=0.3)
+    frame = path.frame().assign(c=1.0)
+    base = {"law": "calibrated", "variant": "default", "counterpart": "disc", "R1": 0.5,
+            "R2_over_R1": 1.0, "E1": 1e10, "E2_over_E1": 1.0, "nu1": 0.25, "nu2": 0.25,
+            "mu": 0.3}
+    cycle = last_cycle(frame)
+    c1 = 1e8 * np.sign(loop_work(cycle.delta_t, cycle.delta_n))  # the tangential loop c1 I > 0
+    rows = []
+    for share in (0.0, 0.01, 0.05, 0.2, 0.5):
+        c = -share * c1 / (1.0 - share)
+        Fx = 2e9 * path.delta_t + c1 * path.delta_n
+        fem = frame.assign(Fx=Fx, N=3e9 * path.delta_n, Fz=3e9 * path.delta_n + c * path.delta_t)
+        law = frame.assign(Fx=Fx, N=3e9 * path.delta_n, Fz=3e9 * path.delta_n)
+        found = case_errors(with_stiffness(fem), with_stiffness(law))[ENERGY]
+        assert found["fem_normal_share"] == pytest.approx(share, abs=1e-12)
+        assert found["signed_rel_error"] == pytest.approx(-share, abs=1e-12)
+        rows.append({**base, "quantity": ENERGY, **found})
+    rows.append({**base, "quantity": ENERGY, **found, "law": "other"})  # another law's: not counted
+    bands = energy_by_normal_loop(pd.DataFrame(rows), "calibrated")
+    assert list(bands[NORMAL_SHARE]) == ["up to 2 %", "2-10 %", "10-30 %", "over 30 %"]
+    assert list(bands.cycles) == [2, 1, 1, 1]
+    assert list(bands["energy within 10 %"]) == [1.0, 1.0, 0.0, 0.0]
+    np.testing.assert_allclose(bands["median signed energy error"], [-0.005, -0.05, -0.2, -0.5],
+                               atol=1e-12)
 
 
 def test_the_fits_path_residuals_see_one_far_off_step_under_both_metrics():

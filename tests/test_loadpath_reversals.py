@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from hertz2d.calibration.laws import energy_per_cycle
+from hertz2d.calibration.laws.energy import last_cycle, loop_works
 from hertz2d.checks import InputError
 from hertz2d.checks.loadpath import MINOR_BACK, SWINGING, LoadPath, walk_turning_points
 
@@ -48,6 +49,30 @@ def test_conservative_forces_do_no_work_over_the_last_period(kind):
     table = path.frame().assign(Fx=2e9 * path.delta_t, Fz=3e9 * path.delta_n)
     scale = 3e9 * DN * DN
     assert abs(energy_per_cycle(table)) < 1e-12 * scale
+
+
+@pytest.mark.parametrize("kind", list(SWINGING))
+def test_the_normal_loop_of_a_force_coupled_to_delta_t_is_the_area_the_period_encloses(kind):
+    """Fz = kn delta_n + c delta_t: by Green's theorem the closed integral of Fz d(delta_n) is
+    c times the signed area the period encloses in (delta_n, delta_t), which the shoelace
+    formula gives for the polygon of its steps (the trapezoid rule is exact on it); Fx = kt
+    delta_t does no work, and the two loops add up to the energy per cycle. A sliding reversal's
+    approach swings twice a cycle: its figure eight encloses no net area."""
+    path = LoadPath.build(kind, DN, A, steps=7, normal_steps=2, cycles=2, normal_swing=0.3,
+                          seed=5)
+    coupling = 4e8
+    table = path.frame().assign(Fx=2e9 * path.delta_t,
+                                Fz=3e9 * path.delta_n + coupling * path.delta_t)
+    cycle = last_cycle(table)
+    x, y = cycle.delta_n.to_numpy(), cycle.delta_t.to_numpy()
+    area = 0.5 * np.sum(x[:-1] * y[1:] - x[1:] * y[:-1])
+    tangential, normal = loop_works(table)
+    scale = coupling * DN * A
+    opens = kind != "sliding-reversal"
+    assert (abs(area) > 1e-3 * DN * A) == opens
+    assert tangential == pytest.approx(0.0, abs=1e-12 * scale)
+    assert normal == pytest.approx(-coupling * area, rel=1e-9, abs=1e-12 * scale)
+    assert tangential + normal == pytest.approx(energy_per_cycle(table), rel=1e-12)
 
 
 @pytest.mark.parametrize("kind", ["stick-cycle", "sliding-reversal"])

@@ -6,7 +6,8 @@ contact and by load path, from a map's error table, and the FEM's first and seco
 law's paths within the force threshold per band of ``|beta|`` and :func:`by_domain` gives its
 targets (both metrics) on the contacts with ``|beta|`` up to a bound, on the walls and on the
 stiff counterparts (``|beta| > 0.25``) as rows of their own; :func:`energy_verdicts` gives the
-energy-per-cycle target per kind of cycle; :func:`cycle_energies` measures the FEM's
+energy-per-cycle target per kind of cycle and :func:`energy_by_normal_loop` per share of the
+FEM's energy its normal loop dissipates; :func:`cycle_energies` measures the FEM's
 energy in the first and in the last cycle of every cycle path, the evidence that a dissimilar pair's
 first cycle also releases the shear locked in under normal load (so the energy per cycle is judged
 on the last), and the swing of the normal force the tangential cycles cause; :func:`floor_misses`
@@ -111,6 +112,36 @@ def energy_verdicts(errors: pd.DataFrame, law: str,
                      "energy within 10 %": within, "median energy error": float(error.median()),
                      "largest energy error": float(error.max()),
                      "target met": within >= ENERGY_SHARE})
+    return pd.DataFrame(rows)
+
+
+#: bands of the share of the FEM's energy per cycle its normal loop dissipates, and their names
+NORMAL_SHARE_BANDS = (-np.inf, 0.02, 0.1, 0.3, np.inf)
+NORMAL_SHARE_LABELS = ("up to 2 %", "2-10 %", "10-30 %", "over 30 %")
+#: the column of :func:`energy_by_normal_loop` that names the band
+NORMAL_SHARE = "FEM's normal loop / its energy"
+
+
+def energy_by_normal_loop(errors: pd.DataFrame, law: str,
+                          variant: str = DEFAULT_VARIANT) -> pd.DataFrame:
+    """A law's held-out cycles (as :func:`energy_verdicts`) per band of the share of the FEM's
+    energy per cycle that its normal loop dissipates (``fem_normal_share``,
+    :data:`NORMAL_SHARE_BANDS`): the cycles, the share within 10 % of the FEM's energy, the
+    median signed error (negative: the law dissipates less) and the median ``|beta|``. Empty for
+    an error table written before the map recorded the share."""
+    mine = errors[(errors.law == law) & (errors.variant == variant)
+                  & (errors.quantity == ENERGY)]
+    if "fem_normal_share" not in mine.columns or mine.empty:
+        return pd.DataFrame()
+    mine = coupling_of(mine)
+    bands = pd.cut(mine.fem_normal_share, NORMAL_SHARE_BANDS, labels=NORMAL_SHARE_LABELS)
+    rows = []
+    for band, cycles in mine.groupby(bands, observed=True):
+        rows.append({NORMAL_SHARE: band, "cycles": len(cycles),
+                     "energy within 10 %": float((cycles.max_rel_error.abs()
+                                                  < ENERGY_LIMIT).mean()),
+                     "median signed energy error": float(cycles.signed_rel_error.median()),
+                     "median |beta|": float(cycles.beta.median())})
     return pd.DataFrame(rows)
 
 

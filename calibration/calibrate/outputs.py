@@ -12,7 +12,9 @@
     everything the report reads: ``summary.json``, the coefficients, ``targets.csv``,
     ``by_coupling.csv``, ``domain.csv``, ``cycles.csv``, ``energy.csv``, ``floor_misses.csv``
     (where the floor metric's misses fall on the training paths), ``masing.csv`` (the FEM's
-    cycles against Masing's rule, :mod:`hertz2d.calibration.calibrate.masing`), the held-out map
+    cycles against Masing's rule, :mod:`hertz2d.calibration.calibrate.masing`),
+    ``energy_normal.csv`` (the energy per cycle by the share the FEM's normal loop dissipates),
+    the held-out map
     (``heldout/``, :class:`hertz2d.calibration.validation.map.outputs.MapOutputs`) and the figure
     ``heldout.png``.
 """
@@ -24,6 +26,7 @@ from pathlib import Path
 import pandas as pd
 
 from hertz2d.calibration import results_layout as layout
+from hertz2d.calibration.calibrate.judgement import NORMAL_SHARE
 from hertz2d.calibration.calibrate.masing import FIRST, LARGEST
 from hertz2d.calibration.laws.calibrated import FORMAT, FORMAT_VERSION, CalibratedCoefficients
 from hertz2d.calibration.export.calibrated_law_file import training_record
@@ -39,14 +42,15 @@ SUMMARY = "summary.json"
 #: the stage's tables (in its folder) and the columns every reader needs
 TABLES = {"targets": "targets.csv", "by_coupling": "by_coupling.csv", "domain": "domain.csv",
           "cycles": "cycles.csv", "energy": "energy.csv", "floor_misses": "floor_misses.csv",
-          "masing": "masing.csv"}
+          "masing": "masing.csv", "energy_normal": "energy_normal.csv"}
 COLUMNS = {"targets": ("law",), "by_coupling": ("|beta|", "paths"), "domain": (),
            "cycles": ("beta", "path", "last / first", "N swing / N"),
            "energy": ("cycles of", "cycles", "mesh level", "energy within 10 %", "target met"),
            "floor_misses": ("|beta|", "paths", "misses", "misses where |FEM| < floor"),
-           "masing": ("beta", "load", FIRST, LARGEST)}
+           "masing": ("beta", "load", FIRST, LARGEST),
+           "energy_normal": (NORMAL_SHARE, "cycles", "energy within 10 %")}
 #: tables a results root written before they existed lacks (read as None)
-OPTIONAL = ("energy", "floor_misses", "masing")
+OPTIONAL = ("energy", "floor_misses", "masing", "energy_normal")
 #: the held-out judgement's figure
 HELDOUT_FIGURE = "heldout.png"
 COMMAND = "hertz2d calibrate"

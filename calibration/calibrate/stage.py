@@ -30,7 +30,8 @@ import pandas as pd
 from hertz2d.calibration.calibrate.figures import heldout_errors
 from hertz2d.calibration.calibrate.fit import ALL_GROUPS, BASE_GROUPS, fit
 from hertz2d.calibration.calibrate.judgement import (by_coupling, by_domain, cycle_energies,
-                                              energy_verdicts, floor_misses)
+                                                     energy_by_normal_loop, energy_verdicts,
+                                                     floor_misses)
 from hertz2d.calibration.calibrate.masing import masing_defects
 from hertz2d.calibration.calibrate.targets import law_targets, met
 from hertz2d.calibration import results_layout as layout
@@ -101,7 +102,8 @@ def calibrate(spec_path: str | Path | None = None, heldout_path: str | Path | No
     label = result.coefficients.label
     if len(errors):
         tables.update(by_coupling=by_coupling(errors, label), domain=by_domain(errors, label),
-                      energy=energy_verdicts(errors, label))
+                      energy=energy_verdicts(errors, label),
+                      energy_normal=energy_by_normal_loop(errors, label))
         drawn = [law for law in (label, *COMPARED) if law in set(errors.law)]
         save_figure(heldout_errors(errors, drawn), folder(results) / HELDOUT_FIGURE)
     write_tables(results, tables)

@@ -24,7 +24,10 @@ FEM's regime (:func:`hertz2d.calibration.validation.comparison.regimes`):
     the energy dissipated in the last cycle of a reversing path (``cycle``, ``coupled-cycle``,
     ``stick-cycle``, ``sliding-reversal``; a ``random-walk``'s last period)
     (:func:`hertz2d.calibration.laws.energy_per_cycle`), one number per case, judged where the FEM's is
-    positive.
+    positive; its rows also carry the error's sign (``signed_rel_error``, negative where the law
+    dissipates less) and the share of the FEM's energy that its normal loop, the closed integral
+    of Fz d(delta_n), dissipates (``fem_normal_share``,
+    :func:`hertz2d.calibration.laws.energy.loop_works`).
 
 Metric: :func:`hertz2d.calibration.validation.comparison.relative_errors`, the validation's. On a
 monotonic stage (the normal stage, the first tangential loading, a proportional path) the error
@@ -55,6 +58,7 @@ from hertz2d.calibration.laws.base import ContactLaw
 from hertz2d.calibration.laws.calibrated import CalibratedCoefficients
 from hertz2d.calibration.laws import registry
 from hertz2d.calibration.laws.catalogue import make_law
+from hertz2d.calibration.laws.energy import loop_works
 from hertz2d.calibration.penalty.outputs import PenaltyFit
 from hertz2d.calibration.runs.executors import Executor, Inline, completed
 from hertz2d.calibration.validation.comparison import (error_measures, regimes, relative_errors,
@@ -161,11 +165,13 @@ def law_tables(spec: MapSpec, laws: list[LawChoice], executor: Executor = Inline
 class Judged:
     """What the FEM's path offers for judging: per quantity the FEM's values on the judged
     steps, which steps, their floors (:func:`~hertz2d.calibration.validation.comparison.relative_errors`)
-    and the scale; and the energy per cycle (None unless the path cycles)."""
+    and the scale; and the energy per cycle and its normal loop's share of it (None unless the
+    path cycles)."""
 
     steps: np.ndarray
     quantities: dict[str, tuple[str, np.ndarray, np.ndarray, np.ndarray, float]]
     energy: float | None
+    normal_share: float | None = None
 
     @classmethod
     def of(cls, fem_table: pd.DataFrame) -> "Judged":
@@ -178,8 +184,12 @@ class Judged:
                 quantities[quantity] = (column, mask, values,
                                         np.isin(stage[mask], REVERSING).astype(float),
                                         float(np.nanmax(np.abs(values), initial=0.0)))
-        energy = energy_per_cycle(fem_table) if (stage == "unloading").any() else None
-        return cls(fem_table.step.to_numpy(), quantities, energy)
+        if not (stage == "unloading").any():
+            return cls(fem_table.step.to_numpy(), quantities, None)
+        tangential, normal = loop_works(fem_table)
+        energy = tangential + normal
+        return cls(fem_table.step.to_numpy(), quantities, energy,
+                   normal / energy if energy > 0 else None)
 
 
 def case_errors(fem_table: pd.DataFrame, law_table: pd.DataFrame,
@@ -202,7 +212,8 @@ def case_errors(fem_table: pd.DataFrame, law_table: pd.DataFrame,
                                        rms_floor_error=float(np.sqrt(np.mean(floored ** 2))))
     if judged.energy is not None and judged.energy > 0:
         error = (energy_per_cycle(law_table) - judged.energy) / judged.energy
-        found[ENERGY] = error_measures(np.array([error]))
+        found[ENERGY] = {**error_measures(np.array([error])), "signed_rel_error": error,
+                         "fem_normal_share": judged.normal_share}
     return found
 
 
