@@ -57,3 +57,13 @@ def test_the_claim_for_weak_coupling_holds_in_the_committed_run(statement):
     weak = domain[domain["contacts"] == "|beta| <= 0.1"].iloc[0]
     assert weak["force < 5 %"] >= 0.95 and weak["force < 10 %"] == 1.0
     assert weak["energy within 10 %"] >= 0.90
+
+
+def test_the_claim_on_the_energy_misses_holds_in_the_committed_run(statement):
+    """"most of its cycles outside the energy target" slip in the normal loop: of the held-out
+    cycles outside 10 %, more than half have the FEM's normal loop above the first band's share
+    (``calibrated/energy_normal.csv``)."""
+    assert "most of its cycles outside the energy target are of that kind" in statement
+    bands = pd.read_csv(PROJECT / "results" / "calibrated" / "energy_normal.csv")
+    misses = (1.0 - bands["energy within 10 %"]) * bands["cycles"]
+    assert misses.iloc[1:].sum() > 0.5 * misses.sum() > 0

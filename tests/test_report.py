@@ -48,6 +48,28 @@ def test_markdown_links_resolve_to_the_figures(report):
     assert len(links) == 17 and all((results / link).exists() for link in links)
 
 
+def pipe_tables(markdown: str) -> list[list[str]]:
+    """The pipe tables of a Markdown text: runs of lines that start with ``|``."""
+    tables, table = [], []
+    for line in markdown.splitlines() + [""]:
+        if line.startswith("|"):
+            table.append(line)
+        elif table:
+            tables, table = tables + [table], []
+    return tables
+
+
+def test_the_committed_reports_tables_have_as_many_cells_in_every_row_as_in_the_header():
+    """A ``|`` inside a header or a cell (``|beta|``, ``max |q|``) is escaped: unescaped, it
+    would split the column and shift every cell after it."""
+    markdown = (PROJECT / "results" / "report.md").read_text()
+    tables = pipe_tables(markdown)
+    assert len(tables) > 20
+    for table in tables:
+        cells = [len(re.split(r"(?<!\\)\|", line)) for line in table]
+        assert len(set(cells)) == 1, table[0]
+
+
 def test_disagreements_are_reported_with_numbers(report):
     results, _ = report
     markdown = (results / "report.md").read_text()

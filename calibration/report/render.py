@@ -108,7 +108,8 @@ def _plain(text: str) -> str:
 
 
 def _markdown_table(frame: pd.DataFrame) -> str:
-    header = "| " + " | ".join(map(str, frame.columns)) + " |"
+    """A pipe table; a ``|`` in a header or a cell (``|beta|``) is escaped, not a column's edge."""
+    header = "| " + " | ".join(str(c).replace("|", "\\|") for c in frame.columns) + " |"
     rule = "|" + "---|" * len(frame.columns)
     rows = ["| " + " | ".join("-" if pd.isna(v) else _format(v).replace("|", "\\|")
                              for v in row) + " |"

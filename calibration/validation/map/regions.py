@@ -50,7 +50,8 @@ def force_errors(errors: pd.DataFrame) -> pd.DataFrame:
         wide["floor_force_error"] = np.nan
     first = forces.drop_duplicates(KEYS).set_index(KEYS).drop(
         columns=[c for c in ("quantity", "steps", "max_rel_error", "rms_rel_error",
-                             "max_floor_error", "rms_floor_error") if c in forces])
+                             "max_floor_error", "rms_floor_error", "signed_rel_error",
+                             "fem_normal_share") if c in forces])
     return first.join(wide).reset_index()
 
 
