@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 from hertz2d.calibration.biaxial.outputs import BiaxialOutputs
-from hertz2d.calibration.calibrate.judgement import NORMAL_SHARE
+from hertz2d.calibration.calibrate.judgement import NORMAL_SHARE, NORMAL_SHARE_LABELS
 from hertz2d.calibration.calibrate.masing import FIRST, LARGEST, masing_by_band
 from hertz2d.calibration.calibrate.objective import PATH_NORM
 from hertz2d.calibration.calibrate.outputs import CalibratedOutputs
@@ -42,9 +42,10 @@ def _energy_normal(section: Section, bands: pd.DataFrame) -> None:
                   "d(delta_n)) dissipates, the share of them within 10 % of the FEM's energy, "
                   "the median signed error (negative: the law dissipates less) and the median "
                   "|beta|.")
-    closed, opened = bands.iloc[0], bands.iloc[1:]
-    if opened.empty:
+    first = bands[NORMAL_SHARE] == NORMAL_SHARE_LABELS[0]
+    if not first.any() or first.all():
         return
+    closed, opened = bands[first].iloc[0], bands[~first]
     misses = (1.0 - bands["energy within 10 %"]) * bands.cycles
     within = (opened["energy within 10 %"] * opened.cycles).sum() / opened.cycles.sum()
     section.paragraph(
@@ -57,7 +58,7 @@ def _energy_normal(section: Section, bands: pd.DataFrame) -> None:
         f"where it takes more ({int(opened.cycles.sum())} cycles) on {_percent(within)}, and "
         f"the law dissipates less (median signed error "
         f"{_percent(opened['median signed energy error'].iloc[-1])} where it takes "
-        f"{opened[NORMAL_SHARE].iloc[-1]}): {misses.iloc[1:].sum():.0f} of the "
+        f"{opened[NORMAL_SHARE].iloc[-1]}): {misses[~first].sum():.0f} of the "
         f"{misses.sum():.0f} cycles outside 10 % are there. The law dissipates only through "
         f"slip at the tangential bound; its normal force is its potential's derivative plus "
         f"the tangential state's coupling term, which moves stored energy between the two "

@@ -79,6 +79,9 @@ PAPER_KN, PAPER_KT = 2.7e9, 1.5e9
 FLOOR = 0.2
 #: the quantities that also get the floor metric
 FLOORED = ("normal force", "tangential force")
+#: the columns :func:`case_errors` measures (every other column of the table names the case)
+MEASURES = ("steps", "max_rel_error", "rms_rel_error", "max_floor_error", "rms_floor_error",
+            "signed_rel_error", "fem_normal_share")
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from hertz2d.calibration.validation.map.errors import MEASURES
 from hertz2d.calibration.validation.map.spec import DEFAULT_VARIANT, PATH_KINDS, MapSpec, Study
 
 #: the force-error thresholds of the summary (fractions)
@@ -49,9 +50,7 @@ def force_errors(errors: pd.DataFrame) -> pd.DataFrame:
     else:
         wide["floor_force_error"] = np.nan
     first = forces.drop_duplicates(KEYS).set_index(KEYS).drop(
-        columns=[c for c in ("quantity", "steps", "max_rel_error", "rms_rel_error",
-                             "max_floor_error", "rms_floor_error", "signed_rel_error",
-                             "fem_normal_share") if c in forces])
+        columns=[c for c in ("quantity", *MEASURES) if c in forces])
     return first.join(wide).reset_index()
 
 
