@@ -1,0 +1,141 @@
+"""Where the FEM's normal loop comes from, on contacts with Dundurs' beta != 0: the normal cycle
+alone, and the normal force's dependence on the tangential state (run: ``python
+benchmarks/normal_loop_mechanism.py [--levels 2 3]``).
+
+The held-out cycles whose energy the calibrated law misses are those where the FEM dissipates in
+its normal loop, the closed integral of Fz d(delta_n) (``energy_normal.csv``). This separates two
+parts of that loop on the training spec's ``coupled-cycle`` path (the approach swinging by
+``normal_swing`` each way in phase with the tangential motion, ``cycles`` cycles; the last one
+measured) at a contact half-width of 0.05 R1:
+
+- **the normal cycle alone**: the same path with the tangential amplitude at
+  :data:`NEARLY_NORMAL` of the onset of full slip. Between bodies with beta != 0 the contact's
+  edges slip under the normal load (Spence's problem), inwards while it grows and outwards while
+  it shrinks, and the shear they carry acts on the normal problem through beta: the normal force
+  on loading is above the one on unloading. Its loop, ``W_n(normal)``, is given over
+  ``mu N_max (max delta_n - min delta_n)`` (dimensionless).
+- **the tangential state's share**: the coupled cycle at amplitude :data:`COUPLED` of the onset.
+  ``W_n`` and ``W_t`` are its normal and tangential loops (J/m); ``N shift`` is the normal force
+  of the coupled cycle less that of the nearly normal one at the same step of the last cycle
+  (the same delta_n), over the cycle's largest normal force: the smallest and the largest over
+  the cycle. It is the normal force's dependence on the tangential state.
+
+The calibrated law (shipped coefficients) runs the same paths: its normal loop is elastic apart
+from the coupling term of its structural compliance, so its ``W_n(normal)`` is zero to the
+quadrature and its ``N shift`` is that term. Each contact runs at every ``--levels`` mesh level
+(the FEM from the case store, or computed), so that the FEM's figures show their convergence.
+
+Printed, and written to ``benchmarks/results/normal_loop_mechanism.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import record  # noqa: E402
+from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
+                                                 CalibratedCoefficients, coupling_beta)
+from hertz2d.calibration.laws.energy import last_cycle, loop_work  # noqa: E402
+from hertz2d.calibration.validation.map.errors import LawChoice, run_laws  # noqa: E402
+from hertz2d.calibration.validation.map.runs import run_group  # noqa: E402
+from hertz2d.calibration.validation.map.spec import (DEFAULT_VARIANT, MapCase,  # noqa: E402
+                                                     MapRun, read)
+
+#: (label, the case's axes) of the contacts: equal discs (beta = 0, the control), a disc on a ten
+#: times stiffer one, and a disc on a rigid wall at nu = 0.25 and at nu = 0
+CONTACTS = {
+    "equal discs": dict(counterpart="disc", R2_over_R1=1.0, E2_over_E1=1.0, nu2=0.25, nu1=0.25),
+    "E2/E1 = 10": dict(counterpart="disc", R2_over_R1=1.0, E2_over_E1=10.0, nu2=0.25, nu1=0.25),
+    "wall, nu 0.25": dict(counterpart="wall", R2_over_R1=None, E2_over_E1=None, nu2=None,
+                          nu1=0.25),
+    "wall, nu 0": dict(counterpart="wall", R2_over_R1=None, E2_over_E1=None, nu2=None, nu1=0.0),
+}
+#: the friction coefficients every contact runs at
+FRICTION = (0.1, 0.3, 1.0)
+#: the tangential amplitudes (over the onset of full slip) of the coupled cycle and of the
+#: nearly normal one
+COUPLED, NEARLY_NORMAL = 0.5, 0.02
+#: the contact half-width over R1
+A_OVER_R = 0.05
+
+
+def case(axes: dict, mu: float, load: float) -> MapCase:
+    """The contact of ``axes`` at friction ``mu`` on a coupled cycle of amplitude ``load``."""
+    return MapCase(**{**dict(R1=0.5, E1=10e9, support="symmetric", a_over_R=A_OVER_R),
+                      **axes, "mu": mu, "path": "coupled-cycle", "load": load})
+
+
+def cycles(run: MapRun, law: LawChoice) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The last cycle of the FEM's path and of the law's on ``run``."""
+    row = run_group((run.fem_path(),))[0]
+    if row["failure"] is not None:
+        raise SystemExit(f"{run.case.row()}, level {run.level}: {row['failure']}")
+    return last_cycle(pd.DataFrame(row["table"])), last_cycle(run_laws([law], run)[0])
+
+
+def measure(levels: list[int]) -> pd.DataFrame:
+    settings = read(shipped="default.toml").settings
+    law = LawChoice("calibrated",
+                    coefficients=CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS))
+    rows = []
+    for label, axes in CONTACTS.items():
+        for mu in FRICTION:
+            coupled = case(axes, mu, COUPLED)
+            # both paths on the bodies meshed for the coupled one (the larger window)
+            reach = ((coupled.path, COUPLED),)
+            beta = abs(float(np.ravel(coupling_beta(coupled.pair()))[0]))
+            for level in levels:
+                fem, lawn = cycles(MapRun(replace(coupled, load=NEARLY_NORMAL), DEFAULT_VARIANT,
+                                          level, settings, reach), law)
+                femc, lawc = cycles(MapRun(coupled, DEFAULT_VARIANT, level, settings, reach), law)
+                if not np.allclose(fem.delta_n.to_numpy(), femc.delta_n.to_numpy()):
+                    raise SystemExit(f"{label}: the two paths' approaches differ")
+                n_max = float(femc.Fz.max())
+                scale = mu * float(fem.Fz.max()) * float(fem.delta_n.max() - fem.delta_n.min())
+                fem_shift = (femc.Fz.to_numpy() - fem.Fz.to_numpy()) / n_max
+                law_shift = (lawc.Fz.to_numpy() - lawn.Fz.to_numpy()) / n_max
+                w_n, w_t = loop_work(femc.delta_n, femc.Fz), loop_work(femc.delta_t, femc.Fx)
+                rows.append({
+                    "contact": label, "|beta|": round(beta, 3), "mu": mu, "level": level,
+                    "W_n(normal) FEM": loop_work(fem.delta_n, fem.Fz) / scale,
+                    "W_n(normal) law": loop_work(lawn.delta_n, lawn.Fz) / scale,
+                    "W_n FEM (J/m)": w_n, "W_t FEM (J/m)": w_t,
+                    "W_n share FEM": w_n / (w_n + w_t),
+                    "W_n law (J/m)": loop_work(lawc.delta_n, lawc.Fz),
+                    "W_t law (J/m)": loop_work(lawc.delta_t, lawc.Fx),
+                    "N shift FEM min": float(fem_shift.min()),
+                    "N shift FEM max": float(fem_shift.max()),
+                    "N shift law min": float(law_shift.min()),
+                    "N shift law max": float(law_shift.max())})
+                print(f"  {label}, mu {mu:g}, level {level}: W_n(normal) "
+                      f"{rows[-1]['W_n(normal) FEM']:.3g}, N shift "
+                      f"{rows[-1]['N shift FEM min']:+.3f} to {rows[-1]['N shift FEM max']:+.3f}",
+                      flush=True)
+    return pd.DataFrame(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--levels", type=int, nargs="+", default=[2, 3], choices=range(1, 5),
+                        metavar="LEVEL", help="mesh levels (1-4) to run every contact at")
+    args = parser.parse_args()
+    started = record.load_average()
+    table = measure(sorted(set(args.levels)))
+    with pd.option_context("display.width", 250, "display.max_columns", 20):
+        print(table.round(4).to_string(index=False))
+    out = record.write("normal_loop_mechanism", table.round(5).to_dict("records"), started,
+                       levels=sorted(set(args.levels)), coupled_amplitude=COUPLED,
+                       nearly_normal_amplitude=NEARLY_NORMAL, a_over_R=A_OVER_R)
+    print(f"written: {out}")
+
+
+if __name__ == "__main__":
+    main()
