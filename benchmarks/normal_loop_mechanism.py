@@ -19,6 +19,10 @@ measured) at a contact half-width of 0.05 R1:
   of the coupled cycle less that of the nearly normal one at the same step of the last cycle
   (the same delta_n), over the cycle's largest normal force: the smallest and the largest over
   the cycle. It is the normal force's dependence on the tangential state.
+- **the normal force at full slip**: on the ``hold-normal`` path (the approach held, the
+  tangential displacement to 1.5 times the onset of full slip), ``N at full slip`` is the normal
+  force at the path's end over the one before the tangential motion began, less 1: the state
+  the held-out walls' largest normal-force errors are in.
 
 The calibrated law (shipped coefficients) runs the same paths: its normal loop is elastic apart
 from the coupling term of its structural compliance, so its ``W_n(normal)`` is zero to the
@@ -63,6 +67,12 @@ FRICTION = (0.1, 0.3, 1.0)
 #: the tangential amplitudes (over the onset of full slip) of the coupled cycle and of the
 #: nearly normal one
 COUPLED, NEARLY_NORMAL = 0.5, 0.02
+#: the hold-normal path's tangential displacement over the onset of full slip
+HOLD = 1.5
+#: the largest size of each path kind the bodies are meshed for (the training spec's for the walls
+#: of ``wall_friction``): every path of a contact runs on one mesh, whose refined window holds the
+#: contact as it slides and as it swings back
+REACH = (("coupled-cycle", COUPLED), ("cycle", 1.0), ("hold-normal", HOLD))
 #: the contact half-width over R1
 A_OVER_R = 0.05
 
@@ -73,12 +83,23 @@ def case(axes: dict, mu: float, load: float) -> MapCase:
                       **axes, "mu": mu, "path": "coupled-cycle", "load": load})
 
 
-def cycles(run: MapRun, law: LawChoice) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The last cycle of the FEM's path and of the law's on ``run``."""
+def fem_table(run: MapRun) -> pd.DataFrame:
+    """The FEM's table on ``run`` (from the case store, or computed); a failed path stops."""
     row = run_group((run.fem_path(),))[0]
     if row["failure"] is not None:
         raise SystemExit(f"{run.case.row()}, level {run.level}: {row['failure']}")
-    return last_cycle(pd.DataFrame(row["table"])), last_cycle(run_laws([law], run)[0])
+    return pd.DataFrame(row["table"])
+
+
+def cycles(run: MapRun, law: LawChoice) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The last cycle of the FEM's path and of the law's on ``run``."""
+    return last_cycle(fem_table(run)), last_cycle(run_laws([law], run)[0])
+
+
+def full_slip_change(table: pd.DataFrame) -> float:
+    """The normal force at a ``hold-normal`` path's end over the one at its normal loading's
+    end, less 1."""
+    return float(table.Fz.iloc[-1] / table.Fz[table.stage == "normal"].iloc[-1] - 1.0)
 
 
 def measure(levels: list[int]) -> pd.DataFrame:
@@ -89,19 +110,21 @@ def measure(levels: list[int]) -> pd.DataFrame:
     for label, axes in CONTACTS.items():
         for mu in FRICTION:
             coupled = case(axes, mu, COUPLED)
-            # both paths on the bodies meshed for the coupled one (the larger window)
-            reach = ((coupled.path, COUPLED),)
             beta = abs(float(np.ravel(coupling_beta(coupled.pair()))[0]))
             for level in levels:
                 fem, lawn = cycles(MapRun(replace(coupled, load=NEARLY_NORMAL), DEFAULT_VARIANT,
-                                          level, settings, reach), law)
-                femc, lawc = cycles(MapRun(coupled, DEFAULT_VARIANT, level, settings, reach), law)
+                                          level, settings, REACH), law)
+                femc, lawc = cycles(MapRun(coupled, DEFAULT_VARIANT, level, settings, REACH), law)
                 if not np.allclose(fem.delta_n.to_numpy(), femc.delta_n.to_numpy()):
                     raise SystemExit(f"{label}: the two paths' approaches differ")
                 n_max = float(femc.Fz.max())
                 scale = mu * float(fem.Fz.max()) * float(fem.delta_n.max() - fem.delta_n.min())
                 fem_shift = (femc.Fz.to_numpy() - fem.Fz.to_numpy()) / n_max
                 law_shift = (lawc.Fz.to_numpy() - lawn.Fz.to_numpy()) / n_max
+                hold = MapRun(replace(coupled, path="hold-normal", load=HOLD), DEFAULT_VARIANT,
+                              level, settings, REACH)
+                fem_hold = fem_table(hold)
+                law_hold = run_laws([law], hold)[0]
                 w_n, w_t = loop_work(femc.delta_n, femc.Fz), loop_work(femc.delta_t, femc.Fx)
                 rows.append({
                     "contact": label, "|beta|": round(beta, 3), "mu": mu, "level": level,
@@ -114,7 +137,9 @@ def measure(levels: list[int]) -> pd.DataFrame:
                     "N shift FEM min": float(fem_shift.min()),
                     "N shift FEM max": float(fem_shift.max()),
                     "N shift law min": float(law_shift.min()),
-                    "N shift law max": float(law_shift.max())})
+                    "N shift law max": float(law_shift.max()),
+                    "N at full slip FEM": full_slip_change(fem_hold),
+                    "N at full slip law": full_slip_change(law_hold)})
                 print(f"  {label}, mu {mu:g}, level {level}: W_n(normal) "
                       f"{rows[-1]['W_n(normal) FEM']:.3g}, N shift "
                       f"{rows[-1]['N shift FEM min']:+.3f} to {rows[-1]['N shift FEM max']:+.3f}",
