@@ -3,10 +3,11 @@ alone, and the normal force's dependence on the tangential state (run: ``python
 benchmarks/normal_loop_mechanism.py [--levels 2 3]``).
 
 The held-out cycles whose energy the calibrated law misses are those where the FEM dissipates in
-its normal loop, the closed integral of Fz d(delta_n) (``energy_normal.csv``). This separates two
-parts of that loop on the training spec's ``coupled-cycle`` path (the approach swinging by
-``normal_swing`` each way in phase with the tangential motion, ``cycles`` cycles; the last one
-measured) at a contact half-width of 0.05 R1:
+its normal loop, the closed integral of Fz d(delta_n) (``energy_normal.csv``). On contacts at a
+half-width of 0.05 R1, this separates the two parts of that loop on the training spec's
+``coupled-cycle`` path (the approach swinging by ``normal_swing`` each way in phase with the
+tangential motion, ``cycles`` cycles; the last one measured), and measures the normal force at
+full slip:
 
 - **the normal cycle alone**: the same path with the tangential amplitude at
   :data:`NEARLY_NORMAL` of the onset of full slip. Between bodies with beta != 0 the contact's
@@ -26,7 +27,8 @@ measured) at a contact half-width of 0.05 R1:
 
 The calibrated law (shipped coefficients) runs the same paths: its normal loop is elastic apart
 from the coupling term of its structural compliance, so its ``W_n(normal)`` is zero to the
-quadrature and its ``N shift`` is that term. Each contact runs at every ``--levels`` mesh level
+quadrature and its ``N shift`` is that term (between discs, with the tilt of the line of
+centres, in which the forces are given). Each contact runs at every ``--levels`` mesh level
 (the FEM from the case store, or computed), so that the FEM's figures show their convergence.
 
 Printed, and written to ``benchmarks/results/normal_loop_mechanism.json``.
