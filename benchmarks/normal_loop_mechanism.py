@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import record  # noqa: E402
 from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
                                                  CalibratedCoefficients, coupling_beta)
-from hertz2d.calibration.laws.energy import last_cycle, loop_work  # noqa: E402
+from hertz2d.calibration.laws.energy import last_cycle, loop_works  # noqa: E402
 from hertz2d.calibration.validation.map.errors import LawChoice, run_laws  # noqa: E402
 from hertz2d.calibration.validation.map.runs import run_group  # noqa: E402
 from hertz2d.calibration.validation.map.spec import (DEFAULT_VARIANT, MapCase,  # noqa: E402
@@ -93,9 +93,9 @@ def fem_table(run: MapRun) -> pd.DataFrame:
     return pd.DataFrame(row["table"])
 
 
-def cycles(run: MapRun, law: LawChoice) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The last cycle of the FEM's path and of the law's on ``run``."""
-    return last_cycle(fem_table(run)), last_cycle(run_laws([law], run)[0])
+def tables(run: MapRun, law: LawChoice) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The FEM's table and the law's on ``run``."""
+    return fem_table(run), run_laws([law], run)[0]
 
 
 def full_slip_change(table: pd.DataFrame) -> float:
@@ -114,28 +114,30 @@ def measure(levels: list[int]) -> pd.DataFrame:
             coupled = case(axes, mu, COUPLED)
             beta = abs(float(np.ravel(coupling_beta(coupled.pair()))[0]))
             for level in levels:
-                fem, lawn = cycles(MapRun(replace(coupled, load=NEARLY_NORMAL), DEFAULT_VARIANT,
+                fem, lawn = tables(MapRun(replace(coupled, load=NEARLY_NORMAL), DEFAULT_VARIANT,
                                           level, settings, REACH), law)
-                femc, lawc = cycles(MapRun(coupled, DEFAULT_VARIANT, level, settings, REACH), law)
-                if not np.allclose(fem.delta_n.to_numpy(), femc.delta_n.to_numpy()):
+                femc, lawc = tables(MapRun(coupled, DEFAULT_VARIANT, level, settings, REACH), law)
+                # the last cycles, step by step at the same approach
+                normal, normal_law, swung, swung_law = (
+                    last_cycle(table) for table in (fem, lawn, femc, lawc))
+                if not np.allclose(normal.delta_n.to_numpy(), swung.delta_n.to_numpy()):
                     raise SystemExit(f"{label}: the two paths' approaches differ")
-                n_max = float(femc.Fz.max())
-                scale = mu * float(fem.Fz.max()) * float(fem.delta_n.max() - fem.delta_n.min())
-                fem_shift = (femc.Fz.to_numpy() - fem.Fz.to_numpy()) / n_max
-                law_shift = (lawc.Fz.to_numpy() - lawn.Fz.to_numpy()) / n_max
+                n_max = float(swung.Fz.max())
+                fem_shift = (swung.Fz.to_numpy() - normal.Fz.to_numpy()) / n_max
+                law_shift = (swung_law.Fz.to_numpy() - normal_law.Fz.to_numpy()) / n_max
+                scale = mu * float(normal.Fz.max()) * float(np.ptp(normal.delta_n))
                 hold = MapRun(replace(coupled, path="hold-normal", load=HOLD), DEFAULT_VARIANT,
                               level, settings, REACH)
-                fem_hold = fem_table(hold)
-                law_hold = run_laws([law], hold)[0]
-                w_n, w_t = loop_work(femc.delta_n, femc.Fz), loop_work(femc.delta_t, femc.Fx)
+                fem_hold, law_hold = tables(hold, law)
+                w_t, w_n = loop_works(femc)
+                law_t, law_n = loop_works(lawc)
                 rows.append({
                     "contact": label, "|beta|": round(beta, 3), "mu": mu, "level": level,
-                    "W_n(normal) FEM": loop_work(fem.delta_n, fem.Fz) / scale,
-                    "W_n(normal) law": loop_work(lawn.delta_n, lawn.Fz) / scale,
+                    "W_n(normal) FEM": loop_works(fem)[1] / scale,
+                    "W_n(normal) law": loop_works(lawn)[1] / scale,
                     "W_n FEM (J/m)": w_n, "W_t FEM (J/m)": w_t,
                     "W_n share FEM": w_n / (w_n + w_t),
-                    "W_n law (J/m)": loop_work(lawc.delta_n, lawc.Fz),
-                    "W_t law (J/m)": loop_work(lawc.delta_t, lawc.Fx),
+                    "W_n law (J/m)": law_n, "W_t law (J/m)": law_t,
                     "N shift FEM min": float(fem_shift.min()),
                     "N shift FEM max": float(fem_shift.max()),
                     "N shift law min": float(law_shift.min()),

@@ -365,10 +365,10 @@ def calibrated_section(c: CalibratedOutputs | None,
         f"and size it declares); per path the L{PATH_NORM} mean of its steps' Fx errors under "
         f"each of the two metrics (a smooth stand-in for the largest error, which the targets "
         f"count paths by) and per cycle path its energy per cycle's relative error; first w on "
-        f"the paths of one material (kappa follows from w there: its ceiling), then every coefficient; RMS residual {fit['start_rms']:.4f} at "
-        f"the start (Eq. 33's w, no coupling) "
-        f"and {fit['rms']:.4f} at the end, {fit['evaluations']} evaluations of the law on every "
-        f"path, {fit['seconds']:.0f} s. The held-out contacts ({c.heldout.spec}: "
+        f"the paths of one material (kappa follows from w there: its ceiling), then every "
+        f"coefficient; RMS residual {fit['start_rms']:.4f} at the start (Eq. 33's w, no "
+        f"coupling) and {fit['rms']:.4f} at the end, {fit['evaluations']} evaluations of the "
+        f"law on every path, {fit['seconds']:.0f} s. The held-out contacts ({c.heldout.spec}: "
         f"{c.heldout_paths} FEM paths; {samples}), drawn at random over the same "
         f"ranges, were not used to fit or to choose anything.")
     laws = [c.label, "accurate with memory, refit (confined disc)",
