@@ -53,15 +53,22 @@ contact). Term by term, and what each stands for:
   a contact so closed slips at the edge whose locked-in shear has its sign before the rest of the
   contact takes load, so it is softer than the branches after a reversal (which follow the curve
   above: the FEM's loops obey Masing's rule among themselves, not against the first loading), and
-  a contact that grows while loaded tangentially slips at its entering edge. So a slip front
-  crossing the untouched area (the contact laid under normal load, which no front has crossed
-  since it closed) needs ``1 + c_f phi`` times the displacement (C1) gives, and an entering
-  annulus takes its share of the increment at ``1 + c_a phi`` times it (``first_slip`` = (c_f,
-  c_a) >= 0, fitted; phi the share above; each extra measured over its step, which keeps it second
-  order in the step: :func:`~hertz2d.calibration.laws.calibrated_kernel.tangential_step`). The
-  extra is a rigid slip at the bound, so it happens
-  only through slip, vanishes with phi as mu -> infinity (stick stays elastic) and for bodies of
-  one material, and is taken only where T has its sign (then it dissipates).
+  a contact loaded tangentially slips at its rim as the rim moves, growing or shrinking: one
+  edge's locked-in shear is at the bound in T's direction and cannot take its share of an
+  increment, the more of the rim's share the closer T is to the bound. So a slip front crossing
+  the untouched area (the contact laid under normal load, which no front has crossed since it
+  closed) needs ``1 + c_f phi`` times the displacement (C1) gives, and the band the rim sweeps
+  in a step (an entering annulus, or the band a shrinking contact leaves) takes its share of the
+  increment at ``1 + c_a phi |T|/(mu N)`` times it (``first_slip`` = (c_f, c_a) >= 0, fitted;
+  phi the share above; each extra measured over its step, which keeps it second order in the
+  step: :func:`~hertz2d.calibration.laws.calibrated_kernel.tangential_step`). The rim slips as
+  the contact shrinks as it does as it grows: an extra slip on growth alone makes a contact
+  whose size and tangential displacement swing together slip by the same amount every cycle,
+  a ratchet that drifts T's loop off its centre and releases stored energy (a closed loop with
+  net work < 0 from some of its starting points), where the FEM's loop is periodic from its
+  second cycle on. The extra is a rigid slip at the bound, so it happens only through slip,
+  vanishes with phi as mu -> infinity (stick stays elastic) and for bodies of one material,
+  and is taken only where T has its sign (then it dissipates).
 
 Admissibility, part by part (:mod:`hertz2d.calibration.laws.admissibility` tests it on random closed
 loops):
@@ -87,7 +94,11 @@ loops):
   unloads it at another returns more work than it took).
 
 So the work done on the contact over any path from the unloaded state is at least the energy it
-stores, and no closed path does negative work (to the quadrature's error).
+stores: no closed path from the unloaded state does negative work (to the quadrature's error). A
+loop repeated from a loaded state does none once the state is periodic; a state that still
+drifts (a ratchet) could return stored energy on a loop that starts where the drift stored it,
+so the random loops take the least work over loops that start at four points of the last repeat
+(:meth:`~hertz2d.calibration.laws.admissibility.Loop.work`).
 
 (C1) is explicit in both directions: given delta, ``t = 1 - exp(B/kappa + W_{-1}((delta/(k s) -
 B)/kappa e^{-B/kappa}))`` with Lambert's W on its lower branch. Its slope at t is
@@ -135,9 +146,11 @@ CEILING_A_OVER_R = np.linspace(1e-4, 0.3, 300)
 CEILING_MARGIN = 1e-3
 
 
-#: ``coefficients.json``'s format and the version this hertz2d reads and writes (version 4: the
-#: admissible law's groups with the extra slips of Spence's locked-in shear)
-FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 4
+#: ``coefficients.json``'s format and the version this hertz2d reads and writes (version 5: the
+#: rim's extra slip of Spence's locked-in shear acts as the contact grows and as it shrinks, in
+#: proportion to |T|/(mu N); version 4's c_a, fitted for a growing contact alone, means another
+#: law)
+FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 5
 
 
 def _group(default: tuple[float, ...], *admissible: tuple[float, float]):
@@ -175,8 +188,8 @@ class CalibratedCoefficients:
     #: (:func:`stick_weight`; s >= 0, so kappa never rises above the ceiling)
     stick: tuple[float, ...] = _group((0.0,), (0.0, 50.0))
     #: (c_f, c_a): the extra slips of Spence's locked-in shear, ``c_f phi`` of a front through
-    #: the untouched area and ``c_a phi`` of an entering annulus (:func:`curve_data`; >= 0, so
-    #: the slip dissipates)
+    #: the untouched area and ``c_a phi |T|/(mu N)`` of the band the rim sweeps as the contact
+    #: grows or shrinks (:func:`curve_data`; >= 0, so the slip dissipates)
     first_slip: tuple[float, ...] = _group((0.0, 0.0), (0.0, 5.0))
     label: str = "calibrated"
     #: name -> (low, high) of the training contacts (R2_over_R1, E2_over_E1, nu1, nu2, mu,
@@ -311,7 +324,7 @@ def curve_data(pair: ContactPair, coefficients: CalibratedCoefficients) -> tuple
     ``phi (v0 + v1 |beta|) + v2 beta^2 + v3 wall`` with ``phi = b^2/(b^2 + b1^2)``, ``b =
     |beta|/mu`` (1 without friction), wall 1 for a disc on a wall; kappa is
     :func:`stick_weight`'s; the extra slips of Spence's locked-in shear are ``c_f phi`` and
-    ``c_a phi`` (``first_slip``)."""
+    ``c_a phi`` (``first_slip``; the kernel scales the rim's by ``|T|/(mu N)``)."""
     p = coefficients.penalty
     bodies = []
     for omega, nu in zip(pair.bracket_weights, (pair.nu1, pair.nu2)):

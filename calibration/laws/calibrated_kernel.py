@@ -32,18 +32,24 @@ resultant. A step (the new N and a, and a tangential increment d of the pair dis
    the displacement (:func:`fold_cells`); beyond :data:`PIECES` the memory is reduced by a step
    that never adds stored energy (:func:`reduce_memory`).
 
-Between contacts of dissimilar bodies (Dundurs' beta != 0) two of these moves slip a little
-more (:func:`tangential_step`'s ``first_slip`` and ``annulus_slip``, the pair's): a front crossing
+Between contacts of dissimilar bodies (Dundurs' beta != 0) these moves slip a little more
+(:func:`tangential_step`'s ``first_slip`` and ``annulus_slip``, the pair's): a front crossing
 the untouched area (what no front has crossed since the contact closed: the area laid under
-normal load, where Spence's slip has locked in a shear the symmetric pieces cannot hold) and an
-annulus entering a growing contact; the extra displacement is a rigid slip of the contact, taken
-only where T has its sign, so it dissipates. The annulus's extra slip is measured by the
-displacement (C1) gives the traction laid over the step as the contact grew through it (B and
-s at each width between the step's two, not at the end's alone), the front's at the step's
-middle: each is a rate summed over the steps, which measured at the step's end would carry an
-error first order in the step into every later force. For the same reason a step in which T
-reaches the slip's sign takes the extra for its share after T crossed zero, and the untouched
-area a falling N cuts is crossed first, as the rim recedes over it (cut in the same step).
+normal load, where Spence's slip has locked in a shear the symmetric pieces cannot hold), and
+the band the rim sweeps as the contact grows (an entering annulus) or shrinks (the band it
+leaves), the rim's extra in proportion to the share ``|T|/(mu N)`` of the bound T has reached;
+the extra displacement is a rigid slip of the contact, taken only where T has its sign, so it
+dissipates. The rim's extra slip is measured by the displacement (C1) gives the traction laid
+over the step as the contact's width passed through the band (B and s at each width between
+the step's two, not at one end alone, :func:`_swept`), the front's at the step's middle: each
+is a rate summed over the steps, which measured at the step's end would carry an error first
+order in the step into every later force. For the same reason a step in which T reaches the
+slip's sign takes the extra for its share after T crossed zero, and the untouched area a
+falling N cuts is crossed first, as the rim recedes over it (cut in the same step). The rim
+slips as the contact shrinks as it does as it grows: an extra slip on growth alone would, on a
+contact whose size and tangential displacement swing together, move the contact by the same
+rigid slip every cycle (a ratchet that drifts T's loop off its centre and releases stored
+energy, where the FEM's loop is periodic from its second cycle on).
 
 The stored energy of the pieces (:func:`stored_energy`) is the elastic energy of their traction,
 ``(1/(2 pi E*)) [(B - kappa) T^2 + kappa (mu N)^2 int_0^1 Phi(y)^2/y dy]`` with
@@ -709,6 +715,21 @@ def _reset(history) -> None:
         history[j] = 0.0
 
 
+def _swept(s: float, B: float, kappa: float, slope: float, y: float,
+           ratio: float) -> tuple[float, float]:
+    """``(span, laid)`` of the band between the share y of a contact's area and its rim (``ratio
+    = log(1/y)``; y = 0, ratio = 0 for the whole contact), s and B the contact's: ``span`` its
+    displacement per unit density, ``D(1) - D(y)`` of (C2), and ``laid`` the extra slip's
+    measure, the integral over the widths e it spans of (C1)'s ``s (B(e) - kappa) de/e`` with s
+    proportional to e (Eq. 4) and B linear in log e at the slope's rate: ``span - (s slope/2)
+    (1 - y + y log y)``, never negative (so that the extra slip keeps T's sign where the slope
+    is > 0). Measured by ``span`` alone (B and s at the wider end) each step's extra would be off
+    by ``s slope x^2/4`` (x = log(1/y)), and their sum, first order in the step, would stay in
+    every later force."""
+    span = s * ((1.0 - y) * B - kappa * y * ratio)
+    return span, max(0.0, span - 0.5 * s * slope * ((1.0 - y) - y * ratio))
+
+
 def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: float,
                     B: float, kappa: float, slope: float, first_slip: float,
                     annulus_slip: float, folds: bool):
@@ -721,8 +742,12 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     the extra slip of Spence's locked-in shear
     (:mod:`hertz2d.calibration.laws.calibrated`): a front crossing pieces that no front has
     crossed since the contact closed (the untouched area, laid under normal load) needs
-    ``1 + first_slip`` times the displacement (C2) gives, and an entering annulus takes its
-    share of the increment at ``1 + annulus_slip`` times it; the extra is a rigid slip of the
+    ``1 + first_slip`` times the displacement (C2) gives, and the band the rim sweeps takes its
+    share of the increment at ``1 + annulus_slip |T|/(mu N)`` times it (T at the step's middle):
+    an
+    entering annulus, and as the contact shrinks the band it leaves, measured as the annulus it
+    would be if the contact grew back (at the previous step's s and B) and cut with its own part
+    of the increment, so that only its extra slip stays; the extra is a rigid slip of the
     contact. It is taken in full where T has the slip's sign before the step and after the cut,
     so it dissipates (``T`` times a slip of its own sign). Otherwise the plain step (no extra)
     decides: where T ends it with the other sign, it is the step; where T had the other sign
@@ -737,14 +762,11 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     extra slip (``first_slip`` times (C2)'s measure of the crossing) stays; a crossing inside
     the new rim instead would be cut in the next step and crossed again, each step's slip zone
     a step wide, an error first order in the step.
-    The annulus's extra is ``annulus_slip`` times its density times ``laid``, the integral over
-    the step's widths e (from the covered area to a^2) of (C1)'s ``s (B(e) - kappa) de/e`` with
-    s proportional to e (Eq. 4) and B linear in log e at the slope's rate: ``span - (s slope/2)
-    (1 - y + y log y)``, y the covered share of the area and ``span`` the annulus's own
-    displacement per unit density (``s (B - slope/2)`` on the first step, y = 0). Measured by
-    ``span`` alone (B and s at the step's end) each step's extra would be off by ``s slope
-    x^2/4`` (x = log(1/y)), and their sum, first order in the step, would stay in every later
-    force. For the same reason the front's extra is measured at the step's middle, where s is
+    The annulus's extra is its factor less 1 times its density times ``laid`` (:func:`_swept`:
+    (C1)'s displacement over the step's widths, ``s (B - slope/2)`` on the first step), at the
+    share of the bound T has at the step's middle: the mean of the step's start and of the end
+    of a trial step at the start's share (at the start's alone the sum of the extras would be
+    first order in the step). The front's extra is measured at the step's middle too, where s is
     ``s e^(-x/2)`` and B is ``B - (slope - 2 kappa) x/4`` (x = log(a^2/a_prev^2)): over the pieces
     it crosses that is (C1)'s displacement with B shifted by ``-slope x/4``, so the front moves
     on the curve ``B - (1 - 1/stretch) slope x/4``.
@@ -770,7 +792,15 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     midway = min(0.25 * slope * math.log(area / covered), B - kappa) if count > 0 else 0.0
     # 1. a falling N cuts the pieces outside a; a growing contact gains an annulus
     cut_measure = cut_stood = 0.0  # the untouched area cut: its (C2) measure and phi-weighted
+    receded_span = receded = 0.0  # the band a receding rim swept: as an annulus's span and laid
     if count > 0 and covered > area:
+        if annulus_slip > 0.0:
+            # measured as the annulus it would be if the contact grew back: at the previous
+            # (larger) contact's s and B (s grows as a^2, B at the rate slope - 2 kappa in log a)
+            log_ratio = math.log(covered / area)
+            receded_span, receded = _swept(s * covered / area,
+                                           B + 0.5 * (slope - 2.0 * kappa) * log_ratio, kappa,
+                                           slope, area / covered, log_ratio)
         if first_slip > 0.0 and untouched > area:
             # the part of it no front has crossed, measured before it goes (in s at this a)
             outer = min(untouched, covered)
@@ -795,14 +825,7 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
         history[WIDTHS + count] = area - covered
         history[RATIOS + count] = math.log1p((area - covered) / covered) if count > 0 else 0.0
         history[DENSITIES + count] = 0.0
-        # the annulus's displacement per unit density: D(1) - D(covered/area)
-        y = covered / area
-        ratio = history[RATIOS + count]
-        span = s * ((1.0 - y) * B - kappa * y * ratio) if count > 0 else s * B
-        # the extra slip's measure of the annulus: (C1)'s over the step as the contact grew
-        # (never negative, so that the extra slip keeps T's sign where the slope is > 0)
-        laid = max(0.0, span - 0.5 * s * slope * ((1.0 - y) - y * ratio) if count > 0 else s * (
-            B - 0.5 * slope))
+        span, laid = _swept(s, B, kappa, slope, covered / area, history[RATIOS + count])
         count += 1
         if closed_only:
             untouched = area
@@ -812,30 +835,44 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     # the extra slip's factors (the docstring): in full where T has the slip's sign before the
     # step and after the cut, else as the plain step (no extra) decides
     first, entering = 1.0, 1.0
+    # the rim's extra slip grows with the share of the bound T has reached, |T|/(mu N), taken at
+    # the step's middle (the mean of its ends', the end's from a trial step)
+    level = min(1.0, abs(before) / covered_before) if covered_before > 0.0 else 0.0
+    rim = annulus_slip > 0.0 and (annulus or receded > 0.0)
     if first_slip > 0.0 or annulus_slip > 0.0:
         if needed * before < 0.0 or needed * _resultant(history, count) < 0.0:
             plain = history.copy()
             end = _slide(plain, count, needed, N, mu, modulus, area, s, B, kappa, midway,
-                         untouched, annulus, span, laid, 0.0, 0.0, 1.0, 1.0, folds)
+                         untouched, annulus, span, laid, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, folds)
             if end[0] * needed <= 0.0:
                 history[:] = plain
                 return end
             crossed = 1.0
             if needed * before < 0.0:
                 crossed = end[0] / (end[0] - mu * N * before / covered_before)
-            first, entering = 1.0 + crossed * first_slip, 1.0 + crossed * annulus_slip
+                level = 0.0  # the extra's share of the step begins where T crosses zero
+            level = 0.5 * (level + min(1.0, abs(end[0]) / (mu * N)))
+            first, entering = 1.0 + crossed * first_slip, 1.0 + crossed * annulus_slip * level
         else:
-            first, entering = 1.0 + first_slip, 1.0 + annulus_slip
+            if rim:
+                trial = history.copy()
+                end = _slide(trial, count, needed, N, mu, modulus, area, s, B, kappa, midway,
+                             untouched, annulus, span, laid, receded_span, receded, cut_measure,
+                             cut_stood, 1.0 + first_slip, 1.0 + annulus_slip * level, folds)
+                level = 0.5 * (level + min(1.0, abs(end[0]) / (mu * N)))
+            first, entering = 1.0 + first_slip, 1.0 + annulus_slip * level
     return _slide(history, count, needed, N, mu, modulus, area, s, B, kappa, midway, untouched,
-                  annulus, span, laid, cut_measure, cut_stood, first, entering, folds)
+                  annulus, span, laid, receded_span, receded, cut_measure, cut_stood, first,
+                  entering, folds)
 
 
 def _slide(history, count: int, needed: float, N: float, mu: float, modulus: float, area: float,
            s: float, B: float, kappa: float, midway: float, untouched: float, annulus: bool,
-           span: float, laid: float, cut_measure: float, cut_stood: float, first: float,
-           entering: float, folds: bool):
+           span: float, laid: float, receded_span: float, receded: float, cut_measure: float,
+           cut_stood: float, first: float, entering: float, folds: bool):
     """:func:`tangential_step` from the displacement ``needed`` its pieces must take on: the
-    annulus first (``span`` its displacement per unit density, ``laid`` its extra slip's measure),
+    annulus first (``span`` its displacement per unit density, ``laid`` its extra slip's measure;
+    ``receded_span`` and ``receded`` the same of the band a shrinking contact left, 0: none),
     then a front from the rim; ``first`` and ``entering`` the extra slip's factors of the front
     in the untouched area and of the annulus (1: none), the untouched area being cut
     (``cut_measure``, ``cut_stood``) crossed first; returns what :func:`tangential_step` does."""
@@ -845,6 +882,11 @@ def _slide(history, count: int, needed: float, N: float, mu: float, modulus: flo
         sigma = 1.0 if needed > 0.0 else -1.0
         capacity = (first - 1.0) * s * max(cut_measure - sigma * cut_stood, 0.0)
         needed -= sigma * min(abs(needed), capacity)
+    if entering > 1.0 and receded > 0.0:
+        # the band a receding rim swept takes its share of the increment as the annulus entering
+        # at that place would (below); its own part is cut with it, only the extra slip stays
+        extra = (entering - 1.0) * receded
+        needed -= min(max(needed * extra / (receded_span + extra), -extra), extra)
     if annulus and span > 0.0:
         taken = span + (entering - 1.0) * laid
         share = min(1.0, max(-1.0, needed / taken))
