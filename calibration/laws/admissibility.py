@@ -57,6 +57,8 @@ from hertz2d.checks.loadpath import LoadPath
 REPEATS = 3
 #: steps per repeat of a loop
 STEPS = 400
+#: where the loops that W is the least over begin: a share of a repeat before the last one's start
+STARTS = (0.0, 0.25, 0.5, 0.75)
 #: steps of the normal stage that seats the contact at the loop's start
 SEAT_STEPS = 20
 #: a loop whose normalised W is below -THRESHOLD at STEPS is a violation, rerun with 4x and 16x
@@ -135,13 +137,21 @@ class Loop:
         """``(W, N_max)`` over the last repeat of a law's ``table`` on :meth:`path` with
         ``steps`` steps a repeat: ``W = (2 pi/steps) sum_k Fx_k A g'(theta_k) + Fz_k delta_n0
         swing h'(theta_k)``, the trapezoid rule in theta of the periodic integrand (module
-        docstring)."""
-        last = table.iloc[-steps:]
+        docstring), the least of W over a whole loop that starts at each of :data:`STARTS`
+        (the last repeat, and the loops that begin a share of a repeat earlier): in a periodic
+        state they are one W, in a state that still drifts (a ratchet) the loop that starts
+        where the drift has stored energy returns it."""
         theta = 2 * math.pi * np.arange(1, steps + 1) / steps
         dg, dh = self.curve(theta, derivative=True)
-        integrand = (last.Fx.to_numpy() * self.A * dg
-                     + last.Fz.to_numpy() * self.delta_n0 * self.swing * dh)
-        return float(integrand.sum() * 2 * math.pi / steps), float(last.N.max())
+        Fx, Fz = table.Fx.to_numpy(), table.Fz.to_numpy()
+        works = []
+        for start in STARTS:
+            shift = int(round(start * steps))
+            end = len(table) - shift
+            integrand = (np.roll(Fx[end - steps:end], -shift) * self.A * dg
+                         + np.roll(Fz[end - steps:end], -shift) * self.delta_n0 * self.swing * dh)
+            works.append(float(integrand.sum() * 2 * math.pi / steps))
+        return min(works), float(table.N.to_numpy()[-steps:].max())
 
     def path(self, steps: int = STEPS, repeats: int = REPEATS) -> LoadPath:
         """The seat (the approach ramped to the loop's start at delta_t = 0), then ``repeats``
