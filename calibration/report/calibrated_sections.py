@@ -117,8 +117,9 @@ def _coefficients(c: CalibratedOutputs) -> pd.DataFrame:
                  "ceiling: how much straighter than a half-plane's the branches of a dissimilar "
                  "contact or a wall are",
         "first_slip": "c_f, c_a: the extra slip, c phi of the displacement, of a front first "
-                      "crossing the area laid under normal load and of an annulus entering a "
-                      "growing contact: Spence's locked-in shear, released through slip"}
+                      "crossing the area laid under normal load and (times |T|/(mu N)) of the "
+                      "band the rim sweeps as the contact grows or shrinks: Spence's locked-in "
+                      "shear, released through slip"}
     return pd.DataFrame([{"group": name, "coefficients": ", ".join(f"{v:.4g}" for v in values),
                           "what it stands for": meaning.get(name, "")}
                          for name, values in c.record.coefficients.as_dict().items()])
@@ -174,9 +175,9 @@ def _failures(c: CalibratedOutputs) -> str:
         f"{_law_swing(held)}. The law's one curve per pair, with coefficients in |beta|, "
         f"beta^2 and |beta|/mu (its stick-zone weight among them: the FEM's branches there are "
         f"straighter than a half-plane's), and its extra slip where a front first crosses the "
-        f"area laid under normal load or an annulus enters a growing contact (the locked-in "
-        f"shear released through slip), carries the average of these effects; the spread "
-        f"around it is the failure the tables show.")
+        f"area laid under normal load or the rim sweeps a band as the contact grows or "
+        f"shrinks (the locked-in shear released through slip), carries the average of these "
+        f"effects; the spread around it is the failure the tables show.")
 
 
 #: floor_misses.csv's shares of paths under the two thresholds
@@ -352,10 +353,11 @@ def calibrated_section(c: CalibratedOutputs | None,
         "pair's one curve moved by the coupling (B by terms in |beta|, beta^2 and |beta|/mu, "
         "kappa below its ceiling as exp(-s beta^2)), the same for the first loading and every "
         "branch, so that stick stays elastic, and an extra slip, a share c phi of the "
-        "displacement, where a front first crosses the area laid under normal load or an "
-        "annulus enters a growing contact (Spence's locked-in shear, released through slip; "
-        "phi the coupling's share, vanishing as mu grows). A DEM code applies it in the frame "
-        "of the line of centres; the map and the FEM comparison do the same.")
+        "displacement, where a front first crosses the area laid under normal load or (in "
+        "proportion to |T|/(mu N)) the rim sweeps a band as the contact grows or shrinks "
+        "(Spence's locked-in shear, released through slip; phi the coupling's share, "
+        "vanishing as mu grows). A DEM code applies it in the frame of the line of centres; "
+        "the map and the FEM comparison do the same.")
     section.table(_coefficients(c), "The fitted coefficients and what each stands for.")
     samples = "; ".join(f"{name}: {sample['cases']} contacts, seed {sample['seed']}"
                         for name, sample in c.heldout.samples.items())
