@@ -148,8 +148,8 @@ CEILING_MARGIN = 1e-3
 
 #: ``coefficients.json``'s format and the version this hertz2d reads and writes (version 5: the
 #: rim's extra slip of Spence's locked-in shear acts as the contact grows and as it shrinks, in
-#: proportion to |T|/(mu N); version 4's c_a, fitted for a growing contact alone, means another
-#: law)
+#: proportion to ``|T|/(mu N)``; version 4's c_a, fitted for a growing contact alone, means
+#: another law)
 FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 5
 
 

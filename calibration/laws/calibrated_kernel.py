@@ -41,7 +41,7 @@ leaves), the rim's extra in proportion to the share ``|T|/(mu N)`` of the bound 
 the extra displacement is a rigid slip of the contact, taken only where T has its sign, so it
 dissipates. The rim's extra slip is measured by the displacement (C1) gives the traction laid
 over the step as the contact's width passed through the band (B and s at each width between
-the step's two, not at one end alone, :func:`_swept`), the front's at the step's middle: each
+the step's two, not at one end alone, ``_swept``), the front's at the step's middle: each
 is a rate summed over the steps, which measured at the step's end would carry an error first
 order in the step into every later force. For the same reason a step in which T reaches the
 slip's sign takes the extra for its share after T crossed zero, and the untouched area a
@@ -762,7 +762,7 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     extra slip (``first_slip`` times (C2)'s measure of the crossing) stays; a crossing inside
     the new rim instead would be cut in the next step and crossed again, each step's slip zone
     a step wide, an error first order in the step.
-    The annulus's extra is its factor less 1 times its density times ``laid`` (:func:`_swept`:
+    The annulus's extra is its factor less 1 times its density times ``laid`` (``_swept``:
     (C1)'s displacement over the step's widths, ``s (B - slope/2)`` on the first step), at the
     share of the bound T has at the step's middle: the mean of the step's start and of the end
     of a trial step at the start's share (at the start's alone the sum of the extras would be
