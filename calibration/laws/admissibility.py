@@ -141,6 +141,9 @@ class Loop:
         (the last repeat, and the loops that begin a share of a repeat earlier): in a periodic
         state they are one W, in a state that still drifts (a ratchet) the loop that starts
         where the drift has stored energy returns it."""
+        if len(table) < steps + round(max(STARTS) * steps):
+            raise ValueError(f"a table of {len(table)} steps holds no loop of {steps} steps "
+                             f"that starts {max(STARTS)} of a repeat before the last one")
         theta = 2 * math.pi * np.arange(1, steps + 1) / steps
         dg, dh = self.curve(theta, derivative=True)
         Fx, Fz = table.Fx.to_numpy(), table.Fz.to_numpy()

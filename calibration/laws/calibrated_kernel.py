@@ -744,10 +744,9 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     crossed since the contact closed (the untouched area, laid under normal load) needs
     ``1 + first_slip`` times the displacement (C2) gives, and the band the rim sweeps takes its
     share of the increment at ``1 + annulus_slip |T|/(mu N)`` times it (T at the step's middle):
-    an
-    entering annulus, and as the contact shrinks the band it leaves, measured as the annulus it
-    would be if the contact grew back (at the previous step's s and B) and cut with its own part
-    of the increment, so that only its extra slip stays; the extra is a rigid slip of the
+    an entering annulus, and as the contact shrinks the band it leaves, measured as the annulus
+    it would be if the contact grew back (at the previous step's s and B) and cut with its own
+    part of the increment, so that only its extra slip stays; the extra is a rigid slip of the
     contact. It is taken in full where T has the slip's sign before the step and after the cut,
     so it dissipates (``T`` times a slip of its own sign). Otherwise the plain step (no extra)
     decides: where T ends it with the other sign, it is the step; where T had the other sign
@@ -836,9 +835,9 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     # step and after the cut, else as the plain step (no extra) decides
     first, entering = 1.0, 1.0
     # the rim's extra slip grows with the share of the bound T has reached, |T|/(mu N), taken at
-    # the step's middle (the mean of its ends', the end's from a trial step)
+    # the step's middle: the mean of the start's and of a trial step's end's (ended; -1: none)
     level = min(1.0, abs(before) / covered_before) if covered_before > 0.0 else 0.0
-    rim = annulus_slip > 0.0 and (annulus or receded > 0.0)
+    crossed, ended = 1.0, -1.0
     if first_slip > 0.0 or annulus_slip > 0.0:
         if needed * before < 0.0 or needed * _resultant(history, count) < 0.0:
             plain = history.copy()
@@ -847,20 +846,18 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
             if end[0] * needed <= 0.0:
                 history[:] = plain
                 return end
-            crossed = 1.0
             if needed * before < 0.0:
                 crossed = end[0] / (end[0] - mu * N * before / covered_before)
                 level = 0.0  # the extra's share of the step begins where T crosses zero
-            level = 0.5 * (level + min(1.0, abs(end[0]) / (mu * N)))
-            first, entering = 1.0 + crossed * first_slip, 1.0 + crossed * annulus_slip * level
-        else:
-            if rim:
-                trial = history.copy()
-                end = _slide(trial, count, needed, N, mu, modulus, area, s, B, kappa, midway,
-                             untouched, annulus, span, laid, receded_span, receded, cut_measure,
-                             cut_stood, 1.0 + first_slip, 1.0 + annulus_slip * level, folds)
-                level = 0.5 * (level + min(1.0, abs(end[0]) / (mu * N)))
-            first, entering = 1.0 + first_slip, 1.0 + annulus_slip * level
+            ended = abs(end[0]) / (mu * N)
+        elif annulus_slip > 0.0 and (annulus or receded > 0.0):
+            ended = abs(_slide(history.copy(), count, needed, N, mu, modulus, area, s, B, kappa,
+                               midway, untouched, annulus, span, laid, receded_span, receded,
+                               cut_measure, cut_stood, 1.0 + first_slip,
+                               1.0 + annulus_slip * level, folds)[0]) / (mu * N)
+        if ended >= 0.0:
+            level = 0.5 * (level + min(1.0, ended))
+        first, entering = 1.0 + crossed * first_slip, 1.0 + crossed * annulus_slip * level
     return _slide(history, count, needed, N, mu, modulus, area, s, B, kappa, midway, untouched,
                   annulus, span, laid, receded_span, receded, cut_measure, cut_stood, first,
                   entering, folds)
