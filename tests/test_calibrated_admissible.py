@@ -13,8 +13,11 @@ from scipy.integrate import quad
 
 from hertz2d.calibration.laws import ContactPair, normal_force
 from hertz2d.calibration.laws import calibrated_kernel as kernel
-from hertz2d.calibration.laws.calibrated import (CalibratedCoefficients, CalibratedState,
-                                         calibrated_update, curve_constants)
+from hertz2d.calibration.laws.admissibility import (SEAT_STEPS, loop_work, make_loop,
+                                                    normalised_work)
+from hertz2d.calibration.laws.calibrated import (CalibratedCoefficients, CalibratedModel,
+                                                 CalibratedState, calibrated_update,
+                                                 curve_constants)
 
 COEFFICIENTS = CalibratedCoefficients(
     penalty=(0.08, 0.85, 0.12, -3.8, 1.8, 0.48), coupling_width=(0.9,),
@@ -248,8 +251,6 @@ def test_a_contact_whose_size_swings_with_its_displacement_settles():
     0.2 % of the second repeat's after 30 (with the shipped coefficients of format 4, by 5 % a
     repeat, and the loops that start at the top did negative work, -1.5e-3 mu N_max A): a
     ratchet, returning stored energy."""
-    from hertz2d.calibration.laws.admissibility import SEAT_STEPS, make_loop, normalised_work
-    from hertz2d.calibration.laws.calibrated import CalibratedModel
     pair = ContactPair.disc_on_wall(0.5, 10e9, 0.1348, 0.3621)
     loop = make_loop(pair, "wall", 0.03, 0.27, 0.2)
     steps, repeats = 64, 30
@@ -263,3 +264,17 @@ def test_a_contact_whose_size_swings_with_its_displacement_settles():
     works = [normalised_work(loop, table.iloc[:SEAT_STEPS + r * steps], steps)
              for r in range(2, repeats + 1)]
     assert min(works) > 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="known: the law does -5.4e-6 mu N_max A around this loop, "
+                                       "the same at 4 and 16 times the steps; cause not found")
+def test_an_in_phase_stick_loop_on_equal_discs_at_a_large_contact_does_no_negative_work():
+    """A counterexample the property test found (equal discs, nu 0, mu 0.29, a/R 0.19 swinging
+    to 0.22, the approach 25 % in phase with delta_t at 0.125 of the slip onset): the law's net
+    work is -5.4e-6 mu N_max A, beyond the quadrature's bound, and does not change with the step
+    (so not the quadrature nor the law's own step); -2.2e-7 at a/R 0.15, +1.8e-7 at 0.1. Kept
+    here, strict, so that it shows until the cause is found and fails once it is fixed."""
+    pair = ContactPair.discs(0.5, 10e9, 0.0, 0.28705521)
+    loop = make_loop(pair, "equal", 0.1875, 0.125, 0.25, "once", 0.0)
+    found = loop_work(CalibratedModel(pair, COEFFICIENTS), loop).refined()
+    assert not found.persists, found.refined_W
