@@ -8,12 +8,18 @@ wall contacts, |beta| to 0.5, a/R 0.02-0.2, mu 0.05-1, N swinging 0-40 % in and 
 along random smooth closed curves, amplitudes 0.05-1.5 x the slip onset). Per loop the net work W
 of the last of 3 repeats over ``mu N_max A`` at the map's steps; the loops below ``-THRESHOLD``
 are rerun at 4 and 16 times the steps and their W extrapolated to a vanishing step
-(:class:`~hertz2d.calibration.laws.admissibility.LoopWork`). Each finished chunk is appended to
-``benchmarks/results/calibrated_loops.csv``, each row with the key of what its W depends on (the
-coefficients, the seed, the steps: :func:`law_key`), so a killed run resumes where it stopped;
-a file that does not parse, or whose rows were computed for other coefficients, is set aside and
-the run starts over. The summary, printed and written to ``calibrated_loops.json``, counts the
-loops by band of |beta| and names the key.
+(:class:`~hertz2d.calibration.laws.admissibility.LoopWork`). Every loop with W < 0 is then rerun
+for what its W is made of: W over the last of :data:`SETTLED_REPEATS` repeats (a state that was
+still drifting after 3 has settled, and returns nothing), the least dissipation of any of its
+steps (:func:`~hertz2d.calibration.laws.passivity.step_dissipation`, at the map's steps and at 4
+times them: a value below zero that falls as the step's cube is the trapezoid rule's, not energy
+the law created) and the tangential increment the turning line of centres adds over a repeat (a
+DEM code's increments along a closed loop of the centres need not sum to zero). Each finished
+chunk is appended to ``benchmarks/results/calibrated_loops.csv``, each row with the key of what
+its W depends on (the coefficients, the memory's size, the seed, the steps: :func:`law_key`), so
+a killed run resumes where it stopped; a file that does not parse, or whose rows were computed
+for another key, is set aside and the run starts over. The summary, printed and written to
+``calibrated_loops.json``, counts the loops by band of |beta| and names the key.
 """
 from __future__ import annotations
 
@@ -32,9 +38,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, THRESHOLD,  # noqa: E402
-                                            Loop, extrapolated, normalised_work, random_loops)
+                                            Loop, extrapolated, loop_work, normalised_work,
+                                            random_loops)
 from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
-                                         CalibratedCoefficients, run_contacts)
+                                         CalibratedCoefficients, CalibratedModel, run_contacts)
+from hertz2d.calibration.laws.calibrated_kernel import PIECES  # noqa: E402
+from hertz2d.calibration.laws.passivity import step_dissipation  # noqa: E402
+from hertz2d.calibration.laws.rigid_kinematics import contact_frame  # noqa: E402
 from benchmarks import record  # noqa: E402
 from benchmarks.arguments import positive_int  # noqa: E402
 from hertz2d.calibration.validation.map.errors import LawChoice  # noqa: E402
@@ -45,6 +55,10 @@ TABLE = RESULTS / "calibrated_loops.csv"
 #: the loops' seed: not the map's (22) nor the tests'
 SEED = 2210
 CHUNK = 50
+#: repeats after which the loops with W < 0 are measured again
+SETTLED_REPEATS = 30
+#: the refinement of the steps at which their least step dissipation is measured again
+FINER = 4
 BANDS = (0.0, 1e-9, 0.1, 0.2, 0.3, 0.5 + 1e-9)
 
 
@@ -53,9 +67,10 @@ COLUMNS = ["loop", "W", "key"]
 
 def law_key(coefficients: CalibratedCoefficients) -> str:
     """A digest of what a loop's W depends on besides the code: the law's coefficients, the
-    loops' seed and their steps."""
-    text = json.dumps({"coefficients": coefficients.as_dict(), "seed": SEED, "steps": STEPS},
-                      sort_keys=True)
+    size of its memory (:data:`~hertz2d.calibration.laws.calibrated_kernel.PIECES`), the loops'
+    seed and their steps."""
+    text = json.dumps({"coefficients": coefficients.as_dict(), "pieces": PIECES, "seed": SEED,
+                       "steps": STEPS}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -94,6 +109,39 @@ def chunk_works(coefficients: CalibratedCoefficients, indexed: list[tuple[int, L
     return works
 
 
+def least_dissipation(coefficients: CalibratedCoefficients, loop: Loop, steps: int) -> float:
+    """The least dissipation of a step of the law along ``loop``'s path of ``steps`` a repeat,
+    as a DEM code drives it (the centres' frame), over ``mu N_max A`` (the pair's A)."""
+    path = loop.path(steps)
+    frame = contact_frame(path.delta_n, path.delta_t, float(loop.pair.R1), float(loop.pair.R2),
+                          loop.pair.wall)
+    dissipated, N_max = step_dissipation(loop.pair, frame.overlap, frame.increment, coefficients)
+    return float(dissipated.min()) / (float(loop.pair.mu) * N_max
+                                      * float(loop.pair.pair_displacement(loop.A)))
+
+
+def frame_increment(loop: Loop) -> float:
+    """The tangential increment the centres' frame sums to over one repeat of ``loop``, over
+    A: zero where the line of centres turns back along the path it turned on (and on a wall)."""
+    path = loop.path(STEPS, 1)
+    frame = contact_frame(path.delta_n, path.delta_t, float(loop.pair.R1), float(loop.pair.R2),
+                          loop.pair.wall)
+    return float(frame.increment.sum()) / loop.A
+
+
+def what_w_is_made_of(coefficients: CalibratedCoefficients, index: int, loop: Loop) -> dict:
+    """Worker task: for a loop with W < 0, W after :data:`SETTLED_REPEATS` repeats, the least
+    step dissipation at :data:`STEPS` and at :data:`FINER` times them, and the frame's
+    increment over a repeat."""
+    with quiet():
+        return {"loop": index,
+                "W settled": loop_work(CalibratedModel(loop.pair, coefficients), loop, STEPS,
+                                       SETTLED_REPEATS).W,
+                "least step": least_dissipation(coefficients, loop, STEPS),
+                "least step finer": least_dissipation(coefficients, loop, FINER * STEPS),
+                "frame increment": frame_increment(loop)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loops", type=positive_int, default=1000)
@@ -125,25 +173,51 @@ def main() -> int:
                                              violations.loop.astype(int),
                                              [loops[i] for i in violations.loop.astype(int)],
                                              [STEPS] * len(violations))}
+        negative = table[table.W < 0].loop.astype(int).tolist()
+        made_of = pd.DataFrame(list(tqdm(pool.map(
+            what_w_is_made_of, [law.coefficients] * len(negative), negative,
+            [loops[i] for i in negative]), total=len(negative), unit="loop", desc="W < 0")),
+            columns=["loop", "W settled", "least step", "least step finer", "frame increment"])
     beta = np.array([loops[int(i)].beta for i in table.loop])
     table = table.assign(beta=beta, kind=[loops[int(i)].kind for i in table.loop])
+    made_of = made_of.assign(beta=[loops[i].beta for i in made_of.loop])
     rows = []
     for low, high in zip(BANDS[:-1], BANDS[1:]):
         band = table[(table.beta >= low) & (table.beta < high)]
+        settled = made_of[(made_of.beta >= low) & (made_of.beta < high)]
         rows.append({"|beta| from": low, "to": min(high, 0.5), "loops": len(band),
                      "W < 0": int((band.W < 0).sum()),
-                     "smallest W": float(band.W.min()) if len(band) else float("nan")})
+                     "smallest W": float(band.W.min()) if len(band) else float("nan"),
+                     f"W < 0 after {SETTLED_REPEATS} repeats":
+                         int((settled["W settled"] < 0).sum()),
+                     "least step dissipation": (float(settled["least step"].min())
+                                                if len(settled) else float("nan"))})
     by_band = pd.DataFrame(rows)
     persisting = [i for i, works in refined.items() if extrapolated(works) < -QUADRATURE_BOUND]
     summary = {"loops": len(table), "key": key, "seed": SEED, "steps": STEPS,
                "threshold": THRESHOLD,
                "quadrature_bound": QUADRATURE_BOUND, "W < 0": int((table.W < 0).sum()),
                "W < -threshold": len(violations), "smallest W": float(table.W.min()),
-               "persisting": persisting}
+               "persisting": persisting, "settled_repeats": SETTLED_REPEATS,
+               f"W < 0 after {SETTLED_REPEATS} repeats": int((made_of["W settled"] < 0).sum()),
+               "smallest settled W": float(made_of["W settled"].min()),
+               "least step dissipation": float(made_of["least step"].min()),
+               f"least step dissipation at {FINER}x the steps":
+                   float(made_of["least step finer"].min()),
+               "loops whose frame adds an increment": int(
+                   (made_of["frame increment"].abs() > 1e-9).sum()),
+               "negative loops": made_of.drop(columns="beta").to_dict("records")}
     print(by_band.to_string(index=False))
     print(f"{len(table)} loops, W < 0 on {summary['W < 0']}, below -{THRESHOLD:g} on "
           f"{len(violations)}, persisting under refinement {len(persisting)}; smallest W "
           f"{summary['smallest W']:.3e} mu N_max A")
+    print(f"of the {len(made_of)} loops with W < 0: W < 0 after {SETTLED_REPEATS} repeats on "
+          f"{summary[f'W < 0 after {SETTLED_REPEATS} repeats']} (least "
+          f"{summary['smallest settled W']:.3e}); least step dissipation "
+          f"{summary['least step dissipation']:.2e} mu N_max A at {STEPS} steps a repeat, "
+          f"{summary[f'least step dissipation at {FINER}x the steps']:.2e} at {FINER * STEPS}; "
+          f"the centres' frame adds an increment on "
+          f"{summary['loops whose frame adds an increment']}")
     record.write("calibrated_loops", rows, started, **summary)  # the bands are its rows
     return 0
 

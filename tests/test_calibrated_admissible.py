@@ -4,6 +4,7 @@ the work exceeds that energy by (to the trapezoid rule's error, which falls as t
 the normal force's coupling term is the derivative of the structural compliance's energy, and a
 memory reduction keeps the force and never raises the energy."""
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from hertz2d.calibration.laws.admissibility import (SEAT_STEPS, loop_work, make_
 from hertz2d.calibration.laws.calibrated import (CalibratedCoefficients, CalibratedModel,
                                                  CalibratedState, calibrated_update,
                                                  curve_constants)
+from hertz2d.calibration.laws.passivity import step_dissipation
 
 COEFFICIENTS = CalibratedCoefficients(
     penalty=(0.08, 0.85, 0.12, -3.8, 1.8, 0.48), coupling_width=(0.9,),
@@ -101,27 +103,10 @@ def test_every_step_dissipates_what_the_work_exceeds_the_stored_energy_by(name):
     worst = {}
     for steps in (250, 2000):
         approach, displacement = random_walk(pair, 3, steps)
-        state = calibrated_update(pair, approach[0], 0.0, CalibratedState.unloaded(),
-                                  COEFFICIENTS)
-        N_H0 = float(normal_force(pair, pair.pair_displacement(approach[0]))[0])
-        previous = (float(state.T[0]), float(state.N[0]) - N_H0, float(state.energy[0]))
-        dissipated, lowest = 0.0, 0.0
-        for k in range(1, steps + 1):
-            state = calibrated_update(pair, approach[k], displacement[k] - displacement[k - 1],
-                                      state, COEFFICIENTS)
-            N_H = float(normal_force(pair, pair.pair_displacement(approach[k]))[0])
-            now = (float(state.T[0]), float(state.N[0]) - N_H, float(state.energy[0]))
-            work = (0.5 * (previous[0] + now[0]) * pair.pair_displacement(
-                        displacement[k] - displacement[k - 1])
-                    + 0.5 * (previous[1] + now[1]) * pair.pair_displacement(
-                        approach[k] - approach[k - 1]))
-            step = work - (now[2] - previous[2])
-            dissipated += step
-            lowest = min(lowest, step)
-            previous = now
-        scale = float(pair.mu) * float(state.N[0]) * float(np.ptp(displacement))
-        worst[steps] = lowest / scale
-        assert dissipated > 0.0
+        dissipated, N_max = step_dissipation(pair, approach, np.r_[0.0, np.diff(displacement)],
+                                             COEFFICIENTS)
+        worst[steps] = dissipated.min() / (float(pair.mu) * N_max * float(np.ptp(displacement)))
+        assert dissipated.sum() > 0.0
     assert worst[250] > -1e-5
     assert worst[2000] >= min(worst[250] / 300, 0.0)
 
@@ -266,14 +251,58 @@ def test_a_contact_whose_size_swings_with_its_displacement_settles():
     assert min(works) > 0.0
 
 
-@pytest.mark.xfail(strict=True, reason="known: the law does -5.4e-6 mu N_max A around this loop, "
-                                       "the same at 4 and 16 times the steps; cause not found")
+def in_phase_drift(steps: int = 64, repeats: int = 8) -> np.ndarray:
+    """How far T at the end of each repeat of the in-phase loop below moves from the repeat
+    before, over the loop's largest |T|: the law in its own frame (no turning line of
+    centres)."""
+    pair = ContactPair.discs(0.5, 10e9, 0.0, 0.28705521)
+    path = make_loop(pair, "equal", 0.1875, 0.125, 0.25, "once", 0.0).path(steps, repeats)
+    increments = np.diff(np.r_[0.0, path.delta_t])
+    state, T = CalibratedState.unloaded(), []
+    for delta_n, increment in zip(path.delta_n, increments):
+        state = calibrated_update(pair, delta_n, increment, state, COEFFICIENTS)
+        T.append(float(state.T[0]))
+    ends = np.array(T[SEAT_STEPS + steps - 1::steps])
+    return np.diff(ends) / np.abs(T).max()
+
+
+def test_an_in_phase_loop_drifts_by_the_structural_compliance_s_change(monkeypatch):
+    """Why the loop of the xfail below does negative work. Its contact grows and shrinks with
+    delta_t (a/R 0.16-0.22). A fixed traction stands for the displacement ``lambda(a) T`` of the
+    structural compliance plus the pieces' local one, and lambda falls as the contact grows (the
+    slope ``a dB/da + 2 kappa`` < 0): at each step the pieces stand for another displacement than
+    the one they were laid for, and the kernel makes up the difference with a slip front, which
+    does not undo itself around the loop. T at the end of every repeat moves by the same amount
+    (3.5-4.4e-5 of the loop's largest |T|), so the loop that starts at delta_t = -A returns
+    energy the loops before stored (each step dissipates: the per-step test above). With B
+    log-linear in a at the rate that holds lambda constant (slope 0), as in Mindlin and
+    Deresiewicz's memory rules, the same loop repeats itself from its second repeat (to rounding,
+    but for a fold's shift of at most 1e-5 now and then)."""
+    fitted = in_phase_drift()
+    assert np.all(fitted > 1e-5)
+    a0 = 0.1875 * 0.5
+    middle = curve_constants(ContactPair.discs(0.5, 10e9, 0.0, 0.28705521), a0, COEFFICIENTS)
+
+    def constant_lambda(pair, a, coefficients):
+        found = curve_constants(pair, a, coefficients)
+        return replace(found, B=middle.B - found.kappa * np.log(np.asarray(a) ** 2 / a0 ** 2),
+                       slope=0.0 * found.slope)
+
+    monkeypatch.setattr("hertz2d.calibration.laws.calibrated.curve_constants", constant_lambda)
+    flat = np.abs(in_phase_drift())
+    assert np.median(flat) < 1e-9 and flat.max() < 1e-5
+
+
+@pytest.mark.xfail(strict=True, reason="known: -5.4e-6 mu N_max A at every step refinement, "
+                                       "stored energy returned by a drift of the structural "
+                                       "compliance's (the test above)")
 def test_an_in_phase_stick_loop_on_equal_discs_at_a_large_contact_does_no_negative_work():
     """A counterexample the property test found (equal discs, nu 0, mu 0.29, a/R 0.19 swinging
     to 0.22, the approach 25 % in phase with delta_t at 0.125 of the slip onset): the law's net
     work is -5.4e-6 mu N_max A, beyond the quadrature's bound, and does not change with the step
-    (so not the quadrature nor the law's own step); -2.2e-7 at a/R 0.15, +1.8e-7 at 0.1. Kept
-    here, strict, so that it shows until the cause is found and fails once it is fixed."""
+    (so not the quadrature nor the law's own step); -2.2e-7 at a/R 0.15, +1.8e-7 at 0.1. The
+    cause: the drift of the test above, measured from the start where it has stored the most.
+    Kept here, strict, so that it shows until the drift is gone and fails once it is."""
     pair = ContactPair.discs(0.5, 10e9, 0.0, 0.28705521)
     loop = make_loop(pair, "equal", 0.1875, 0.125, 0.25, "once", 0.0)
     found = loop_work(CalibratedModel(pair, COEFFICIENTS), loop).refined()
