@@ -1,5 +1,5 @@
 """What sets the calibrated law's order in the time step: the first steps of a growing contact and
-how its memory of eight traction pieces is kept (run:
+how its memory of twelve traction pieces is kept (run:
 ``python benchmarks/calibrated_memory_order.py``).
 
 The DEM's oblique impacts with the calibrated law (``benchmarks/dem_verification.py``, table 6;

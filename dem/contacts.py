@@ -6,7 +6,7 @@ exactly while the contact is open), the tangential force T of Eq. 32 (the spring
 the contact tangent), the tangential stiffness kt (for the trapezoidal step of Eq. 32 and the
 energy ledger, :mod:`hertz2d.dem.energy`) and the half-width a (0 for the linear spring). A law with a
 longer memory keeps its own columns after those (:attr:`hertz2d.dem.laws.Law.history_width`: the
-calibrated law's stored-energy stiffness and its 28 doubles of traction pieces); the arrays are as
+calibrated law's stored-energy stiffness and its memory of traction pieces); the arrays are as
 wide as the law asks. The force loops pass each contact's first columns to the law's step
 (:func:`hertz2d.dem.laws.law_step`) and store the ones it returns; the calibrated law's step updates its
 own columns in place (:func:`hertz2d.dem.laws.calibrated_step`). Every entry, a law's own columns

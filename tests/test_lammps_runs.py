@@ -5,7 +5,7 @@
   under gravity for 0.25 s (discs cross the ranks' boundary, contacts span it, neighbour lists
   rebuilt and atoms sorted every step) are at the same positions and velocities to rounding
   (1e-12 m, 1e-9 m/s) at 25 snapshots, with the simplified law and with the calibrated law
-  (whose 28 doubles of history per contact travel with the atoms between the ranks).
+  (whose memory of traction pieces per contact travels with the atoms between the ranks).
   Beyond about 0.3 s the rounding differences (different force summation orders) grow as the
   packing's collisions amplify them, as between any two orders of summation.
 - A 200-disc bed settled under gravity for 1.6 s (the paper's law, dashpots of restitution 0.5)
