@@ -10,7 +10,8 @@ of the last of 3 repeats over ``mu N_max A`` at the map's steps; the loops below
 are rerun at 4 and 16 times the steps and their W extrapolated to a vanishing step
 (:class:`~hertz2d.calibration.laws.admissibility.LoopWork`). Every loop with W < 0 is then rerun
 for what its W is made of: W over the last of :data:`SETTLED_REPEATS` repeats (a state that was
-still drifting after 3 has settled, and returns nothing), the least dissipation of any of its
+still drifting after 3 has settled, and returns nothing; also with the loop closed in the law's
+own variables, without the turning line of centres), the least dissipation of any of its
 steps (:func:`~hertz2d.calibration.laws.passivity.step_dissipation`, at the map's steps and at 4
 times them: a value below zero that falls as the step's cube is the trapezoid rule's, not energy
 the law created) and the tangential increment the turning line of centres adds over a repeat (a
@@ -43,7 +44,7 @@ from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, THRESHOLD,
 from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
                                          CalibratedCoefficients, CalibratedModel, run_contacts)
 from hertz2d.calibration.laws.calibrated_kernel import PIECES  # noqa: E402
-from hertz2d.calibration.laws.passivity import step_dissipation  # noqa: E402
+from hertz2d.calibration.laws.passivity import own_frame, step_dissipation  # noqa: E402
 from hertz2d.calibration.laws.rigid_kinematics import contact_frame  # noqa: E402
 from benchmarks import record  # noqa: E402
 from benchmarks.arguments import positive_int  # noqa: E402
@@ -129,14 +130,25 @@ def frame_increment(loop: Loop) -> float:
     return float(frame.increment.sum()) / loop.A
 
 
+def settled_in_own_frame(coefficients: CalibratedCoefficients, loop: Loop) -> float:
+    """W (as :func:`normalised_work` measures it) after :data:`SETTLED_REPEATS` repeats of
+    ``loop`` closed in the law's own variables: the overlap ``delta_n`` and the tangential
+    increments of ``delta_t``, with no turning line of centres (on a wall, the DEM's frame)."""
+    path = loop.path(STEPS, SETTLED_REPEATS)
+    T, N, _ = own_frame(loop.pair, path.delta_n, np.diff(path.delta_t, prepend=0.0),
+                        coefficients)
+    return normalised_work(loop, pd.DataFrame({"Fx": T, "Fz": N, "N": N}), STEPS)
+
+
 def what_w_is_made_of(coefficients: CalibratedCoefficients, index: int, loop: Loop) -> dict:
-    """Worker task: for a loop with W < 0, W after :data:`SETTLED_REPEATS` repeats, the least
-    step dissipation at :data:`STEPS` and at :data:`FINER` times them, and the frame's
-    increment over a repeat."""
+    """Worker task: for a loop with W < 0, W after :data:`SETTLED_REPEATS` repeats (as a DEM
+    code drives the law, and closed in the law's own variables), the least step dissipation at
+    :data:`STEPS` and at :data:`FINER` times them, and the frame's increment over a repeat."""
     with quiet():
         return {"loop": index,
                 "W settled": loop_work(CalibratedModel(loop.pair, coefficients), loop, STEPS,
                                        SETTLED_REPEATS).W,
+                "W settled, own frame": settled_in_own_frame(coefficients, loop),
                 "least step": least_dissipation(coefficients, loop, STEPS),
                 "least step finer": least_dissipation(coefficients, loop, FINER * STEPS),
                 "frame increment": frame_increment(loop)}
@@ -177,7 +189,8 @@ def main() -> int:
         made_of = pd.DataFrame(list(tqdm(pool.map(
             what_w_is_made_of, [law.coefficients] * len(negative), negative,
             [loops[i] for i in negative]), total=len(negative), unit="loop", desc="W < 0")),
-            columns=["loop", "W settled", "least step", "least step finer", "frame increment"])
+            columns=["loop", "W settled", "W settled, own frame", "least step",
+                     "least step finer", "frame increment"])
     beta = np.array([loops[int(i)].beta for i in table.loop])
     table = table.assign(beta=beta, kind=[loops[int(i)].kind for i in table.loop])
     made_of = made_of.assign(beta=[loops[i].beta for i in made_of.loop])
@@ -190,6 +203,7 @@ def main() -> int:
                      "smallest W": float(band.W.min()) if len(band) else float("nan"),
                      f"W < 0 after {SETTLED_REPEATS} repeats":
                          int((settled["W settled"] < 0).sum()),
+                     "the same, own frame": int((settled["W settled, own frame"] < 0).sum()),
                      "least step dissipation": (float(settled["least step"].min())
                                                 if len(settled) else float("nan"))})
     by_band = pd.DataFrame(rows)
@@ -201,6 +215,9 @@ def main() -> int:
                "persisting": persisting, "settled_repeats": SETTLED_REPEATS,
                f"W < 0 after {SETTLED_REPEATS} repeats": int((made_of["W settled"] < 0).sum()),
                "smallest settled W": float(made_of["W settled"].min()),
+               f"W < 0 after {SETTLED_REPEATS} repeats, own frame":
+                   int((made_of["W settled, own frame"] < 0).sum()),
+               "smallest settled W, own frame": float(made_of["W settled, own frame"].min()),
                "least step dissipation": float(made_of["least step"].min()),
                f"least step dissipation at {FINER}x the steps":
                    float(made_of["least step finer"].min()),
@@ -213,7 +230,9 @@ def main() -> int:
           f"{summary['smallest W']:.3e} mu N_max A")
     print(f"of the {len(made_of)} loops with W < 0: W < 0 after {SETTLED_REPEATS} repeats on "
           f"{summary[f'W < 0 after {SETTLED_REPEATS} repeats']} (least "
-          f"{summary['smallest settled W']:.3e}); least step dissipation "
+          f"{summary['smallest settled W']:.3e}; closed in the law's own variables on "
+          f"{summary[f'W < 0 after {SETTLED_REPEATS} repeats, own frame']}, least "
+          f"{summary['smallest settled W, own frame']:.3e}); least step dissipation "
           f"{summary['least step dissipation']:.2e} mu N_max A at {STEPS} steps a repeat, "
           f"{summary[f'least step dissipation at {FINER}x the steps']:.2e} at {FINER * STEPS}; "
           f"the centres' frame adds an increment on "

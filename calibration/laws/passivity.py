@@ -26,18 +26,28 @@ from hertz2d.calibration.laws.hertz2d import normal_force
 from hertz2d.calibration.laws.pair import ContactPair
 
 
-def step_dissipation(pair: ContactPair, overlap, increment,
-                     coefficients: CalibratedCoefficients) -> tuple[np.ndarray, float]:
-    """``(d, N_max)``: the dissipation d_k of each step k >= 1 (J/m) of the calibrated law along
-    a path given as the law takes it (the overlap at each step and each step's tangential
-    increment, the disc's own for a wall, as :func:`calibrated_update`; the first step's
-    increment from the unloaded state), and the largest normal force on the path (N/m)."""
+def own_frame(pair: ContactPair, overlap, increment, coefficients: CalibratedCoefficients
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(T, N, E)`` of the calibrated law at each step of a path given as the law takes it
+    (the overlap at each step and each step's tangential increment, the disc's own for a wall,
+    as :func:`calibrated_update`; the first step's increment from the unloaded state): its
+    forces (N/m) and the stored energy of its traction (J/m)."""
     overlap, increment = np.asarray(overlap, float), np.asarray(increment, float)
     state = CalibratedState.unloaded()
     T, N, energy = (np.zeros(len(overlap)) for _ in range(3))
     for k in range(len(overlap)):
         state = calibrated_update(pair, overlap[k], increment[k], state, coefficients)
         T[k], N[k], energy[k] = state.T[0], state.N[0], state.energy[0]
+    return T, N, energy
+
+
+def step_dissipation(pair: ContactPair, overlap, increment,
+                     coefficients: CalibratedCoefficients) -> tuple[np.ndarray, float]:
+    """``(d, N_max)``: the dissipation d_k of each step k >= 1 (J/m) of the calibrated law along
+    a path given as :func:`own_frame` takes it, and the largest normal force on the path
+    (N/m)."""
+    overlap, increment = np.asarray(overlap, float), np.asarray(increment, float)
+    T, N, energy = own_frame(pair, overlap, increment, coefficients)
     coupling = N - normal_force(pair, pair.pair_displacement(overlap))[0]
     work = (0.5 * (T[1:] + T[:-1]) * pair.pair_displacement(increment[1:])
             + 0.5 * (coupling[1:] + coupling[:-1]) * pair.pair_displacement(np.diff(overlap)))
