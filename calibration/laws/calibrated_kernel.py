@@ -81,7 +81,7 @@ import numpy as np
 from hertz2d.calibration.laws.lambert_w import lambert_w_minus1
 
 #: the most traction pieces a contact keeps (one more for the length of a step): twelve, because
-#: loops whose approach swings at twice the tangential frequency need nine to eleven with the
+#: loops whose approach swings at twice the tangential frequency need nine to twelve with the
 #: folds, and with eight each repeat's memory reduction moved T's loop a little (a drift that
 #: returned stored energy on 29 of the 69 of 10^4 random loops whose W was negative)
 PIECES = 12
