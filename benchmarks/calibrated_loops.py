@@ -38,9 +38,9 @@ from tqdm import tqdm
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, THRESHOLD,  # noqa: E402
-                                            Loop, extrapolated, loop_work, normalised_work,
-                                            random_loops)
+from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, REPEATS,  # noqa: E402
+                                            THRESHOLD, Loop, extrapolated, loop_work,
+                                            normalised_work, random_loops)
 from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
                                          CalibratedCoefficients, CalibratedModel, run_contacts)
 from hertz2d.calibration.laws.calibrated_kernel import PIECES  # noqa: E402
@@ -75,24 +75,6 @@ def law_key(coefficients: CalibratedCoefficients) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def done_so_far(key: str) -> pd.DataFrame:
-    """The loops of an earlier run with the same ``key`` (none if the file is unusable, or was
-    written for other coefficients: then it is set aside)."""
-    if not TABLE.exists():
-        return pd.DataFrame(columns=COLUMNS)
-    try:
-        table = pd.read_csv(TABLE, dtype={"key": str})
-        if list(table.columns) != COLUMNS or not np.isfinite(table.W).all():
-            raise ValueError("unexpected columns or values")
-        if (table.key != key).any():
-            raise ValueError(f"rows computed for other coefficients than key {key}")
-        return table
-    except (ValueError, pd.errors.ParserError) as error:
-        TABLE.rename(TABLE.with_suffix(".csv.bad"))
-        print(f"calibrated_loops: {TABLE.name} set aside ({error}); starting over", file=sys.stderr)
-        return pd.DataFrame(columns=COLUMNS)
-
-
 def chunk_works(coefficients: CalibratedCoefficients, indexed: list[tuple[int, Loop]]
                 ) -> dict[int, float]:
     """Worker task: ``{loop index: W}`` of the law on the ``(index, loop)`` pairs, the loops on
@@ -110,12 +92,18 @@ def chunk_works(coefficients: CalibratedCoefficients, indexed: list[tuple[int, L
     return works
 
 
+def centres_frame(loop: Loop, steps: int, repeats: int = REPEATS):
+    """The frame a DEM code drives the law in along ``loop``'s path (the turning line of centres;
+    on a wall, the wall's)."""
+    path = loop.path(steps, repeats)
+    return contact_frame(path.delta_n, path.delta_t, float(loop.pair.R1), float(loop.pair.R2),
+                         loop.pair.wall)
+
+
 def least_dissipation(coefficients: CalibratedCoefficients, loop: Loop, steps: int) -> float:
     """The least dissipation of a step of the law along ``loop``'s path of ``steps`` a repeat,
     as a DEM code drives it (the centres' frame), over ``mu N_max A`` (the pair's A)."""
-    path = loop.path(steps)
-    frame = contact_frame(path.delta_n, path.delta_t, float(loop.pair.R1), float(loop.pair.R2),
-                          loop.pair.wall)
+    frame = centres_frame(loop, steps)
     dissipated, N_max = step_dissipation(loop.pair, frame.overlap, frame.increment, coefficients)
     return float(dissipated.min()) / (float(loop.pair.mu) * N_max
                                       * float(loop.pair.pair_displacement(loop.A)))
@@ -124,10 +112,7 @@ def least_dissipation(coefficients: CalibratedCoefficients, loop: Loop, steps: i
 def frame_increment(loop: Loop) -> float:
     """The tangential increment the centres' frame sums to over one repeat of ``loop``, over
     A: zero where the line of centres turns back along the path it turned on (and on a wall)."""
-    path = loop.path(STEPS, 1)
-    frame = contact_frame(path.delta_n, path.delta_t, float(loop.pair.R1), float(loop.pair.R2),
-                          loop.pair.wall)
-    return float(frame.increment.sum()) / loop.A
+    return float(centres_frame(loop, STEPS, 1).increment.sum()) / loop.A
 
 
 def settled_in_own_frame(coefficients: CalibratedCoefficients, loop: Loop) -> float:
@@ -165,7 +150,7 @@ def main() -> int:
     key = law_key(law.coefficients)
     loops = random_loops(args.loops, SEED)
     RESULTS.mkdir(exist_ok=True)
-    found = done_so_far(key)
+    found = record.resumed(TABLE, COLUMNS, key, finite=("W",))
     todo = [i for i in range(args.loops) if i not in set(found.loop.astype(int))]
     if not TABLE.exists():
         TABLE.write_text(",".join(COLUMNS) + "\n")

@@ -57,26 +57,6 @@ def fem_work(index: int, loop: Loop) -> tuple[int, float, str]:
     return index, normalised_work(loop, result.table, STEPS), ""
 
 
-def done_so_far(key: str) -> pd.DataFrame:
-    """The FEM results of an earlier run for the law's run ``key`` (none if the file is unusable
-    or answers another run: then it is set aside)."""
-    if not TABLE.exists():
-        return pd.DataFrame(columns=COLUMNS)
-    try:
-        table = pd.read_csv(TABLE, dtype={"key": str, "failure": str}, keep_default_na=False)
-        if list(table.columns) != COLUMNS:
-            raise ValueError("unexpected columns")
-        if (table.key != key).any():
-            raise ValueError(f"rows answer another run of the law than key {key}")
-        table["W_fem"] = pd.to_numeric(table.W_fem)
-        return table
-    except (ValueError, pd.errors.ParserError) as error:
-        TABLE.rename(TABLE.with_suffix(".csv.bad"))
-        print(f"calibrated_loops_fem: {TABLE.name} set aside ({error}); starting over",
-              file=sys.stderr)
-        return pd.DataFrame(columns=COLUMNS)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=positive_int, default=2)
@@ -91,7 +71,7 @@ def main() -> int:
     law_W = pd.read_csv(RESULTS / "calibrated_loops.csv", dtype={"key": str})
     law_W = law_W[law_W.key == law_run["key"]].drop_duplicates("loop").set_index("loop").W
     loops = random_loops(int(negative.loop.max()) + 1, law_run["seed"])
-    found = done_so_far(law_run["key"])
+    found = record.resumed(TABLE, COLUMNS, law_run["key"])
     todo = [int(i) for i in negative.loop if int(i) not in set(found.loop.astype(int))]
     if not TABLE.exists():
         TABLE.write_text(",".join(COLUMNS) + "\n")
@@ -102,7 +82,7 @@ def main() -> int:
             with TABLE.open("a") as out:
                 out.write(f"{index},{work!r},{failure.replace(',', ';')},{law_run['key']}\n")
             bar.update()
-    fem = done_so_far(law_run["key"]).drop_duplicates("loop").set_index("loop")
+    fem = record.resumed(TABLE, COLUMNS, law_run["key"]).drop_duplicates("loop").set_index("loop")
     rows = []
     for _, row in negative.iterrows():
         loop = loops[int(row.loop)]

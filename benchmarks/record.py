@@ -9,11 +9,14 @@ benchmark leaves the previous run's table.
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
+
+import pandas as pd
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -40,3 +43,28 @@ def write(name: str, rows: list[dict], started: list[float], **fields) -> Path:
     partial.write_text(text)
     partial.replace(out)
     return out
+
+
+def resumed(table: Path, columns: list[str], key: str, finite: tuple[str, ...] = ()):
+    """The rows a killed run of a benchmark appended to ``table`` (a CSV of ``columns``, the last
+    ``key``: what the rows depend on), to resume from; none if there is no file, and none if it
+    does not parse, has other columns, a value not finite in a ``finite`` column, or rows of
+    another key: then it is set aside (renamed ``.csv.bad``, with a line on stderr), never
+    trusted."""
+    empty = pd.DataFrame(columns=columns)
+    if not table.exists():
+        return empty
+    try:
+        rows = pd.read_csv(table, dtype={"key": str}, keep_default_na=False, na_values=["nan"])
+        if list(rows.columns) != columns:
+            raise ValueError("unexpected columns")
+        for column in finite:
+            if not pd.to_numeric(rows[column]).map(math.isfinite).all():
+                raise ValueError(f"a {column} that is not finite")
+        if (rows.key != key).any():
+            raise ValueError(f"rows computed for another key than {key}")
+        return rows
+    except (ValueError, TypeError, pd.errors.ParserError) as error:
+        table.rename(table.with_suffix(".csv.bad"))
+        print(f"{table.stem}: {table.name} set aside ({error}); starting over", file=sys.stderr)
+        return empty

@@ -48,3 +48,23 @@ def test_the_recorder_writes_provenance_and_rows_whole(tmp_path, monkeypatch):
     assert data["command"] == "python benchmarks/dem.py --repeats 2"
     assert data["load_average"]["before"] == started and len(data["load_average"]["after"]) == 3
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dem.json"]  # no partial file left
+
+
+def test_a_resumed_table_is_read_back_and_a_bad_one_set_aside(tmp_path, capsys):
+    """``record.resumed``: a benchmark's appended rows come back as written; a file with rows of
+    another key, a value not finite where one must be, or other columns is renamed ``.csv.bad``
+    with one line on stderr, and the run starts from no rows (never from the bad file)."""
+    record = benchmark_module("record")
+    table, columns = tmp_path / "loops.csv", ["loop", "W", "key"]
+    assert record.resumed(table, columns, "k").empty
+    table.write_text("loop,W,key\n3,-0.25,k\n7,nan,k\n")
+    rows = record.resumed(table, columns, "k")
+    assert rows.loop.tolist() == [3, 7] and rows.W.iloc[0] == -0.25
+    for text, why in [("loop,W,key\n3,0.5,other\n", "another key"),
+                      ("loop,W,key\n7,nan,k\n", "not finite"),
+                      ("loop,key\n3,k\n", "unexpected columns")]:
+        table.write_text(text)
+        assert record.resumed(table, columns, "k", finite=("W",)).empty
+        assert not table.exists() and (tmp_path / "loops.csv.bad").read_text() == text
+        assert why in capsys.readouterr().err
+        (tmp_path / "loops.csv.bad").unlink()
