@@ -133,8 +133,9 @@ def test_a_law_without_the_fems_normal_loop_misses_the_energy_by_that_loops_shar
     kt delta_t + c1 delta_n and Fz = kn delta_n + c delta_t the loops are c1 I and -c I (I the
     closed integral of delta_n d(delta_t), by Green's theorem), so the normal loop's share of
     the energy is -c/(c1 - c). A "law" with the same Fx and c = 0 dissipates the tangential loop
-    alone: its signed energy error is minus that share. The map records both, and the cycles
-    fall into the bands of the share they were built with."""
+    alone: its signed energy error is minus that share, and its tangential loop's error is
+    zero. The map records all three, and the cycles fall into the bands of the share they were
+    built with."""
     path = LoadPath.build("stick-cycle", 0.02, 0.004, steps=8, normal_steps=2, cycles=2,
                           normal_swing=0.3)
     frame = path.frame().assign(c=1.0)
@@ -152,6 +153,7 @@ def test_a_law_without_the_fems_normal_loop_misses_the_energy_by_that_loops_shar
         found = case_errors(with_stiffness(fem), with_stiffness(law))[ENERGY]
         assert found["fem_normal_share"] == pytest.approx(share, abs=1e-12)
         assert found["signed_rel_error"] == pytest.approx(-share, abs=1e-12)
+        assert found["tangential_loop_error"] == pytest.approx(0.0, abs=1e-12)
         rows.append({**base, "quantity": ENERGY, **found})
     rows.append({**base, "quantity": ENERGY, **found, "law": "other"})  # another law's: not counted
     bands = energy_by_normal_loop(pd.DataFrame(rows), "calibrated")
@@ -160,6 +162,8 @@ def test_a_law_without_the_fems_normal_loop_misses_the_energy_by_that_loops_shar
     assert list(bands["energy within 10 %"]) == [1.0, 1.0, 0.0, 0.0]
     np.testing.assert_allclose(bands["median signed energy error"], [-0.005, -0.05, -0.2, -0.5],
                                atol=1e-12)
+    assert list(bands["tangential loop within 10 %"]) == [1.0, 1.0, 1.0, 1.0]
+    np.testing.assert_allclose(bands["median signed tangential-loop error"], 0.0, atol=1e-12)
 
 
 def test_the_fits_path_residuals_see_one_far_off_step_under_both_metrics():

@@ -127,8 +127,10 @@ def energy_by_normal_loop(errors: pd.DataFrame, law: str,
     """A law's held-out cycles (as :func:`energy_verdicts`) per band of the share of the FEM's
     energy per cycle that its normal loop dissipates (``fem_normal_share``,
     :data:`NORMAL_SHARE_BANDS`): the cycles, the share within 10 % of the FEM's energy, the
-    median signed error (negative: the law dissipates less) and the median ``|beta|``. Empty for
-    an error table written before the map recorded the share."""
+    median signed error (negative: the law dissipates less), the same two of the tangential
+    loop alone (the law's closed integral of Fx d(delta_t) less the FEM's, over the FEM's energy
+    per cycle: the loop the law's slip dissipates in) and the median ``|beta|``. Empty for an
+    error table written before the map recorded the share."""
     mine = errors[(errors.law == law) & (errors.variant == variant)
                   & (errors.quantity == ENERGY)]
     if "fem_normal_share" not in mine.columns or mine.empty:
@@ -141,8 +143,19 @@ def energy_by_normal_loop(errors: pd.DataFrame, law: str,
                      "energy within 10 %": float((cycles.max_rel_error.abs()
                                                   < ENERGY_LIMIT).mean()),
                      "median signed energy error": float(cycles.signed_rel_error.median()),
+                     **_tangential_loop(cycles),
                      "median |beta|": float(cycles.beta.median())})
     return pd.DataFrame(rows)
+
+
+def _tangential_loop(cycles: pd.DataFrame) -> dict:
+    """The tangential loop's columns of :func:`energy_by_normal_loop` (none for an error table
+    written before the map recorded it)."""
+    if "tangential_loop_error" not in cycles.columns:
+        return {}
+    error = cycles.tangential_loop_error
+    return {"tangential loop within 10 %": float((error.abs() < ENERGY_LIMIT).mean()),
+            "median signed tangential-loop error": float(error.median())}
 
 
 def unloading_starts(table: pd.DataFrame) -> np.ndarray:

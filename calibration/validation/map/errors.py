@@ -81,7 +81,7 @@ FLOOR = 0.2
 FLOORED = ("normal force", "tangential force")
 #: the columns :func:`case_errors` measures (every other column of the table names the case)
 MEASURES = ("steps", "max_rel_error", "rms_rel_error", "max_floor_error", "rms_floor_error",
-            "signed_rel_error", "fem_normal_share")
+            "signed_rel_error", "fem_normal_share", "tangential_loop_error")
 
 
 @dataclass(frozen=True)
@@ -175,6 +175,7 @@ class Judged:
     quantities: dict[str, tuple[str, np.ndarray, np.ndarray, np.ndarray, float]]
     energy: float | None
     normal_share: float | None = None
+    tangential: float | None = None
 
     @classmethod
     def of(cls, fem_table: pd.DataFrame) -> "Judged":
@@ -192,7 +193,7 @@ class Judged:
         tangential, normal = loop_works(fem_table)
         energy = tangential + normal
         return cls(fem_table.step.to_numpy(), quantities, energy,
-                   normal / energy if energy > 0 else None)
+                   normal / energy if energy > 0 else None, tangential)
 
 
 def case_errors(fem_table: pd.DataFrame, law_table: pd.DataFrame,
@@ -216,7 +217,9 @@ def case_errors(fem_table: pd.DataFrame, law_table: pd.DataFrame,
     if judged.energy is not None and judged.energy > 0:
         error = (energy_per_cycle(law_table) - judged.energy) / judged.energy
         found[ENERGY] = {**error_measures(np.array([error])), "signed_rel_error": error,
-                         "fem_normal_share": judged.normal_share}
+                         "fem_normal_share": judged.normal_share,
+                         "tangential_loop_error": (loop_works(law_table)[0] - judged.tangential)
+                         / judged.energy}
     return found
 
 
