@@ -364,7 +364,7 @@ CASES = [
     ([*IMPACT, "--law", "calibrated", "--results", "{coef_absurd}"],
      "coefficients penalty[0]=-1000000000.0 is outside [-5, 5]"),
     ([*MODEL, "--law", "calibrated", "--results", "{coef_version}"],
-     "format_version=7 is not 5"),
+     "format_version=7 is not 6"),
     ([*MODEL, "--law", "calibrated", "--results", "{coef_bom}"], "byte-order mark (BOM)"),
     (["export-law", "--from", "{law_calibrated_w}", "--out", "{empty}/law"],
      "coefficients penalty[0]=-50.0 is outside [-5, 5]"),

@@ -252,32 +252,27 @@ def test_the_innermost_pieces_relax_to_no_more_energy_and_the_same_force(pieces)
     assert_reduced(pieces, lambda history, count, area: kernel.relax_innermost(history, count))
 
 
-def test_a_contact_whose_size_swings_with_its_displacement_settles():
-    """The rim's extra slip acts as the contact grows and as it shrinks. A disc on a wall (nu
-    0.13, mu 0.36, a/R 0.03: |beta|/mu about 1, a held-out contact's), its approach swinging 20 %
-    in phase with delta_t at 0.27 of the onset of full slip: the FEM's loop on this path repeats
-    itself to 1e-10 from its second cycle on. The law's settles more slowly (the growing contact's
-    annulus sticks where the shrinking one's rim releases traction, so the two halves' extra
-    slips balance only at an offset): over 30 repeats T at the loop's top moves less every repeat,
-    the last move under 5 % of the first, and stays within 15 % of the second repeat's (9 % with
-    these coefficients), and the work of every repeat's loop, from each of four starting points,
-    is positive. With the extra slip on growth alone T's top fell by a fifth every repeat, to
-    0.2 % of the second repeat's after 30 (with the shipped coefficients of format 4, by 5 % a
-    repeat, and the loops that start at the top did negative work, -1.5e-3 mu N_max A): a
-    ratchet, returning stored energy."""
+def test_a_contact_whose_size_swings_with_its_displacement_repeats_itself_from_its_second_cycle():
+    """A disc on a wall (nu 0.13, mu 0.36, a/R 0.03: |beta|/mu about 1, a held-out contact's),
+    its approach swinging 20 % in phase with delta_t at 0.27 of the onset of full slip: the
+    FEM's loop on this path repeats itself to 1e-10 from its second cycle on. So does the law's:
+    its rim slips extra on fresh area only, which the first cycle covers, so T at the loop's top
+    is the same in every repeat from the second on (to 1e-12 of it, rounding), and so is the
+    work of every repeat's loop, from each of four starting points, positive. With an extra slip
+    each time the rim swept a band (coefficients of format 5), T's top moved by 9 % over 30
+    repeats and still by 0.03 % in the 30th; with one on growth alone it fell by a fifth every repeat (format 4), and
+    the loops that start at the top did negative work: a ratchet, returning stored energy."""
     pair = ContactPair.disc_on_wall(0.5, 10e9, 0.1348, 0.3621)
     loop = make_loop(pair, "wall", 0.03, 0.27, 0.2)
     steps, repeats = 64, 30
     table = CalibratedModel(pair, COEFFICIENTS).run(loop.path(steps, repeats))
     T = table["T"].to_numpy()
     tops = T[SEAT_STEPS + steps // 4 - 1::steps][1:]
-    moves = np.abs(np.diff(tops))
-    assert np.all(moves[1:] < moves[:-1])
-    assert moves[-1] < 0.05 * moves[0]
-    assert abs(tops[-1] - tops[0]) < 0.15 * abs(tops[0])
-    works = [normalised_work(loop, table.iloc[:SEAT_STEPS + r * steps], steps)
-             for r in range(2, repeats + 1)]
-    assert min(works) > 0.0
+    assert np.abs(tops - tops[0]).max() < 1e-12 * abs(tops[0])
+    works = np.array([normalised_work(loop, table.iloc[:SEAT_STEPS + r * steps], steps)
+                      for r in range(2, repeats + 1)])
+    assert works.min() > 0.0
+    assert np.ptp(works) < 1e-9 * works.max()
 
 
 def in_phase_drift(steps: int = 64, repeats: int = 8) -> np.ndarray:
@@ -297,7 +292,7 @@ def test_an_in_phase_loop_drifts_by_the_structural_compliance_s_change(monkeypat
     slope ``a dB/da + 2 kappa`` < 0): at each step the pieces stand for another displacement than
     the one they were laid for, and the kernel makes up the difference with a slip front, which
     does not undo itself around the loop. T at the end of every repeat moves by the same amount
-    (3.5-4.4e-5 of the loop's largest |T|), so the loop that starts at delta_t = -A returns
+    (4.1-4.4e-5 of the loop's largest |T|), so the loop that starts at delta_t = -A returns
     energy the loops before stored (each step dissipates: the per-step test above). With B
     log-linear in a at the rate that holds lambda constant (slope 0), as in Mindlin and
     Deresiewicz's memory rules, the same loop repeats itself from its second repeat (to rounding,
@@ -317,14 +312,15 @@ def test_an_in_phase_loop_drifts_by_the_structural_compliance_s_change(monkeypat
     assert np.median(flat) < 1e-9 and flat.max() < 1e-5
 
 
-@pytest.mark.xfail(strict=True, reason="known: -5.4e-6 mu N_max A at every step refinement, "
+@pytest.mark.xfail(strict=True, reason="known: -6.8e-6 mu N_max A at every step refinement, "
                                        "stored energy returned by a drift of the structural "
                                        "compliance's (the test above)")
 def test_an_in_phase_stick_loop_on_equal_discs_at_a_large_contact_does_no_negative_work():
     """A counterexample the property test found (equal discs, nu 0, mu 0.29, a/R 0.19 swinging
     to 0.22, the approach 25 % in phase with delta_t at 0.125 of the slip onset): the law's net
-    work is -5.4e-6 mu N_max A, beyond the quadrature's bound, and does not change with the step
-    (so not the quadrature nor the law's own step); -2.2e-7 at a/R 0.15, +1.8e-7 at 0.1. The
+    work is -6.8e-6 mu N_max A (-6.3e-6 at 16 times the steps), beyond the quadrature's bound,
+    and hardly changes with the step (so not the quadrature nor the law's own step); -9.8e-9 at
+    a/R 0.15, +3.8e-8 at 0.1. The
     cause: the drift of the test above, measured from the start where it has stored the most.
     Kept here, strict, so that it shows until the drift is gone and fails once it is."""
     pair = ContactPair.discs(0.5, 10e9, 0.0, 0.28705521)

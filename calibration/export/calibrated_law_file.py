@@ -81,14 +81,14 @@ CALIBRATED_FORMULAS = {
                                   "front has crossed since the contact closed; set to a^2 when a "
                                   "contact no front has crossed grows, lowered to a front's e, 0 "
                                   "at full slip, cut with a) needs f_u times (C2)'s displacement; "
-                                  "an entering annulus (span, laid: its displacement per unit "
-                                  "density D(1) - D(y) and laid = span - (s slope/2)(1 - y + y "
-                                  "log y), y = a_prev^2/a^2) takes phi = clip(rest/(span + (f_a - "
-                                  "1) laid), -1, 1); a shrinking contact's band (span and laid of "
-                                  "the annulus it would be at a_prev: s a_prev^2/a^2, B + (slope "
-                                  "- 2 kappa) log(a_prev^2/a^2)/2, y = a^2/a_prev^2) takes "
-                                  "clip(rest x/(span + x), -x, x) of the rest as rigid slip, x = "
-                                  "(f_a - 1) laid; all in full where sum_j phi_j (e_j - "
+                                  "an entering annulus (span: its displacement per unit density "
+                                  "D(1) - D(y), y = a_prev^2/a^2) takes phi = clip(rest/(span + "
+                                  "(f_a - 1) laid), -1, 1), laid = span' - (s slope/2)(1 - y' + "
+                                  "y' log y') with span' = s ((1 - y') B + kappa y' log y') over "
+                                  "its fresh part, y' = max(a_prev^2, L)/a^2, L the largest area "
+                                  "(history[LARGEST]: the largest a^2 since the contact closed, "
+                                  "then raised to a^2), laid = 0 where L >= a^2; "
+                                  "all in full where sum_j phi_j (e_j - "
                                   "e_(j-1)) has the sign of "
                                   "the rest before the step and after the cut; else the plain "
                                   "step (f = 1) decides: if T ends it with the other sign, f = 1; "
@@ -174,12 +174,12 @@ HISTORY = {
     "layout": "[0] the number of pieces, [1] the displacement they stand for (pair's, m), "
               "[2] the area a^2 they cover (m^2), then PIECES widths e_j - e_(j-1) (m^2), "
               "PIECES logs log(e_j/e_(j-1)) and PIECES densities phi_j, then [UNTOUCHED] the "
-              "untouched area (m^2, locked-in-slip)",
+              "untouched area and [LARGEST] the largest area (m^2, locked-in-slip)",
     "rule": "all 0 for a new contact; an open contact (delta_n <= 0, N = 0) or mu = 0 zeroes it",
 }
 
 #: the kernel's constants a port needs (law.json "constants")
-CONSTANTS = {"PIECES": kernel.PIECES, "UNTOUCHED": kernel.UNTOUCHED,
+CONSTANTS = {"PIECES": kernel.PIECES, "UNTOUCHED": kernel.UNTOUCHED, "LARGEST": kernel.LARGEST,
              "KAPPA_FLOOR": KAPPA_FLOOR,
              "CEILING_A_OVER_R": [float(CEILING_A_OVER_R[0]), float(CEILING_A_OVER_R[-1]),
                                   len(CEILING_A_OVER_R)],

@@ -53,20 +53,23 @@ contact). Term by term, and what each stands for:
   a contact so closed slips at the edge whose locked-in shear has its sign before the rest of the
   contact takes load, so it is softer than the branches after a reversal (which follow the curve
   above: the FEM's loops obey Masing's rule among themselves, not against the first loading), and
-  a contact loaded tangentially slips at its rim as the rim moves, growing or shrinking: one
-  edge's locked-in shear is at the bound in T's direction and cannot take its share of an
-  increment, the more of the rim's share the closer T is to the bound. So a slip front crossing
-  the untouched area (the contact laid under normal load, which no front has crossed since it
-  closed) needs ``1 + c_f phi`` times the displacement (C1) gives, and the band the rim sweeps
-  in a step (an entering annulus, or the band a shrinking contact leaves) takes its share of the
+  a contact loaded tangentially slips at its rim as it grows onto fresh area: one edge's
+  locked-in shear is at the bound in T's direction and cannot take its share of an increment,
+  the more of the rim's share the closer T is to the bound. So a slip front crossing the
+  untouched area (the contact laid under normal load, which no front has crossed since it
+  closed) needs ``1 + c_f phi`` times the displacement (C1) gives, and an entering annulus
+  beyond the largest area the contact has covered since it closed takes its share of the
   increment at ``1 + c_a phi |T|/(mu N)`` times it (``first_slip`` = (c_f, c_a) >= 0, fitted;
   phi the share above; each extra measured over its step, which keeps it second order in the
-  step: :func:`~hertz2d.calibration.laws.calibrated_kernel.tangential_step`). The rim slips as
-  the contact shrinks as it does as it grows: an extra slip on growth alone makes a contact
-  whose size and tangential displacement swing together slip by the same amount every cycle,
-  a ratchet that drifts T's loop off its centre and releases stored energy (a closed loop with
-  net work < 0 from some of its starting points), where the FEM's loop is periodic from its
-  second cycle on. The extra is a rigid slip at the bound, so it happens only through slip,
+  step: :func:`~hertz2d.calibration.laws.calibrated_kernel.tangential_step`). A band the contact
+  covers again after it receded takes no extra: its shear was slipped over when it was first
+  laid. An extra slip each time the rim sweeps a band (as version 5 of the coefficients had it)
+  makes a contact whose size swings while T keeps one sign slip the same way every cycle, a
+  ratchet that drifts T's loop off its centre for tens of cycles and releases stored energy (a
+  closed loop with net work < 0), where the two-body FEM's loop repeats itself from its second
+  cycle on; and it makes the tangential loop dissipate what the FEM dissipates in its normal
+  loop (slip under the swinging normal load, which the law's elastic normal force cannot
+  hold). The extra is a rigid slip at the bound, so it happens only through slip,
   vanishes with phi as mu -> infinity (stick stays elastic) and for bodies of one material,
   and is taken only where T has its sign (then it dissipates).
 
@@ -146,11 +149,11 @@ CEILING_A_OVER_R = np.linspace(1e-4, 0.3, 300)
 CEILING_MARGIN = 1e-3
 
 
-#: ``coefficients.json``'s format and the version this hertz2d reads and writes (version 5: the
-#: rim's extra slip of Spence's locked-in shear acts as the contact grows and as it shrinks, in
-#: proportion to ``|T|/(mu N)``; version 4's c_a, fitted for a growing contact alone, means
-#: another law)
-FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 5
+#: ``coefficients.json``'s format and the version this hertz2d reads and writes (version 6: the
+#: rim's extra slip of Spence's locked-in shear acts on fresh area alone, beyond the largest the
+#: contact has covered since it closed, in proportion to ``|T|/(mu N)``; version 5's c_a, fitted
+#: for an extra slip each time the rim sweeps a band, means another law)
+FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 6
 
 
 def _group(default: tuple[float, ...], *admissible: tuple[float, float]):
@@ -188,8 +191,8 @@ class CalibratedCoefficients:
     #: (:func:`stick_weight`; s >= 0, so kappa never rises above the ceiling)
     stick: tuple[float, ...] = _group((0.0,), (0.0, 50.0))
     #: (c_f, c_a): the extra slips of Spence's locked-in shear, ``c_f phi`` of a front through
-    #: the untouched area and ``c_a phi |T|/(mu N)`` of the band the rim sweeps as the contact
-    #: grows or shrinks (:func:`curve_data`; >= 0, so the slip dissipates)
+    #: the untouched area and ``c_a phi |T|/(mu N)`` of an entering annulus on fresh area
+    #: (:func:`curve_data`; >= 0, so the slip dissipates)
     first_slip: tuple[float, ...] = _group((0.0, 0.0), (0.0, 5.0))
     label: str = "calibrated"
     #: name -> (low, high) of the training contacts (R2_over_R1, E2_over_E1, nu1, nu2, mu,

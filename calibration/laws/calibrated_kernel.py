@@ -36,20 +36,23 @@ Between contacts of dissimilar bodies (Dundurs' beta != 0) these moves slip a li
 (:func:`tangential_step`'s ``first_slip`` and ``annulus_slip``, the pair's): a front crossing
 the untouched area (what no front has crossed since the contact closed: the area laid under
 normal load, where Spence's slip has locked in a shear the symmetric pieces cannot hold), and
-the band the rim sweeps as the contact grows (an entering annulus) or shrinks (the band it
-leaves), the rim's extra in proportion to the share ``|T|/(mu N)`` of the bound T has reached;
-the extra displacement is a rigid slip of the contact, taken only where T has its sign, so it
-dissipates. The rim's extra slip is measured by the displacement (C1) gives the traction laid
+an entering annulus where it lies beyond the largest area the contact has covered since it
+closed (fresh area), the rim's extra in proportion to the share ``|T|/(mu N)`` of the bound T
+has reached; the extra displacement is a rigid slip of the contact, taken only where T has its
+sign, so it dissipates. The rim's extra slip is measured by the displacement (C1) gives the traction laid
 over the step as the contact's width passed through the band (B and s at each width between
 the step's two, not at one end alone, ``_swept``), the front's at the step's middle: each
 is a rate summed over the steps, which measured at the step's end would carry an error first
 order in the step into every later force. For the same reason a step in which T reaches the
 slip's sign takes the extra for its share after T crossed zero, and the untouched area a
 falling N cuts is crossed first, as the rim recedes over it (cut in the same step). The rim
-slips as the contact shrinks as it does as it grows: an extra slip on growth alone would, on a
-contact whose size and tangential displacement swing together, move the contact by the same
-rigid slip every cycle (a ratchet that drifts T's loop off its centre and releases stored
-energy, where the FEM's loop is periodic from its second cycle on).
+slips extra on fresh area only, as a front does on untouched area: the shear is locked in
+where the contact first closes. An extra slip each time the rim sweeps a band, as the contact
+grows back and as it shrinks, would, on a contact whose size swings while T keeps one sign,
+move the contact by a rigid slip every cycle (a ratchet that drifts T's loop off its centre for
+tens of cycles and releases stored energy, where the two-body FEM's loop repeats itself from its
+second cycle on), and would make the tangential loop carry the energy that the FEM dissipates
+in its normal loop.
 
 The stored energy of the pieces (:func:`stored_energy`) is the elastic energy of their traction,
 ``(1/(2 pi E*)) [(B - kappa) T^2 + kappa (mu N)^2 int_0^1 Phi(y)^2/y dy]`` with
@@ -61,7 +64,8 @@ is never less than the energy it stores.
 The history of one contact is :data:`HISTORY` doubles: the number of pieces, the displacement they
 stand for and the contact's area a^2 they cover, then per piece its width in ``e = b^2`` (``e_j -
 e_(j-1)``, m^2), the logarithm of its edges' ratio ``log(e_j/e_(j-1))`` (unused for the innermost
-piece) and phi_j, and last the untouched area in e (all 0 for a new contact). Widths and ratios,
+piece) and phi_j, and last the untouched and the largest area in e (all 0 for a new
+contact). Widths and ratios,
 not the edges themselves, so that a front a small fraction of the contact in from its rim (the
 microslip of a small tangential increment) is held to full precision: the edges ``1 - 1e-9`` of the
 area apart would keep seven digits of their distance, and each step would slip by the rounding.
@@ -86,11 +90,13 @@ from hertz2d.calibration.laws.lambert_w import lambert_w_minus1
 #: returned stored energy on 29 of the 69 of 10^4 random loops whose W was negative)
 PIECES = 12
 #: doubles of history per contact: count, displacement, area, then width, edge ratio and phi
-#: per piece, then the untouched area
-HISTORY = 4 + 3 * PIECES
-#: offsets of the area and the per-piece arrays in the history, and of the untouched area: the
-#: e = b^2 (m^2) up to which no slip front has crossed the contact since it closed
+#: per piece, then the untouched and the largest area
+HISTORY = 5 + 3 * PIECES
+#: offsets of the area and the per-piece arrays in the history, of the untouched area (the
+#: e = b^2, m^2, up to which no slip front has crossed the contact since it closed) and of the
+#: largest area (the largest e = a^2 the contact has covered since it closed)
 AREA, WIDTHS, RATIOS, DENSITIES, UNTOUCHED = 2, 3, 3 + PIECES, 3 + 2 * PIECES, 3 + 3 * PIECES
+LARGEST = 4 + 3 * PIECES
 #: log(2), of the half-space term log(2R/a) = log(4R/a) - log(2)
 LOG_2 = 0.6931471805599453
 #: sqrt(2) and 1/sqrt(2), for the fixed grid of cells in e = b^2 within which pieces fold into
@@ -745,12 +751,11 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     the extra slip of Spence's locked-in shear
     (:mod:`hertz2d.calibration.laws.calibrated`): a front crossing pieces that no front has
     crossed since the contact closed (the untouched area, laid under normal load) needs
-    ``1 + first_slip`` times the displacement (C2) gives, and the band the rim sweeps takes its
-    share of the increment at ``1 + annulus_slip |T|/(mu N)`` times it (T at the step's middle):
-    an entering annulus, and as the contact shrinks the band it leaves, measured as the annulus
-    it would be if the contact grew back (at the previous step's s and B) and cut with its own
-    part of the increment, so that only its extra slip stays; the extra is a rigid slip of the
-    contact. It is taken in full where T has the slip's sign before the step and after the cut,
+    ``1 + first_slip`` times the displacement (C2) gives, and an entering annulus takes its
+    share of the increment at ``1 + annulus_slip |T|/(mu N)`` times it (T at the step's middle)
+    on its fresh part, beyond the largest area the contact has covered since it closed (a band
+    covered again after the contact receded takes it at (C2)'s displacement); the extra is a
+    rigid slip of the contact. It is taken in full where T has the slip's sign before the step and after the cut,
     so it dissipates (``T`` times a slip of its own sign). Otherwise the plain step (no extra)
     decides: where T ends it with the other sign, it is the step; where T had the other sign
     before it, T crossed zero within the step, and the extra is taken for the step's share
@@ -765,7 +770,8 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     the new rim instead would be cut in the next step and crossed again, each step's slip zone
     a step wide, an error first order in the step.
     The annulus's extra is its factor less 1 times its density times ``laid`` (``_swept``:
-    (C1)'s displacement over the step's widths, ``s (B - slope/2)`` on the first step), at the
+    (C1)'s displacement over the step's fresh widths, ``s (B - slope/2)`` on the first step), at
+    the
     share of the bound T has at the step's middle: the mean of the step's start and of the end
     of a trial step at the start's share (at the start's alone the sum of the extras would be
     first order in the step). The front's extra is measured at the step's middle too, where s is
@@ -793,16 +799,9 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     # shifted by slope log(a^2/a_prev^2)/4 (never by more than B - kappa: no negative slip)
     midway = min(0.25 * slope * math.log(area / covered), B - kappa) if count > 0 else 0.0
     # 1. a falling N cuts the pieces outside a; a growing contact gains an annulus
+    largest = history[LARGEST] if count > 0 else 0.0
     cut_measure = cut_stood = 0.0  # the untouched area cut: its (C2) measure and phi-weighted
-    receded_span = receded = 0.0  # the band a receding rim swept: as an annulus's span and laid
     if count > 0 and covered > area:
-        if annulus_slip > 0.0:
-            # measured as the annulus it would be if the contact grew back: at the previous
-            # (larger) contact's s and B (s grows as a^2, B at the rate slope - 2 kappa in log a)
-            log_ratio = math.log(covered / area)
-            receded_span, receded = _swept(s * covered / area,
-                                           B + 0.5 * (slope - 2.0 * kappa) * log_ratio, kappa,
-                                           slope, area / covered, log_ratio)
         if first_slip > 0.0 and untouched > area:
             # the part of it no front has crossed, measured before it goes (in s at this a)
             outer = min(untouched, covered)
@@ -828,10 +827,15 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
         history[RATIOS + count] = math.log1p((area - covered) / covered) if count > 0 else 0.0
         history[DENSITIES + count] = 0.0
         span, laid = _swept(s, B, kappa, slope, covered / area, history[RATIOS + count])
+        if largest >= area:  # covered before: no extra slip
+            laid = 0.0
+        elif largest > covered:  # the extra on the fresh part beyond the largest area alone
+            laid = _swept(s, B, kappa, slope, largest / area, math.log(area / largest))[1]
         count += 1
         if closed_only:
             untouched = area
     history[AREA] = area
+    history[LARGEST] = max(largest, area)
     # 2. the displacement to stand for: the annulus first, then a front from the edge
     needed = history[1] - slipped + d - s * _stands_for(history, count, area, B, kappa, 0.0)[0]
     # the extra slip's factors (the docstring): in full where T has the slip's sign before the
@@ -845,7 +849,7 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
         if needed * before < 0.0 or needed * _resultant(history, count) < 0.0:
             plain = history.copy()
             end = _slide(plain, count, needed, N, mu, modulus, area, s, B, kappa, midway,
-                         untouched, annulus, span, laid, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, folds)
+                         untouched, annulus, span, laid, 0.0, 0.0, 1.0, 1.0, folds)
             if end[0] * needed <= 0.0:
                 history[:] = plain
                 return end
@@ -853,27 +857,25 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
                 crossed = end[0] / (end[0] - mu * N * before / covered_before)
                 level = 0.0  # the extra's share of the step begins where T crosses zero
             ended = abs(end[0]) / (mu * N)
-        elif annulus_slip > 0.0 and (annulus or receded > 0.0):
+        elif annulus_slip > 0.0 and laid > 0.0:
             ended = abs(_slide(history.copy(), count, needed, N, mu, modulus, area, s, B, kappa,
-                               midway, untouched, annulus, span, laid, receded_span, receded,
-                               cut_measure, cut_stood, 1.0 + first_slip,
+                               midway, untouched, annulus, span, laid, cut_measure, cut_stood,
+                               1.0 + first_slip,
                                1.0 + annulus_slip * level, folds)[0]) / (mu * N)
         if ended >= 0.0:
             level = 0.5 * (level + min(1.0, ended))
         first, entering = 1.0 + crossed * first_slip, 1.0 + crossed * annulus_slip * level
     return _slide(history, count, needed, N, mu, modulus, area, s, B, kappa, midway, untouched,
-                  annulus, span, laid, receded_span, receded, cut_measure, cut_stood, first,
-                  entering, folds)
+                  annulus, span, laid, cut_measure, cut_stood, first, entering, folds)
 
 
 def _slide(history, count: int, needed: float, N: float, mu: float, modulus: float, area: float,
            s: float, B: float, kappa: float, midway: float, untouched: float, annulus: bool,
-           span: float, laid: float, receded_span: float, receded: float, cut_measure: float,
-           cut_stood: float, first: float, entering: float, folds: bool):
+           span: float, laid: float, cut_measure: float, cut_stood: float, first: float,
+           entering: float, folds: bool):
     """:func:`tangential_step` from the displacement ``needed`` its pieces must take on: the
-    annulus first (``span`` its displacement per unit density, ``laid`` its extra slip's measure;
-    ``receded_span`` and ``receded`` the same of the band a shrinking contact left, 0: none),
-    then a front from the rim; ``first`` and ``entering`` the extra slip's factors of the front
+    annulus first (``span`` its displacement per unit density, ``laid`` its extra slip's
+    measure), then a front from the rim; ``first`` and ``entering`` the extra slip's factors of the front
     in the untouched area and of the annulus (1: none), the untouched area being cut
     (``cut_measure``, ``cut_stood``) crossed first; returns what :func:`tangential_step` does."""
     if first > 1.0 and cut_measure > 0.0:
@@ -882,11 +884,6 @@ def _slide(history, count: int, needed: float, N: float, mu: float, modulus: flo
         sigma = 1.0 if needed > 0.0 else -1.0
         capacity = (first - 1.0) * s * max(cut_measure - sigma * cut_stood, 0.0)
         needed -= sigma * min(abs(needed), capacity)
-    if entering > 1.0 and receded > 0.0:
-        # the band a receding rim swept takes its share of the increment as the annulus entering
-        # at that place would (below); its own part is cut with it, only the extra slip stays
-        extra = (entering - 1.0) * receded
-        needed -= min(max(needed * extra / (receded_span + extra), -extra), extra)
     if annulus and span > 0.0:
         taken = span + (entering - 1.0) * laid
         share = min(1.0, max(-1.0, needed / taken))
