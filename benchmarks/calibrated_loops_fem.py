@@ -3,7 +3,8 @@ after ``benchmarks/calibrated_loops.py``: ``python benchmarks/calibrated_loops_f
 
 ``calibrated_loops.py`` lists the loops whose W over the last of 3 repeats is below zero, and the
 law's W on them after 30 repeats. This runs the FEM (:func:`hertz2d.fem.twodisc.solve_two_disc`,
-its default mesh) along each of those loops' paths, with the same steps and repeats, and measures
+its default mesh, the flats held as in the law's training: :data:`TRAINING_SUPPORT`) along
+each of those loops' paths, with the same steps and repeats, and measures
 its W the same way (:func:`hertz2d.calibration.laws.admissibility.normalised_work`: the least over
 four starting points of the last repeat, over ``mu N_max A``). Where the FEM's W is positive from
 every start while the law's is not, the law's state drifts over repeats where the bodies' does not:
@@ -32,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, REPEATS,  # noqa: E402
                                                     Loop, normalised_work, random_loops)
+from hertz2d.calibration.calibrate.stage import TRAINING_SUPPORT  # noqa: E402
 from hertz2d.fem.twodisc import Disc, RigidFlat, solve_two_disc  # noqa: E402
 from benchmarks import record  # noqa: E402
 from benchmarks.arguments import positive_int  # noqa: E402
@@ -51,7 +53,7 @@ def fem_work(index: int, loop: Loop) -> tuple[int, float, str]:
     lower = RigidFlat() if pair.wall else Disc(float(pair.R2), float(pair.E2), float(pair.nu2))
     with quiet():
         result = solve_two_disc(loop.path(STEPS, REPEATS), upper, lower, mu=float(pair.mu),
-                                progress=False)
+                                support=TRAINING_SUPPORT, progress=False)
     if result.failure:
         return index, float("nan"), str(result.failure)
     return index, normalised_work(loop, result.table, STEPS), ""
