@@ -41,8 +41,9 @@ sys.path.insert(0, str(ROOT))
 from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, REPEATS,  # noqa: E402
                                             THRESHOLD, Loop, extrapolated, loop_work,
                                             normalised_work, random_loops)
-from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
-                                         CalibratedCoefficients, CalibratedModel, run_contacts)
+from hertz2d.calibration.laws.calibrated import (FORMAT_VERSION,  # noqa: E402
+                                                 SHIPPED_COEFFICIENTS, CalibratedCoefficients,
+                                                 CalibratedModel, run_contacts)
 from hertz2d.calibration.laws.calibrated_kernel import PIECES  # noqa: E402
 from hertz2d.calibration.laws.passivity import own_frame, step_dissipation  # noqa: E402
 from hertz2d.calibration.laws.rigid_kinematics import contact_frame  # noqa: E402
@@ -67,11 +68,13 @@ COLUMNS = ["loop", "W", "key"]
 
 
 def law_key(coefficients: CalibratedCoefficients) -> str:
-    """A digest of what a loop's W depends on besides the code: the law's coefficients, the
-    size of its memory (:data:`~hertz2d.calibration.laws.calibrated_kernel.PIECES`), the loops'
-    seed and their steps."""
-    text = json.dumps({"coefficients": coefficients.as_dict(), "pieces": PIECES, "seed": SEED,
-                       "steps": STEPS}, sort_keys=True)
+    """A digest of what a loop's W depends on besides the code: the law's coefficients and the
+    format they are read in (:data:`~hertz2d.calibration.laws.calibrated.FORMAT_VERSION`, which
+    changes with the law's rules), the size of its memory
+    (:data:`~hertz2d.calibration.laws.calibrated_kernel.PIECES`), the loops' seed and their
+    steps."""
+    text = json.dumps({"coefficients": coefficients.as_dict(), "format": FORMAT_VERSION,
+                       "pieces": PIECES, "seed": SEED, "steps": STEPS}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
