@@ -14,8 +14,8 @@ from scipy.integrate import quad
 
 from hertz2d.calibration.laws import ContactPair, normal_force
 from hertz2d.calibration.laws import calibrated_kernel as kernel
-from hertz2d.calibration.laws.admissibility import (SEAT_STEPS, loop_work, make_loop,
-                                                    normalised_work, random_loops)
+from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, SEAT_STEPS, loop_work,
+                                                    make_loop, normalised_work, random_loops)
 from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS, CalibratedCoefficients,
                                                  CalibratedModel, CalibratedState,
                                                  calibrated_update, curve_constants)
@@ -113,6 +113,11 @@ def test_every_step_dissipates_what_the_work_exceeds_the_stored_energy_by(name):
     assert worst[2000] >= min(worst[250] / 300, 0.0)
 
 
+#: created energy this small (over mu N_max A) is past judging by its fall with the step: a
+#: thousandth of the bound the work's quadrature is held to on the admissibility loops
+NEGLIGIBLE = 1e-3 * QUADRATURE_BOUND
+
+
 def created(loop, steps: int) -> float:
     """The energy the law's steps create along two repeats of ``loop`` (``steps`` a repeat, in
     the law's own variables): the sum of the steps' dissipations below zero, over ``mu N_max
@@ -133,11 +138,13 @@ def test_no_step_of_the_shipped_law_creates_energy_on_random_loops(seed, index):
     falls short of the change of stored energy by, summed, is the trapezoid rule's error. It
     falls at least 8 times with 4 times the steps (order 1.5; seen: 18.7 times or more on 108
     loops, the largest -1.9e-4 mu N_max A at 64 steps a repeat), where energy the law created
-    would stay."""
+    would stay, or stays below :data:`NEGLIGIBLE` (the trapezoid's error changes sign from step
+    to step: an equal pair's twice-a-cycle loop creates nothing at 64 steps and -1.3e-11 at 256,
+    then -1.9e-13 at 1024)."""
     loop = random_loops(9, seed)[index]
     coarse, fine = created(loop, 64), created(loop, 256)
     assert coarse > -1e-3
-    assert fine >= coarse / 8
+    assert fine >= min(coarse / 8, -NEGLIGIBLE)
 
 
 @pytest.mark.parametrize("name", PAIRS)
@@ -260,8 +267,9 @@ def test_a_contact_whose_size_swings_with_its_displacement_repeats_itself_from_i
     is the same in every repeat from the second on (to 1e-12 of it, rounding), and so is the
     work of every repeat's loop, from each of four starting points, positive. With an extra slip
     each time the rim swept a band (coefficients of format 5), T's top moved by 9 % over 30
-    repeats and still by 0.03 % in the 30th; with one on growth alone it fell by a fifth every repeat (format 4), and
-    the loops that start at the top did negative work: a ratchet, returning stored energy."""
+    repeats and still by 0.03 % in the 30th; with one on growth alone it fell by a fifth every
+    repeat (format 4), and the loops that start at the top did negative work: a ratchet,
+    returning stored energy."""
     pair = ContactPair.disc_on_wall(0.5, 10e9, 0.1348, 0.3621)
     loop = make_loop(pair, "wall", 0.03, 0.27, 0.2)
     steps, repeats = 64, 30

@@ -39,8 +39,8 @@ normal load, where Spence's slip has locked in a shear the symmetric pieces cann
 an entering annulus where it lies beyond the largest area the contact has covered since it
 closed (fresh area), the rim's extra in proportion to the share ``|T|/(mu N)`` of the bound T
 has reached; the extra displacement is a rigid slip of the contact, taken only where T has its
-sign, so it dissipates. The rim's extra slip is measured by the displacement (C1) gives the traction laid
-over the step as the contact's width passed through the band (B and s at each width between
+sign, so it dissipates. The rim's extra slip is measured by the displacement (C1) gives the traction
+laid over the step as the contact's width passed through the band (B and s at each width between
 the step's two, not at one end alone, ``_swept``), the front's at the step's middle: each
 is a rate summed over the steps, which measured at the step's end would carry an error first
 order in the step into every later force. For the same reason a step in which T reaches the
@@ -755,10 +755,10 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     share of the increment at ``1 + annulus_slip |T|/(mu N)`` times it (T at the step's middle)
     on its fresh part, beyond the largest area the contact has covered since it closed (a band
     covered again after the contact receded takes it at (C2)'s displacement); the extra is a
-    rigid slip of the contact. It is taken in full where T has the slip's sign before the step and after the cut,
-    so it dissipates (``T`` times a slip of its own sign). Otherwise the plain step (no extra)
-    decides: where T ends it with the other sign, it is the step; where T had the other sign
-    before it, T crossed zero within the step, and the extra is taken for the step's share
+    rigid slip of the contact. It is taken in full where T has the slip's sign before the step and
+    after the cut, so it dissipates (``T`` times a slip of its own sign). Otherwise the plain step
+    (no extra) decides: where T ends it with the other sign, it is the step; where T had the other
+    sign before it, T crossed zero within the step, and the extra is taken for the step's share
     after the crossing (T interpolated linearly between the plain step's ends; a switch at the
     steps' ends alone misplaces it by up to a step, an error first order in the step); where
     only the cut had the other sign, T kept the slip's sign at both ends: the full extra. The
@@ -875,8 +875,8 @@ def _slide(history, count: int, needed: float, N: float, mu: float, modulus: flo
            entering: float, folds: bool):
     """:func:`tangential_step` from the displacement ``needed`` its pieces must take on: the
     annulus first (``span`` its displacement per unit density, ``laid`` its extra slip's
-    measure), then a front from the rim; ``first`` and ``entering`` the extra slip's factors of the front
-    in the untouched area and of the annulus (1: none), the untouched area being cut
+    measure), then a front from the rim; ``first`` and ``entering`` the extra slip's factors of the
+    front in the untouched area and of the annulus (1: none), the untouched area being cut
     (``cut_measure``, ``cut_stood``) crossed first; returns what :func:`tangential_step` does."""
     if first > 1.0 and cut_measure > 0.0:
         # a front crosses the untouched area the step cuts as the rim recedes over it: all of
