@@ -40,7 +40,7 @@ from dataclasses import asdict, dataclass
 from scipy import integrate, optimize
 
 from hertz2d.dem.damping import Damping
-from hertz2d.dem.laws import Law, loaded_state, pair_energy
+from hertz2d.dem.laws import Law, loaded_state, normal_potential
 from hertz2d.dem.simulation import Simulation
 from hertz2d.dem.state import Discs
 from hertz2d.dem.walls import Walls
@@ -73,9 +73,7 @@ def _pair(law: Law, radius: float):
 
 def pair_potential(law: Law, delta: float, radius: float) -> float:
     """U of the pair of two discs of ``radius`` at approach ``delta`` (J/m)."""
-    code, kernel, p, R1, R2 = _pair(law, radius)
-    a = loaded_state(code, kernel, p, delta, R1, R2)[1]
-    return float(pair_energy(code, kernel, p, delta, a, R1, R2))
+    return float(normal_potential(*_pair(law, radius)[:3], delta, radius, radius))
 
 
 def largest_approach(law: Law, reduced_mass: float, speed: float, radius: float) -> float:

@@ -756,6 +756,22 @@ def pair_energy(code, kernel, p, delta_n, a, R1, R2):
 
 
 @njit
+def normal_potential(code, kernel, p, delta_n, R1, R2):
+    """:func:`pair_energy` at the approach ``delta_n`` alone, from the pair's normal law (NaN
+    beyond the largest approach of Eq. 23): a small compile, which an input check can afford
+    before the engine's laws are compiled."""
+    a = 0.0
+    if code == SIMPLIFIED or code == CALIBRATED:
+        N, a, _, _ = _hertz2d_contact_normal(delta_n, R1, R2, math.log(4.0 * R1),
+                                             math.log(4.0 * R2),
+                                             math.exp(-_hertz2d_normal_constant(R1, R2, 1.0, 1.0)),
+                                             p[MODULUS], 1.0, 1.0)
+        if math.isnan(N):
+            return math.nan
+    return pair_energy(code, kernel, p, delta_n, a, R1, R2)
+
+
+@njit
 def pair_secant_stiffness(code, kernel, p, delta_n, a, R1, R2):
     """``N / delta_n``: Eq. 29 for the paper's law and the calibrated law (the same normal law),
     kn for the linear spring, a registered kernel's N over delta_n (0 when open)."""
