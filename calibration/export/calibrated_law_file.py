@@ -77,10 +77,14 @@ CALIBRATED_FORMULAS = {
                                   "middle (the mean of the start's, |sum_j phi_j (e_j - e_(j-1))| "
                                   "/ a_prev^2, and the end's of a trial step at the start's l, "
                                   "each clipped to 1): a front crossing a piece inside "
-                                  "the untouched area (history[UNTOUCHED]: the e up to which no "
-                                  "front has crossed since the contact closed; set to a^2 when a "
-                                  "contact no front has crossed grows, lowered to a front's e, 0 "
-                                  "at full slip, cut with a) needs f_u times (C2)'s displacement; "
+                                  "the untouched area (the band from history[SLID] to "
+                                  "history[UNTOUCHED]: from the a^2 of the last full slip, 0 if "
+                                  "none, to the e up to which no front has crossed since the "
+                                  "contact closed or last slid in full; UNTOUCHED set to a^2 when "
+                                  "a contact no front has crossed since grows, lowered to a "
+                                  "front's e, both set to a^2 at full slip and cut with a; a "
+                                  "piece is inside where its middle in e is) needs f_u times "
+                                  "(C2)'s displacement; "
                                   "an entering annulus (span: its displacement per unit density "
                                   "D(1) - D(y), y = a_prev^2/a^2) takes phi = clip(rest/(span + "
                                   "(f_a - 1) laid), -1, 1), laid = span' - (s slope/2)(1 - y' + "
@@ -94,7 +98,8 @@ CALIBRATED_FORMULAS = {
                                   "step (f = 1) decides: if T ends it with the other sign, f = 1; "
                                   "if T had the other sign before it, f - 1 times T_end/(T_end - "
                                   "T_before) (the share after T's zero); else in full. A falling "
-                                  "N's cut of untouched area is crossed first: (f_u - 1) times "
+                                  "N's cut of untouched area (between max(SLID, a^2) and "
+                                  "min(UNTOUCHED, a_prev^2)) is crossed first: (f_u - 1) times "
                                   "its (C2) measure of rigid slip, its displacement cut with it; "
                                   "the extra is a rigid slip"},
     "normal-coupling": {"equation": "the stored energy's derivative",
@@ -174,12 +179,14 @@ HISTORY = {
     "layout": "[0] the number of pieces, [1] the displacement they stand for (pair's, m), "
               "[2] the area a^2 they cover (m^2), then PIECES widths e_j - e_(j-1) (m^2), "
               "PIECES logs log(e_j/e_(j-1)) and PIECES densities phi_j, then [UNTOUCHED] the "
-              "untouched area and [LARGEST] the largest area (m^2, locked-in-slip)",
+              "untouched area's outer edge, [LARGEST] the largest area and [SLID] the untouched "
+              "area's inner edge (m^2, locked-in-slip)",
     "rule": "all 0 for a new contact; an open contact (delta_n <= 0, N = 0) or mu = 0 zeroes it",
 }
 
 #: the kernel's constants a port needs (law.json "constants")
 CONSTANTS = {"PIECES": kernel.PIECES, "UNTOUCHED": kernel.UNTOUCHED, "LARGEST": kernel.LARGEST,
+             "SLID": kernel.SLID,
              "KAPPA_FLOOR": KAPPA_FLOOR,
              "CEILING_A_OVER_R": [float(CEILING_A_OVER_R[0]), float(CEILING_A_OVER_R[-1]),
                                   len(CEILING_A_OVER_R)],

@@ -53,15 +53,16 @@ contact). Term by term, and what each stands for:
   a contact so closed slips at the edge whose locked-in shear has its sign before the rest of the
   contact takes load, so it is softer than the branches after a reversal (which follow the curve
   above: the FEM's loops obey Masing's rule among themselves, not against the first loading), and
-  a contact loaded tangentially slips at its rim as it grows onto fresh area: one edge's
-  locked-in shear is at the bound in T's direction and cannot take its share of an increment,
-  the more of the rim's share the closer T is to the bound. So a slip front crossing the
-  untouched area (the contact laid under normal load, which no front has crossed since it
-  closed) needs ``1 + c_f phi`` times the displacement (C1) gives, and an entering annulus
-  beyond the largest area the contact has covered since it closed takes its share of the
-  increment at ``1 + c_a phi |T|/(mu N)`` times it (``first_slip`` = (c_f, c_a) >= 0, fitted;
-  phi the share above; each extra measured over its step, which keeps it second order in the
-  step: :func:`~hertz2d.calibration.laws.calibrated_kernel.tangential_step`). A band the contact
+  a contact loaded tangentially slips at its rim as it grows onto fresh area: one edge's locked-in
+  shear is at the bound in T's direction and cannot take its share of an increment, the more of the
+  rim's share the closer T is to the bound. So a slip front crossing the untouched area (the contact
+  laid under normal load, which no front has crossed since it closed or last slid in full: a full
+  slip wipes the locked-in shear out, and the area gained after it has it again) needs ``1 + c_f
+  phi`` times the displacement (C1) gives, and an entering annulus beyond the largest area the
+  contact has covered since it closed takes its share of the increment at ``1 + c_a phi |T|/(mu N)``
+  times it (``first_slip`` = (c_f, c_a) >= 0, fitted; phi the share above; each extra measured over
+  its step, which keeps it second order in the step:
+  :func:`~hertz2d.calibration.laws.calibrated_kernel.tangential_step`). A band the contact
   covers again after it receded takes no extra: its shear was slipped over when it was first
   laid. An extra slip each time the rim sweeps a band (as version 5 of the coefficients had it)
   makes a contact whose size swings while T keeps one sign slip the same way every cycle, a
@@ -149,11 +150,13 @@ CEILING_A_OVER_R = np.linspace(1e-4, 0.3, 300)
 CEILING_MARGIN = 1e-3
 
 
-#: ``coefficients.json``'s format and the version this hertz2d reads and writes (version 6: the
-#: rim's extra slip of Spence's locked-in shear acts on fresh area alone, beyond the largest the
-#: contact has covered since it closed, in proportion to ``|T|/(mu N)``; version 5's c_a, fitted
-#: for an extra slip each time the rim sweeps a band, means another law)
-FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 6
+#: ``coefficients.json``'s format and the version this hertz2d reads and writes (version 7: the
+#: untouched area, where a front slips extra, starts again at the rim after a full slip, so that
+#: a contact that slides as it closes (a DEM's oblique touch) has it where it grows on; version
+#: 6: the rim's extra slip acts on fresh area alone, beyond the largest the contact has covered
+#: since it closed, in proportion to ``|T|/(mu N)``; older versions' c_f and c_a were fitted for
+#: other laws)
+FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 7
 
 
 def _group(default: tuple[float, ...], *admissible: tuple[float, float]):

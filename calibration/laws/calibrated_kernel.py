@@ -33,26 +33,26 @@ resultant. A step (the new N and a, and a tangential increment d of the pair dis
    that never adds stored energy (:func:`reduce_memory`).
 
 Between contacts of dissimilar bodies (Dundurs' beta != 0) these moves slip a little more
-(:func:`tangential_step`'s ``first_slip`` and ``annulus_slip``, the pair's): a front crossing
-the untouched area (what no front has crossed since the contact closed: the area laid under
-normal load, where Spence's slip has locked in a shear the symmetric pieces cannot hold), and
-an entering annulus where it lies beyond the largest area the contact has covered since it
-closed (fresh area), the rim's extra in proportion to the share ``|T|/(mu N)`` of the bound T
-has reached; the extra displacement is a rigid slip of the contact, taken only where T has its
-sign, so it dissipates. The rim's extra slip is measured by the displacement (C1) gives the traction
-laid over the step as the contact's width passed through the band (B and s at each width between
-the step's two, not at one end alone, ``_swept``), the front's at the step's middle: each
-is a rate summed over the steps, which measured at the step's end would carry an error first
-order in the step into every later force. For the same reason a step in which T reaches the
-slip's sign takes the extra for its share after T crossed zero, and the untouched area a
-falling N cuts is crossed first, as the rim recedes over it (cut in the same step). The rim
-slips extra on fresh area only, as a front does on untouched area: the shear is locked in
-where the contact first closes. An extra slip each time the rim sweeps a band, as the contact
-grows back and as it shrinks, would, on a contact whose size swings while T keeps one sign,
-move the contact by a rigid slip every cycle (a ratchet that drifts T's loop off its centre for
-tens of cycles and releases stored energy, where the two-body FEM's loop repeats itself from its
-second cycle on), and would make the tangential loop carry the energy that the FEM dissipates
-in its normal loop.
+(:func:`tangential_step`'s ``first_slip`` and ``annulus_slip``, the pair's): a front crossing the
+untouched area (what no front has crossed since the contact closed or last slid in full: the area
+laid under normal load, where Spence's slip has locked in a shear the symmetric pieces cannot hold;
+a full slip wipes that shear out, the area the contact gains after it has it again), and an entering
+annulus where it lies beyond the largest area the contact has covered since it closed (fresh area),
+the rim's extra in proportion to the share ``|T|/(mu N)`` of the bound T has reached; the extra
+displacement is a rigid slip of the contact, taken only where T has its sign, so it dissipates. The
+rim's extra slip is measured by the displacement (C1) gives the traction laid over the step as the
+contact's width passed through the band (B and s at each width between the step's two, not at one
+end alone, ``_swept``), the front's at the step's middle: each is a rate summed over the steps,
+which measured at the step's end would carry an error first order in the step into every later
+force. For the same reason a step in which T reaches the slip's sign takes the extra for its share
+after T crossed zero, and the untouched area a falling N cuts is crossed first, as the rim recedes
+over it (cut in the same step). The rim slips extra on fresh area only, as a front does on untouched
+area: the shear is locked in where the contact first closes. An extra slip each time the rim sweeps
+a band, as the contact grows back and as it shrinks, would, on a contact whose size swings while T
+keeps one sign, move the contact by a rigid slip every cycle (a ratchet that drifts T's loop off its
+centre for tens of cycles and releases stored energy, where the two-body FEM's loop repeats itself
+from its second cycle on), and would make the tangential loop carry the energy that the FEM
+dissipates in its normal loop.
 
 The stored energy of the pieces (:func:`stored_energy`) is the elastic energy of their traction,
 ``(1/(2 pi E*)) [(B - kappa) T^2 + kappa (mu N)^2 int_0^1 Phi(y)^2/y dy]`` with
@@ -64,8 +64,8 @@ is never less than the energy it stores.
 The history of one contact is :data:`HISTORY` doubles: the number of pieces, the displacement they
 stand for and the contact's area a^2 they cover, then per piece its width in ``e = b^2`` (``e_j -
 e_(j-1)``, m^2), the logarithm of its edges' ratio ``log(e_j/e_(j-1))`` (unused for the innermost
-piece) and phi_j, and last the untouched and the largest area in e (all 0 for a new
-contact). Widths and ratios,
+piece) and phi_j, and last the untouched area's outer edge, the largest area and the untouched
+area's inner edge in e (all 0 for a new contact). Widths and ratios,
 not the edges themselves, so that a front a small fraction of the contact in from its rim (the
 microslip of a small tangential increment) is held to full precision: the edges ``1 - 1e-9`` of the
 area apart would keep seven digits of their distance, and each step would slip by the rounding.
@@ -90,13 +90,16 @@ from hertz2d.calibration.laws.lambert_w import lambert_w_minus1
 #: returned stored energy on 29 of the 69 of 10^4 random loops whose W was negative)
 PIECES = 12
 #: doubles of history per contact: count, displacement, area, then width, edge ratio and phi
-#: per piece, then the untouched and the largest area
-HISTORY = 5 + 3 * PIECES
-#: offsets of the area and the per-piece arrays in the history, of the untouched area (the
-#: e = b^2, m^2, up to which no slip front has crossed the contact since it closed) and of the
-#: largest area (the largest e = a^2 the contact has covered since it closed)
+#: per piece, then the untouched area's outer edge, the largest area and the untouched area's
+#: inner edge
+HISTORY = 6 + 3 * PIECES
+#: offsets of the area and the per-piece arrays in the history; of the untouched area's outer
+#: edge (the e = b^2, m^2, up to which no slip front has crossed the contact since it closed or
+#: last slid in full); of the largest area (the largest e = a^2 the contact has covered since it
+#: closed); and of the untouched area's inner edge, the area the contact covered when it last
+#: slid in full (0 if it has not): the untouched area is the band between the two edges
 AREA, WIDTHS, RATIOS, DENSITIES, UNTOUCHED = 2, 3, 3 + PIECES, 3 + 2 * PIECES, 3 + 3 * PIECES
-LARGEST = 4 + 3 * PIECES
+LARGEST, SLID = 4 + 3 * PIECES, 5 + 3 * PIECES
 #: log(2), of the half-space term log(2R/a) = log(4R/a) - log(2)
 LOG_2 = 0.6931471805599453
 #: sqrt(2) and 1/sqrt(2), for the fixed grid of cells in e = b^2 within which pieces fold into
@@ -719,6 +722,16 @@ def fold_cells(history, count: int, area: float, B: float, kappa: float) -> int:
     return count
 
 
+def _measure_to(history, count: int, area: float, B: float, kappa: float,
+                edge: float) -> tuple[float, float]:
+    """``(U/s, D(y)/s - B)`` of the pieces cut at ``edge`` (>= the contact's area ``area``, in e):
+    what they stand for (:func:`_stands_for`) and (C2)'s displacement of the band from the rim to
+    y = edge/area, a traction of density 1 there; both 0 where edge is the rim."""
+    log_edge = math.log(edge / area)
+    stood = _stands_for(history, count, area, B, kappa, log_edge)[0]
+    return stood, (edge / area) * (B - kappa * log_edge) - B
+
+
 def _reset(history) -> None:
     for j in range(HISTORY):
         history[j] = 0.0
@@ -750,7 +763,8 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     ``first_slip`` and ``annulus_slip`` (>= 0, the pair's; 0 for bodies of one material) are
     the extra slip of Spence's locked-in shear
     (:mod:`hertz2d.calibration.laws.calibrated`): a front crossing pieces that no front has
-    crossed since the contact closed (the untouched area, laid under normal load) needs
+    crossed since the contact closed or last slid in full (the untouched area, laid under normal
+    load: the band between the area of the last full slip and the front nearest the rim) needs
     ``1 + first_slip`` times the displacement (C2) gives, and an entering annulus takes its
     share of the increment at ``1 + annulus_slip |T|/(mu N)`` times it (T at the step's middle)
     on its fresh part, beyond the largest area the contact has covered since it closed (a band
@@ -793,7 +807,9 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     covered = history[AREA] if count > 0 else 0.0
     covered_before = covered
     untouched = history[UNTOUCHED] if count > 0 else 0.0
-    closed_only = count == 0 or untouched >= covered  # no front has crossed the contact yet
+    slid = history[SLID] if count > 0 else 0.0
+    # no front has crossed the rim since the contact closed or last slid in full
+    closed_only = count == 0 or untouched >= covered
     before = _resultant(history, count) if first_slip > 0.0 or annulus_slip > 0.0 else 0.0
     # the front's extra slip is measured at the step's middle: (C1)'s curve there is this step's
     # shifted by slope log(a^2/a_prev^2)/4 (never by more than B - kappa: no negative slip)
@@ -802,18 +818,18 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     largest = history[LARGEST] if count > 0 else 0.0
     cut_measure = cut_stood = 0.0  # the untouched area cut: its (C2) measure and phi-weighted
     if count > 0 and covered > area:
-        if first_slip > 0.0 and untouched > area:
-            # the part of it no front has crossed, measured before it goes (in s at this a)
-            outer = min(untouched, covered)
+        outer, inner = min(untouched, covered), max(slid, area)
+        if first_slip > 0.0 and outer > inner:
+            # the part of the untouched area the cut takes, measured before it goes (in s at
+            # this a): between the cut's two edges in it
             count = _cut(history, count, outer)
-            log_outer = math.log(outer / area)
-            cut_stood = _stands_for(history, count, area, B, kappa, log_outer)[0]
-            cut_measure = (outer / area) * (B - kappa * log_outer) - B
+            cut_stood, cut_measure = _measure_to(history, count, area, B, kappa, outer)
+            count = _cut(history, count, inner)
+            stood, measure = _measure_to(history, count, area, B, kappa, inner)
+            cut_stood, cut_measure = cut_stood - stood, cut_measure - measure
         count = _cut(history, count, area)
-        if cut_measure > 0.0:
-            cut_stood -= _stands_for(history, count, area, B, kappa, 0.0)[0]
         covered = area
-        untouched = min(untouched, area)
+        untouched, slid = min(untouched, area), min(slid, area)
     annulus = covered < area
     log_last = math.log(covered / area) if count > 0 else 0.0
     slipped = 0.0  # the rigid slip a memory reduction makes
@@ -849,7 +865,7 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
         if needed * before < 0.0 or needed * _resultant(history, count) < 0.0:
             plain = history.copy()
             end = _slide(plain, count, needed, N, mu, modulus, area, s, B, kappa, midway,
-                         untouched, annulus, span, laid, 0.0, 0.0, 1.0, 1.0, folds)
+                         untouched, slid, annulus, span, laid, 0.0, 0.0, 1.0, 1.0, folds)
             if end[0] * needed <= 0.0:
                 history[:] = plain
                 return end
@@ -859,18 +875,20 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
             ended = abs(end[0]) / (mu * N)
         elif annulus_slip > 0.0 and laid > 0.0:
             ended = abs(_slide(history.copy(), count, needed, N, mu, modulus, area, s, B, kappa,
-                               midway, untouched, annulus, span, laid, cut_measure, cut_stood,
+                               midway, untouched, slid, annulus, span, laid, cut_measure,
+                               cut_stood,
                                1.0 + first_slip,
                                1.0 + annulus_slip * level, folds)[0]) / (mu * N)
         if ended >= 0.0:
             level = 0.5 * (level + min(1.0, ended))
         first, entering = 1.0 + crossed * first_slip, 1.0 + crossed * annulus_slip * level
     return _slide(history, count, needed, N, mu, modulus, area, s, B, kappa, midway, untouched,
-                  annulus, span, laid, cut_measure, cut_stood, first, entering, folds)
+                  slid, annulus, span, laid, cut_measure, cut_stood, first, entering, folds)
 
 
 def _slide(history, count: int, needed: float, N: float, mu: float, modulus: float, area: float,
-           s: float, B: float, kappa: float, midway: float, untouched: float, annulus: bool,
+           s: float, B: float, kappa: float, midway: float, untouched: float, slid: float,
+           annulus: bool,
            span: float, laid: float, cut_measure: float, cut_stood: float, first: float,
            entering: float, folds: bool):
     """:func:`tangential_step` from the displacement ``needed`` its pieces must take on: the
@@ -902,7 +920,10 @@ def _slide(history, count: int, needed: float, N: float, mu: float, modulus: flo
         while j >= 0:
             width = history[WIDTHS + j] / area
             below = max(y - width, 0.0) if j > 0 else 0.0
-            stretch = first if outer_edge <= untouched * (1.0 + 1e-12) else 1.0
+            # the extra where the piece lies in the untouched band [slid, untouched] (a piece
+            # the band's inner edge cuts: where its middle in e does)
+            stretch = first if (outer_edge <= untouched * (1.0 + 1e-12)
+                                and slid <= outer_edge - 0.5 * history[WIDTHS + j]) else 1.0
             curve = B - (1.0 - 1.0 / stretch) * midway  # the crossing's, extra slip included
             piece = (width * (curve - kappa * log_y) - kappa * below * history[RATIOS + j]) \
                 if j > 0 else width * (curve - kappa * log_y)
@@ -936,13 +957,14 @@ def _slide(history, count: int, needed: float, N: float, mu: float, modulus: flo
             kt = math.pi * modulus / ((curve - kappa - kappa * (log_y - h)) * stretch)
             break
         if j < 0:  # the front reached the centre: full slip, the rest is rigid slip
-            count, full, front, untouched = 1, True, 0.0, 0.0
+            # the untouched band starts again at the rim: the area the contact gains has it
+            count, full, front, untouched, slid = 1, True, 0.0, area, area
             history[WIDTHS], history[RATIOS], history[DENSITIES] = area, 0.0, sigma
     count = _merge_equal(history, count)
     if folds:
         count = fold_cells(history, _split_rim(history, count, area), area, B, kappa)
     history[0] = count
-    history[UNTOUCHED] = untouched
+    history[UNTOUCHED], history[SLID] = untouched, slid
     history[1], weighted = _stands_for(history, count, area, B, kappa, 0.0)
     history[1] *= s
     return mu * N * weighted, kt, front, full
