@@ -26,6 +26,7 @@ from hertz2d.calibration.laws.hertz2d import normal_force
 from hertz2d.calibration.laws.rigid_kinematics import contact_frame
 from hertz2d.checks import InputError
 from hertz2d.checks.loadpath import LoadPath
+from tests.test_readme_performance import benchmark_module
 
 #: a set of coefficients with every term switched on (not a fit: the tests are about the law)
 COEFFICIENTS = CalibratedCoefficients(
@@ -278,27 +279,21 @@ def test_a_contact_that_slides_as_it_closes_has_the_untouched_area_where_it_grow
 
 
 def test_the_first_touch_sliding_or_not_leaves_the_step_convergence_smooth():
-    """The paper's disc on a rigid wall along an impact-like path (approach ``2e-5 sin(pi s)``,
-    tangential displacement ``A sin(2 pi s)``, reversing while the contact grows and while it
-    shrinks): in the first step the contact sticks at few steps and slides in full at many (its
-    first annulus cannot take the step's increment). T at s = 1/2 and 3/4 change, from n = 200 to
-    1600 steps, by less each doubling, each change under 0.6 of the one before: the untouched
-    area, which a full slip starts again at the rim, is laid on as the contact grows either way
-    (ended for good by the full slip, T(1/2) and T(3/4) moved by 5 and 7 % of themselves between
-    n = 400 and 800)."""
-    pair = ContactPair.disc_on_wall(0.035, 10e9, 0.25, 0.3)
+    """The reversing path of ``benchmarks/calibrated_memory_order.py`` (the paper's disc on a
+    rigid wall, approach ``2e-5 sin(pi s)``, tangential displacement ``A' sin(2 pi s)``, reversing
+    while the contact grows and while it shrinks): in the first step the contact sticks at few
+    steps and slides in full at many (its first annulus cannot take the step's increment). T at
+    s = 1/2 and 3/4 change, from n = 200 to 1600 steps, by less each doubling, each change under
+    0.6 of the one before: the untouched area, which a full slip starts again at the rim, is laid
+    on as the contact grows either way (ended for good by the full slip, T(1/2) and T(3/4) moved
+    by 5 and 7 % of themselves between n = 400 and 800)."""
+    bench = benchmark_module("calibrated_memory_order")
+    pair = ContactPair.disc_on_wall(bench.RADIUS, bench.E, bench.NU, bench.MU)
     coefficients = CalibratedCoefficients.from_file(SHIPPED_COEFFICIENTS)
-    peak = calibrated_update(pair, 2e-5, 0.0, CalibratedState.unloaded(), coefficients)
-    amplitude = 0.3 * 0.3 * float(peak.N[0]) / float(peak.kt[0])
-
-    def forces(n):
-        t = np.arange(0, n + 1) / n
-        overlaps = 2e-5 * np.sin(np.pi * t[1:])
-        found = walk(pair, np.maximum(overlaps, 0.0),
-                     np.diff(amplitude * np.sin(2.0 * np.pi * t)), coefficients, seated=False)[0]
-        return found[n // 2 - 1], found[3 * n // 4 - 1]
-
-    found = np.array([forces(n) for n in (200, 400, 800, 1600)])
+    peak = calibrated_update(pair, bench.PEAK, 0.0, CalibratedState.unloaded(), coefficients)
+    amplitude = 0.6 * bench.MU * float(peak.N[0]) / float(peak.kt[0])
+    found = np.array([bench.reversals(pair, coefficients, amplitude, n, False)[:2]
+                      for n in (200, 400, 800, 1600)])
     changes = np.abs(np.diff(found, axis=0))
     assert np.all(changes[1:] < 0.6 * changes[:-1]), changes / np.abs(found[-1])
 

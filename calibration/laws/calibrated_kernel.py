@@ -725,8 +725,9 @@ def fold_cells(history, count: int, area: float, B: float, kappa: float) -> int:
 def _measure_to(history, count: int, area: float, B: float, kappa: float,
                 edge: float) -> tuple[float, float]:
     """``(U/s, D(y)/s - B)`` of the pieces cut at ``edge`` (>= the contact's area ``area``, in e):
-    what they stand for (:func:`_stands_for`) and (C2)'s displacement of the band from the rim to
-    y = edge/area, a traction of density 1 there; both 0 where edge is the rim."""
+    what they stand for (:func:`_stands_for`, with the outermost piece's edge at y = edge/area)
+    and (C2)'s displacement of the band from the rim to that y, a traction of density 1 there
+    (0 where edge is the rim). The difference of two is what the band between them takes."""
     log_edge = math.log(edge / area)
     stood = _stands_for(history, count, area, B, kappa, log_edge)[0]
     return stood, (edge / area) * (B - kappa * log_edge) - B
@@ -876,9 +877,8 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
         elif annulus_slip > 0.0 and laid > 0.0:
             ended = abs(_slide(history.copy(), count, needed, N, mu, modulus, area, s, B, kappa,
                                midway, untouched, slid, annulus, span, laid, cut_measure,
-                               cut_stood,
-                               1.0 + first_slip,
-                               1.0 + annulus_slip * level, folds)[0]) / (mu * N)
+                               cut_stood, 1.0 + first_slip, 1.0 + annulus_slip * level,
+                               folds)[0]) / (mu * N)
         if ended >= 0.0:
             level = 0.5 * (level + min(1.0, ended))
         first, entering = 1.0 + crossed * first_slip, 1.0 + crossed * annulus_slip * level
@@ -888,9 +888,8 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
 
 def _slide(history, count: int, needed: float, N: float, mu: float, modulus: float, area: float,
            s: float, B: float, kappa: float, midway: float, untouched: float, slid: float,
-           annulus: bool,
-           span: float, laid: float, cut_measure: float, cut_stood: float, first: float,
-           entering: float, folds: bool):
+           annulus: bool, span: float, laid: float, cut_measure: float, cut_stood: float,
+           first: float, entering: float, folds: bool):
     """:func:`tangential_step` from the displacement ``needed`` its pieces must take on: the
     annulus first (``span`` its displacement per unit density, ``laid`` its extra slip's
     measure), then a front from the rim; ``first`` and ``entering`` the extra slip's factors of the
