@@ -76,15 +76,16 @@ UNMERGED = 4096
 
 #: the kernel's module constants that follow its number of pieces
 LAYOUT = ("PIECES", "HISTORY", "AREA", "WIDTHS", "RATIOS", "DENSITIES", "UNTOUCHED", "LARGEST",
-          "SLID")
+          "SLID", "HELD")
 
 
 def layout(pieces: int) -> tuple[int, ...]:
     """The values of :data:`LAYOUT` for a memory of ``pieces`` pieces (the kernel's history:
     count, displacement, area, then widths, edge ratios and densities per piece, then the
-    untouched area's outer edge, the largest area and the untouched area's inner edge)."""
-    return (pieces, 6 + 3 * pieces, 2, 3, 3 + pieces, 3 + 2 * pieces, 3 + 3 * pieces,
-            4 + 3 * pieces, 5 + 3 * pieces)
+    untouched area's outer edge, the largest area, the untouched area's inner edge and the
+    structural compliance held)."""
+    return (pieces, 7 + 3 * pieces, 2, 3, 3 + pieces, 3 + 2 * pieces, 3 + 3 * pieces,
+            4 + 3 * pieces, 5 + 3 * pieces, 6 + 3 * pieces)
 
 
 @contextlib.contextmanager

@@ -93,6 +93,7 @@ _curves = calibrated_kernels.curves
 _tangential_step = calibrated_kernels.tangential_step
 _stored_energy = calibrated_kernels.stored_energy
 _normal_coupling = calibrated_kernels.normal_coupling
+_held_curve = calibrated_kernels.held_curve
 
 #: law codes: the registry's (:mod:`hertz2d.calibration.laws.registry`) of the laws with a branch here
 SIMPLIFIED, LINEAR, HERTZ_MINDLIN, CALIBRATED = (registry.entry(name).dem_code for name in (
@@ -214,17 +215,18 @@ class Law:
     def friction(self) -> float:
         return float(self.parameters[FRICTION])
 
-    def sliding_friction(self, a: float, radius: float, wall: bool) -> float:
+    def sliding_friction(self, a: float, radius: float, wall: bool, growing: bool) -> float:
         """``T/N`` of a sliding contact of half-width ``a`` between two discs of ``radius`` (a
-        disc of ``radius`` on a wall: its mirror pair): mu, but for the calibrated law, whose
-        normal force carries a coupling term that its friction does not
+        disc of ``radius`` on a wall: its mirror pair): mu, but for the calibrated law while its
+        contact grows beyond the largest area it has covered (``growing``), whose normal force
+        then carries a coupling term that its friction does not
         (:func:`hertz2d.calibration.laws.calibrated.sliding_ratio`)."""
         if self.code != CALIBRATED:
             return self.friction
         nu, mu = float(self.parameters[POISSON]), self.friction
         pair = (ContactPair.disc_on_wall(radius, 1.0, nu, mu) if wall
                 else ContactPair.discs(radius, 1.0, nu, mu))
-        return float(sliding_ratio(pair, a, self.coefficients))
+        return float(sliding_ratio(pair, a, self.coefficients, growing))
 
     @property
     def history_width(self) -> int:
@@ -657,7 +659,9 @@ def calibrated_tangential(law, p, pair, own, normal, d_delta_t, R1, R2, curves):
     dT/d(delta) (``pi E*/(B - kappa - kappa log y)`` at the slip front y, 0 in full slip) and
     whether the contact slides; the normal force is Eqs. 4 + 23's plus the coupling term of the
     tangential state (:func:`hertz2d.calibration.laws.calibrated_kernel.normal_coupling`, kept in
-    ``own[2]``). ``own[0]`` and ``own[1]`` keep Eqs. 4 + 23's N and B, from which
+    ``own[2]``), both with the structural compliance held
+    (:func:`hertz2d.calibration.laws.calibrated_kernel.held_curve`). ``own[0]`` and ``own[1]``
+    keep Eqs. 4 + 23's N and that B, from which
     :func:`traction_energy` gives the energy the traction stores when it is read (the step does
     not need it: :func:`hertz2d.dem.forces.calibrated_contact`).
     """
@@ -673,6 +677,7 @@ def calibrated_tangential(law, p, pair, own, normal, d_delta_t, R1, R2, curves):
                                       data[calibrated_kernel.FIRST_SLIP],
                                       data[calibrated_kernel.ANNULUS_SLIP],
                                       calibrated_kernel.FOLD)
+    B, slope = _held_curve(own[MEMORY - BASE_NORMAL:], a * a, B, kappa, slope)
     own[0], own[1] = N, B
     own[2] = _normal_coupling(T, N, slope, k_normal, law[MODULUS])
     return (N + own[2], T, kt, a), k_normal, full

@@ -90,5 +90,8 @@ def roll(law: Law, *, angle: float, duration: float = 0.05, radius: float = RADI
     angular_acceleration = np.polyfit(times, spin, 1)[0]
     touching = loaded_state(law.code, law.kernel, law.parameters, 2.0 * overlap, radius,
                             radius)[1]
-    a, alpha, sliding = expected(angle, law.sliding_friction(touching, radius, True), radius)
+    # the disc settles onto the incline from a larger overlap: its contact lies inside the
+    # largest area it has covered, where the calibrated law's friction ratio is mu
+    a, alpha, sliding = expected(angle, law.sliding_friction(touching, radius, True, False),
+                                 radius)
     return RollingResult(float(acceleration), float(angular_acceleration), a, alpha, sliding)

@@ -139,7 +139,7 @@ def _read_back_files(root: Path) -> dict:
     made["coef_absurd"] = _root_with(root, "coef-absurd", "calibrated/coefficients.json",
                                      json.dumps(absurd))
     made["coef_version"] = _root_with(root, "coef-version", "calibrated/coefficients.json",
-                                      json.dumps({**shipped, "format_version": 8}))
+                                      json.dumps({**shipped, "format_version": 9}))
     made["coef_bom"] = _root_with(root, "coef-bom", "calibrated/coefficients.json",
                                   "\ufeff" + json.dumps(shipped))
     calibrated = calibrated_law_description(CalibratedCoefficients.from_file(
@@ -364,7 +364,7 @@ CASES = [
     ([*IMPACT, "--law", "calibrated", "--results", "{coef_absurd}"],
      "coefficients penalty[0]=-1000000000.0 is outside [-5, 5]"),
     ([*MODEL, "--law", "calibrated", "--results", "{coef_version}"],
-     "format_version=8 is not 7"),
+     "format_version=9 is not 8"),
     ([*MODEL, "--law", "calibrated", "--results", "{coef_bom}"], "byte-order mark (BOM)"),
     (["export-law", "--from", "{law_calibrated_w}", "--out", "{empty}/law"],
      "coefficients penalty[0]=-50.0 is outside [-5, 5]"),

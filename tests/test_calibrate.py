@@ -193,8 +193,8 @@ def test_the_memory_order_benchmark_resizes_the_kernels_whole_history_layout():
     constants. At the kernel's own number of pieces its layout is the kernel's (a part of the
     history it did not move, the untouched area, once stopped it), and at any other size the
     parts stay apart: count, displacement and area, then three blocks of one value per piece,
-    then the untouched area's outer edge, the largest area and the untouched area's inner edge,
-    the history's last values."""
+    then the untouched area's outer edge, the largest area, the untouched area's inner edge and
+    the structural compliance held, the history's last values."""
     from hertz2d.calibration.laws import calibrated_kernel as kernel
     bench = benchmark_module("calibrated_memory_order")
     assert bench.layout(kernel.PIECES) == tuple(getattr(kernel, name) for name in bench.LAYOUT)
@@ -203,8 +203,8 @@ def test_the_memory_order_benchmark_resizes_the_kernels_whole_history_layout():
         assert at["AREA"] == 2 and at["WIDTHS"] == 3
         assert at["RATIOS"] - at["WIDTHS"] == at["DENSITIES"] - at["RATIOS"] == pieces
         assert at["UNTOUCHED"] - at["DENSITIES"] == pieces
-        assert at["UNTOUCHED"] == at["HISTORY"] - 3 and at["LARGEST"] == at["HISTORY"] - 2
-        assert at["SLID"] == at["HISTORY"] - 1
+        assert at["UNTOUCHED"] == at["HISTORY"] - 4 and at["LARGEST"] == at["HISTORY"] - 3
+        assert at["SLID"] == at["HISTORY"] - 2 and at["HELD"] == at["HISTORY"] - 1
 
 
 def test_calibrate_runs_end_to_end_and_the_model_uses_what_it_wrote(tmp_path, capsys):

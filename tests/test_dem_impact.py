@@ -40,11 +40,13 @@ def lever_range(law, speed=1.0, wall=True):
 
 
 def lowest_sliding_ratio(law, wall: bool) -> float:
-    """The least T/N of a sliding contact over the half-widths a 1 m/s impact passes (mu for
-    every law but the calibrated one, :meth:`hertz2d.dem.laws.Law.sliding_friction`)."""
+    """The least T/N of a sliding contact over the half-widths a 1 m/s impact passes as its
+    contact grows (mu for every law but the calibrated one,
+    :meth:`hertz2d.dem.laws.Law.sliding_friction`)."""
     largest = largest_approach(law, 0.5 * MASS, 2.0, RADIUS)
     a = loaded_state(law.code, law.kernel, law.parameters, largest, RADIUS, RADIUS)[1] or RADIUS
-    return min(law.sliding_friction(width, RADIUS, wall) for width in np.geomspace(1e-6 * a, a, 200))
+    return min(law.sliding_friction(width, RADIUS, wall, True)
+               for width in np.geomspace(1e-6 * a, a, 200))
 
 
 def test_linear_contact_time_integral_is_the_half_period():

@@ -58,15 +58,15 @@ def run_curves(batch: Batch, found: Curve, folds: bool = FOLD) -> tuple[np.ndarr
     def full(value):
         return np.ascontiguousarray(np.broadcast_to(value, shape))
 
-    T = np.zeros(shape)
+    T, held_slope = np.zeros(shape), np.zeros(shape)
     compiled_kernel().run_batch(
         batch.N, batch.a, batch.pair.pair_displacement(batch.increment),
         full(batch.pair.mu)[:, 0].copy(), full(batch.pair.modulus)[:, 0].copy(),
         full(found.B), full(found.kappa)[:, 0].copy(), full(found.slope),
         full(found.first_slip)[:, 0].copy(),
-        full(found.annulus_slip)[:, 0].copy(), T, folds)
+        full(found.annulus_slip)[:, 0].copy(), T, held_slope, folds)
     with np.errstate(divide="ignore", invalid="ignore"):
-        coupling = np.where(batch.N > 0, -T * T * found.slope * normal_tangent(batch.pair, batch.a)
+        coupling = np.where(batch.N > 0, -T * T * held_slope * normal_tangent(batch.pair, batch.a)
                             / (4.0 * batch.N * np.pi * batch.pair.modulus), 0.0)
     return ContactFrame(batch.overlap, batch.increment, batch.angle).driving_forces(
         batch.N + coupling, T)

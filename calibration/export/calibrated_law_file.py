@@ -102,11 +102,21 @@ CALIBRATED_FORMULAS = {
                                   "min(UNTOUCHED, a_prev^2)) is crossed first: (f_u - 1) times "
                                   "its (C2) measure of rigid slip, its displacement cut with it; "
                                   "the extra is a rigid slip"},
+    "held-compliance": {"equation": "the structural compliance held",
+                        "formula": "where a^2 < history[LARGEST] (inside the largest area since "
+                                   "the contact closed) the step, the coupling and the stored "
+                                   "energy take B = history[HELD] - kappa log a^2 and slope = 0 "
+                                   "instead of the curve's (B and slope before the step from the "
+                                   "history as it was, after it as the step left it); a step "
+                                   "with a^2 >= history[LARGEST] (or a new contact) takes the "
+                                   "curve's and sets history[HELD] = B + kappa log a^2: a fixed "
+                                   "traction stands for a fixed displacement"},
     "normal-coupling": {"equation": "the stored energy's derivative",
                         "formula": "N = N_H - T^2 slope k_n/(4 N_H pi E*), slope = a dB/da + 2 "
                                    "kappa = sum_i omega_i [-1 - w_i + x_i w_i' (log(4 R_i/a) + "
-                                   "nu_i/(2 (1 - nu_i)))] + 2 kappa (<= 0), k_n = "
-                                   "normal-tangent, N_H Eqs. 4 + 22"},
+                                   "nu_i/(2 (1 - nu_i)))] + 2 kappa (<= 0; 0 where the compliance "
+                                   "is held, held-compliance), k_n = normal-tangent, N_H Eqs. 4 + "
+                                   "22"},
     "stored-energy": {"equation": "the traction's elastic energy",
                       "formula": "E_t = [(B - kappa) T^2 + kappa (mu N_H)^2 int_0^1 Phi(y)^2/y "
                                  "dy]/(2 pi E*), Phi(y) = int_0^y phi, y = e/a^2 (closed form per "
@@ -180,13 +190,14 @@ HISTORY = {
               "[2] the area a^2 they cover (m^2), then PIECES widths e_j - e_(j-1) (m^2), "
               "PIECES logs log(e_j/e_(j-1)) and PIECES densities phi_j, then [UNTOUCHED] the "
               "untouched area's outer edge, [LARGEST] the largest area and [SLID] the untouched "
-              "area's inner edge (m^2, locked-in-slip)",
+              "area's inner edge (m^2, locked-in-slip), and [HELD] pi E* lambda = B + kappa log "
+              "a^2 at the largest area (held-compliance)",
     "rule": "all 0 for a new contact; an open contact (delta_n <= 0, N = 0) or mu = 0 zeroes it",
 }
 
 #: the kernel's constants a port needs (law.json "constants")
 CONSTANTS = {"PIECES": kernel.PIECES, "UNTOUCHED": kernel.UNTOUCHED, "LARGEST": kernel.LARGEST,
-             "SLID": kernel.SLID,
+             "SLID": kernel.SLID, "HELD": kernel.HELD,
              "KAPPA_FLOOR": KAPPA_FLOOR,
              "CEILING_A_OVER_R": [float(CEILING_A_OVER_R[0]), float(CEILING_A_OVER_R[-1]),
                                   len(CEILING_A_OVER_R)],

@@ -90,12 +90,18 @@ loops):
   into one at the same T without raising the stored energy
   (:func:`hertz2d.calibration.laws.calibrated_kernel.fold_cells`), and beyond the memory's size a
   reduction lowers it (:func:`hertz2d.calibration.laws.calibrated_kernel.reduce_memory`);
-- the structural compliance lambda(a) changes with the approach: its energy ``lambda T^2/2`` at
-  fixed traction then changes, and the normal force carries the term that makes that exact,
-  ``N = N_H - (T^2/2) d lambda/d(delta_n)``
-  (:func:`~hertz2d.calibration.laws.calibrated_kernel.normal_coupling`, a fraction of a per cent of N at
-  mu = 0.3: without it a closed path that loads the contact tangentially at one approach and
-  unloads it at another returns more work than it took).
+- the structural compliance lambda is held at the largest area the contact has covered since
+  it closed (:func:`~hertz2d.calibration.laws.calibrated_kernel.held_curve`): inside it a fixed
+  traction stands for a fixed displacement, as in the FEM's bodies, whose compliance does not
+  change with the contact's width (with lambda(a) following a, the slip front that made up the
+  difference at every width did not undo itself around a loop, and a contact whose width swings
+  with delta_t drifted and returned stored energy). While the contact grows beyond that area
+  lambda(a) changes with the approach, its energy ``lambda T^2/2`` at fixed traction with it, and
+  the normal force carries the term that makes that exact, ``N = N_H - (T^2/2) d
+  lambda/d(delta_n)`` (:func:`~hertz2d.calibration.laws.calibrated_kernel.normal_coupling`, a
+  fraction of a per cent of N at mu = 0.3; 0 inside the largest area: without it a closed path
+  that loads the contact tangentially at one approach and unloads it at another would return
+  more work than it took).
 
 So the work done on the contact over any path from the unloaded state is at least the energy it
 stores: no closed path from the unloaded state does negative work (to the quadrature's error). A
@@ -156,7 +162,7 @@ CEILING_MARGIN = 1e-3
 #: 6: the rim's extra slip acts on fresh area alone, beyond the largest the contact has covered
 #: since it closed, in proportion to ``|T|/(mu N)``; older versions' c_f and c_a were fitted for
 #: other laws)
-FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 7
+FORMAT, FORMAT_VERSION = "hertz2d-calibrated", 8
 
 
 def _group(default: tuple[float, ...], *admissible: tuple[float, float]):
@@ -393,13 +399,19 @@ def normal_tangent(pair: ContactPair, a) -> np.ndarray:
         return np.where(a > 0, np.pi * pair.modulus / (u - 1.0), 0.0)
 
 
-def sliding_ratio(pair: ContactPair, a, coefficients: CalibratedCoefficients) -> np.ndarray:
-    """``T/N`` of a sliding contact of half-width ``a``: ``mu/(1 + mu^2 g)``, ``g = -slope
-    k_n/(4 pi E*)`` (>= 0). The traction's bound is ``mu N_H`` and the normal force carries the
-    coupling term ``C = -T^2 slope k_n/(4 N_H pi E*)``
-    (:func:`~hertz2d.calibration.laws.calibrated_kernel.normal_coupling`), which at ``T = mu N_H`` is
-    ``mu^2 g N_H``: the term raises N, not the friction it can carry, so a sliding contact's
-    ratio is a little below mu (the more so the wider the contact and the larger mu)."""
+def sliding_ratio(pair: ContactPair, a, coefficients: CalibratedCoefficients,
+                  growing: bool) -> np.ndarray:
+    """``T/N`` of a sliding contact of half-width ``a``: while it grows beyond the largest area
+    it has covered (``growing``), ``mu/(1 + mu^2 g)``, ``g = -slope k_n/(4 pi E*)`` (>= 0): the
+    traction's bound is ``mu N_H`` and the normal force carries the coupling term ``C = -T^2
+    slope k_n/(4 N_H pi E*)`` (:func:`~hertz2d.calibration.laws.calibrated_kernel.normal_coupling`),
+    which at ``T = mu N_H`` is ``mu^2 g N_H``: the term raises N, not the friction it can carry,
+    so the ratio is a little below mu (the more so the wider the contact and the larger mu).
+    Inside that area the structural compliance is held
+    (:func:`~hertz2d.calibration.laws.calibrated_kernel.held_curve`), C is 0 and the ratio is
+    mu."""
+    if not growing:
+        return np.broadcast_to(np.asarray(pair.mu, float), np.shape(a)).copy()
     found = curve_constants(pair, a, coefficients)
     g = -found.slope * normal_tangent(pair, a) / (4.0 * np.pi * pair.modulus)
     return pair.mu / (1.0 + pair.mu ** 2 * g)
@@ -469,11 +481,13 @@ def calibrated_update(pair: ContactPair, delta_n, d_delta_t, state: CalibratedSt
         T, kt, front, full = kernel.tangential_step(state.history[i], N_H[i], a[i], step[i],
                                                     mu[i], modulus[i], B[i], kappa[i],
                                                     slope[i], first[i], annulus[i], kernel.FOLD)
-        outputs[:, i] = (N_H[i] + kernel.normal_coupling(T, N_H[i], slope[i], k_normal[i],
+        B_i, slope_i = kernel.held_curve(state.history[i], a[i] * a[i], B[i], kappa[i],
+                                              slope[i])
+        outputs[:, i] = (N_H[i] + kernel.normal_coupling(T, N_H[i], slope_i, k_normal[i],
                                                           modulus[i]),
                          T, kt, front, full,
                          kernel.stored_energy(state.history[i], N_H[i], a[i], mu[i], modulus[i],
-                                              B[i], kappa[i]))
+                                              B_i, kappa[i]))
     return CalibratedState(state.history, outputs[0], outputs[1], a.copy(), outputs[2],
                            outputs[3], outputs[4].astype(bool), outputs[5])
 

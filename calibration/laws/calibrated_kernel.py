@@ -65,7 +65,8 @@ The history of one contact is :data:`HISTORY` doubles: the number of pieces, the
 stand for and the contact's area a^2 they cover, then per piece its width in ``e = b^2`` (``e_j -
 e_(j-1)``, m^2), the logarithm of its edges' ratio ``log(e_j/e_(j-1))`` (unused for the innermost
 piece) and phi_j, and last the untouched area's outer edge, the largest area and the untouched
-area's inner edge in e (all 0 for a new contact). Widths and ratios,
+area's inner edge in e, and the structural compliance held (:func:`held_curve`; all 0 for a new
+contact). Widths and ratios,
 not the edges themselves, so that a front a small fraction of the contact in from its rim (the
 microslip of a small tangential increment) is held to full precision: the edges ``1 - 1e-9`` of the
 area apart would keep seven digits of their distance, and each step would slip by the rounding.
@@ -75,6 +76,14 @@ The curve's constants at the contact's half-width a (:func:`curves`: (C1)'s B an
 needs) come from a and from :data:`CURVE_DATA` numbers of the pair that do not depend on a
 (:func:`hertz2d.calibration.laws.calibrated.curve_data`), so that a DEM code computes those once per
 pair and only :func:`curves`' few products per step.
+
+The structural compliance is held at the largest area the contact has covered since it closed
+(:func:`held_curve`): a fixed traction stands for a fixed displacement, as in the bodies of the
+two-body FEM, whose compliance does not change with the contact's width. With lambda following
+a, a contact whose width swings at a fixed traction would stand for another displacement at
+every width, and the slip front that made up the difference would not undo itself around a loop:
+T's loop would move by the same small amount every repeat and return stored energy (the law's
+format 7, a few 1e-5 of T a repeat on loops whose approach swings with delta_t).
 """
 from __future__ import annotations
 
@@ -90,16 +99,18 @@ from hertz2d.calibration.laws.lambert_w import lambert_w_minus1
 #: returned stored energy on 29 of the 69 of 10^4 random loops whose W was negative)
 PIECES = 12
 #: doubles of history per contact: count, displacement, area, then width, edge ratio and phi
-#: per piece, then the untouched area's outer edge, the largest area and the untouched area's
-#: inner edge
-HISTORY = 6 + 3 * PIECES
+#: per piece, then the untouched area's outer edge, the largest area, the untouched area's
+#: inner edge and the structural compliance held
+HISTORY = 7 + 3 * PIECES
 #: offsets of the area and the per-piece arrays in the history; of the untouched area's outer
 #: edge (the e = b^2, m^2, up to which no slip front has crossed the contact since it closed or
 #: last slid in full); of the largest area (the largest e = a^2 the contact has covered since it
 #: closed); and of the untouched area's inner edge, the area the contact covered when it last
-#: slid in full (0 if it has not): the untouched area is the band between the two edges
+#: slid in full (0 if it has not): the untouched area is the band between the two edges; and of
+#: the structural compliance held, ``pi E* lambda = B + kappa log a^2`` at the largest area
+#: (:func:`held_curve`)
 AREA, WIDTHS, RATIOS, DENSITIES, UNTOUCHED = 2, 3, 3 + PIECES, 3 + 2 * PIECES, 3 + 3 * PIECES
-LARGEST, SLID = 4 + 3 * PIECES, 5 + 3 * PIECES
+LARGEST, SLID, HELD = 4 + 3 * PIECES, 5 + 3 * PIECES, 6 + 3 * PIECES
 #: log(2), of the half-space term log(2R/a) = log(4R/a) - log(2)
 LOG_2 = 0.6931471805599453
 #: sqrt(2) and 1/sqrt(2), for the fixed grid of cells in e = b^2 within which pieces fold into
@@ -733,6 +744,19 @@ def _measure_to(history, count: int, area: float, B: float, kappa: float,
     return stood, (edge / area) * (B - kappa * log_edge) - B
 
 
+def held_curve(history, area: float, B: float, kappa: float,
+               slope: float) -> tuple[float, float]:
+    """``(B, slope)`` of (C1) at the contact's area ``area`` = a^2 (> 0) with its structural
+    compliance held at the largest area it has covered since it closed: :func:`curves`' B and
+    slope where the contact is at that area (or new), else ``B = pi E* lambda_held - kappa log
+    a^2`` and slope 0 (lambda does not change with the approach there, so neither the normal
+    force's coupling term nor the extra slips' step-middle measures see it). The same before a
+    step (from the history as the step before left it) and after it."""
+    if int(history[0]) == 0 or area >= history[LARGEST]:
+        return B, slope
+    return history[HELD] - kappa * math.log(area), 0.0
+
+
 def _reset(history) -> None:
     for j in range(HISTORY):
         history[j] = 0.0
@@ -757,8 +781,10 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
                     B: float, kappa: float, slope: float, first_slip: float,
                     annulus_slip: float, folds: bool):
     """One step of one contact at normal force N and half-width a (this step's) with the pair
-    displacement increment d and the curve's constants B and slope (this step's, :func:`curves`)
-    and kappa (the pair's); ``history`` (:data:`HISTORY` doubles) is updated in place. With
+    displacement increment d and the curve's constants B and slope (this step's, :func:`curves`;
+    the step holds the structural compliance where the contact is inside its largest area,
+    :func:`held_curve`) and kappa (the pair's); ``history`` (:data:`HISTORY` doubles) is updated
+    in place. With
     ``folds`` (:data:`FOLD`, the law as shipped) the pieces of one cell fold into one.
 
     ``first_slip`` and ``annulus_slip`` (>= 0, the pair's; 0 for bodies of one material) are
@@ -805,6 +831,7 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
     area = a * a
     s = mu * N / (math.pi * modulus)
     count = int(history[0])
+    B, slope = held_curve(history, area, B, kappa, slope)
     covered = history[AREA] if count > 0 else 0.0
     covered_before = covered
     untouched = history[UNTOUCHED] if count > 0 else 0.0
@@ -852,6 +879,8 @@ def tangential_step(history, N: float, a: float, d: float, mu: float, modulus: f
         if closed_only:
             untouched = area
     history[AREA] = area
+    if area >= largest:  # the contact covers more than it has since it closed
+        history[HELD] = B + kappa * math.log(area)
     history[LARGEST] = max(largest, area)
     # 2. the displacement to stand for: the annulus first, then a front from the edge
     needed = history[1] - slipped + d - s * _stands_for(history, count, area, B, kappa, 0.0)[0]
@@ -970,11 +999,12 @@ def _slide(history, count: int, needed: float, N: float, mu: float, modulus: flo
 
 
 def run_batch(N, a, increment, mu, modulus, B, kappa, slope, first_slip, annulus_slip, T,
-              folds):
+              held_slope, folds):
     """Every contact (row) of a batch along its steps (columns) from the unloaded state:
     :func:`tangential_step` with the row's constants (``mu``, ``modulus``, ``kappa``,
     ``first_slip`` and ``annulus_slip`` per row; ``N``, ``a``, ``increment``, ``B`` and ``slope``
-    per row and step), the tangential forces written into ``T``; ``folds`` as
+    per row and step), the tangential forces written into ``T`` and the slope the normal force's
+    coupling term takes after each step (:func:`held_curve`'s) into ``held_slope``; ``folds`` as
     :func:`tangential_step`'s."""
     history = np.zeros(HISTORY)
     for row in range(N.shape[0]):
@@ -985,3 +1015,5 @@ def run_batch(N, a, increment, mu, modulus, B, kappa, slope, first_slip, annulus
                                         mu[row], modulus[row], B[row, k], kappa[row],
                                         slope[row, k], first_slip[row], annulus_slip[row],
                                         folds)[0]
+            held_slope[row, k] = held_curve(history, a[row, k] * a[row, k], B[row, k],
+                                            kappa[row], slope[row, k])[1]

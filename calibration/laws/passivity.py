@@ -14,7 +14,11 @@ of the energy alike; C the normal coupling term, E the stored energy of the trac
 the work is then at least the stored energy, never negative, and a state that repeats itself
 does non-negative work on every loop. With the trapezoid rule for the work, d_k is exact to that
 rule's error, third order in the step: a d_k below zero that does not fall as the step's cube is
-energy the law created.
+energy the law created. C is 0 while the contact is inside the largest area it has covered since
+it closed (the structural compliance is held there,
+:func:`~hertz2d.calibration.laws.calibrated_kernel.held_curve`) and switches on as it grows past
+it: on a step that crosses that area the work of C is taken from the crossing on (the trapezoid
+across the switch would be first order in the step).
 """
 from __future__ import annotations
 
@@ -49,6 +53,20 @@ def step_dissipation(pair: ContactPair, overlap, increment,
     overlap, increment = np.asarray(overlap, float), np.asarray(increment, float)
     T, N, energy = own_frame(pair, overlap, increment, coefficients)
     coupling = N - normal_force(pair, pair.pair_displacement(overlap))[0]
+    largest = largest_overlap(overlap)
+    crossing = (overlap[1:] > largest[:-1]) & (overlap[:-1] < largest[:-1])
+    coupling_work = np.where(crossing, coupling[1:] * (overlap[1:] - largest[:-1]),
+                             0.5 * (coupling[1:] + coupling[:-1]) * np.diff(overlap))
     work = (0.5 * (T[1:] + T[:-1]) * pair.pair_displacement(increment[1:])
-            + 0.5 * (coupling[1:] + coupling[:-1]) * pair.pair_displacement(np.diff(overlap)))
+            + pair.pair_displacement(coupling_work))
     return work - np.diff(energy), float(N.max())
+
+
+def largest_overlap(overlap) -> np.ndarray:
+    """The largest overlap since the contact closed, at each step (0 while it is open): the
+    approach of the largest area the law's contact has covered."""
+    largest, running = np.zeros(len(overlap)), 0.0
+    for k, value in enumerate(overlap):
+        running = max(running, value) if value > 0.0 else 0.0
+        largest[k] = running
+    return largest
