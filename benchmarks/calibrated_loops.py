@@ -6,7 +6,10 @@ law (``calibration/data/calibrated/coefficients.json``) around as many as asked,
 :func:`hertz2d.calibration.laws.admissibility.random_loops` with a seed of its own (equal, dissimilar and
 wall contacts, |beta| to 0.5, a/R 0.02-0.2, mu 0.05-1, N swinging 0-40 % in and out of phase or
 along random smooth closed curves, amplitudes 0.05-1.5 x the slip onset). Per loop the net work W
-of the last of 3 repeats over ``mu N_max A`` at the map's steps; the loops below ``-THRESHOLD``
+of the last of 3 repeats over ``mu N_max A`` at the map's steps, as a DEM code drives the law
+(the turning line of centres) and closed in the law's own variables, (delta_n, delta_t) (the
+closed path the law must not draw energy from; on a wall the two are one); the loops below
+``-THRESHOLD``
 are rerun at 4 and 16 times the steps and their W extrapolated to a vanishing step
 (:class:`~hertz2d.calibration.laws.admissibility.LoopWork`). Every loop with W < 0 is then rerun
 for what its W is made of: W over the last of :data:`SETTLED_REPEATS` repeats (a state that was
@@ -45,7 +48,9 @@ from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, REPEATS,  
                                             normalised_work, random_loops)
 from hertz2d.calibration.laws.calibrated import (FORMAT_VERSION,  # noqa: E402
                                                  SHIPPED_COEFFICIENTS, CalibratedCoefficients,
-                                                 CalibratedModel, run_contacts)
+                                                 CalibratedModel, CalibratedState,
+                                                 calibrated_update, run_contacts)
+from hertz2d.calibration.laws.pair import ContactPair  # noqa: E402
 from hertz2d.calibration.laws.calibrated_kernel import PIECES  # noqa: E402
 from hertz2d.calibration.laws.passivity import own_frame, step_dissipation  # noqa: E402
 from hertz2d.calibration.laws.rigid_kinematics import contact_frame  # noqa: E402
@@ -69,7 +74,7 @@ BANDS = (0.0, 1e-9, 0.1, 0.2, 0.3, 0.5 + 1e-9)
 UNEXPLAINED = f"W < -quadrature bound after {SETTLED_REPEATS} repeats, no frame increment"
 
 
-COLUMNS = ["loop", "W", "key"]
+COLUMNS = ["loop", "W", "W own frame", "key"]
 
 
 def law_key(coefficients: CalibratedCoefficients) -> str:
@@ -84,10 +89,13 @@ def law_key(coefficients: CalibratedCoefficients) -> str:
 
 
 def chunk_works(coefficients: CalibratedCoefficients, indexed: list[tuple[int, Loop]]
-                ) -> dict[int, float]:
-    """Worker task: ``{loop index: W}`` of the law on the ``(index, loop)`` pairs, the loops on
-    discs and those on walls each run together (:func:`~hertz2d.calibration.laws.calibrated.run_contacts`:
-    the tables are those of one loop at a time, bit for bit; the run is several times faster)."""
+                ) -> dict[int, tuple[float, float]]:
+    """Worker task: ``{loop index: (W, W own frame)}`` of the law on the ``(index, loop)`` pairs:
+    as a DEM code drives it (the turning line of centres) and closed in its own variables; the
+    loops on discs and those on walls each run together
+    (:func:`~hertz2d.calibration.laws.calibrated.run_contacts`: the tables are those of one loop
+    at a time, bit for bit; the run is several times faster). A wall's two are one: its frame
+    does not turn."""
     works = {}
     with quiet():
         for wall in (False, True):
@@ -95,9 +103,32 @@ def chunk_works(coefficients: CalibratedCoefficients, indexed: list[tuple[int, L
             if mine:
                 tables = run_contacts([loop.pair for _, loop in mine],
                                       [loop.path(STEPS) for _, loop in mine], coefficients)
-                works.update({i: normalised_work(loop, table, STEPS)
-                              for (i, loop), table in zip(mine, tables)})
+                own = tables if wall else own_frame_tables(coefficients, [l for _, l in mine])
+                works.update({i: (normalised_work(loop, table, STEPS),
+                                  normalised_work(loop, closed, STEPS))
+                              for (i, loop), table, closed in zip(mine, tables, own)})
     return works
+
+
+def own_frame_tables(coefficients: CalibratedCoefficients, loops: list[Loop]
+                     ) -> list[pd.DataFrame]:
+    """The law's forces along each of ``loops`` (disc pairs) closed in its own variables, all
+    moved together a step at a time (:func:`calibrated_update`, as
+    :func:`~hertz2d.calibration.laws.passivity.own_frame` moves one): per loop a table of T as
+    Fx and N as Fz."""
+    paths = [loop.path(STEPS) for loop in loops]
+    pair = ContactPair(*(np.array([float(getattr(loop.pair, name)) for loop in loops])
+                         for name in ("R1", "R2", "E1", "E2", "nu1", "nu2", "mu")))
+    overlap = np.stack([np.asarray(path.delta_n, float) for path in paths], axis=1)
+    increment = np.stack([np.diff(np.asarray(path.delta_t, float), prepend=0.0)
+                          for path in paths], axis=1)
+    T, N = np.zeros(overlap.shape), np.zeros(overlap.shape)
+    state = CalibratedState.unloaded(len(loops))
+    for k in range(overlap.shape[0]):
+        state = calibrated_update(pair, overlap[k], increment[k], state, coefficients)
+        T[k], N[k] = state.T, state.N
+    return [pd.DataFrame({"Fx": T[:, j], "Fz": N[:, j], "N": N[:, j]})
+            for j in range(len(loops))]
 
 
 def centres_frame(loop: Loop, steps: int, repeats: int = REPEATS):
@@ -158,7 +189,7 @@ def main() -> int:
     key = law_key(law.coefficients)
     loops = random_loops(args.loops, SEED)
     RESULTS.mkdir(exist_ok=True)
-    found = record.resumed(TABLE, COLUMNS, key, finite=("W",))
+    found = record.resumed(TABLE, COLUMNS, key, finite=("W", "W own frame"))
     todo = [i for i in range(args.loops) if i not in set(found.loop.astype(int))]
     if not TABLE.exists():
         TABLE.write_text(",".join(COLUMNS) + "\n")
@@ -169,7 +200,7 @@ def main() -> int:
         for future in as_completed(futures):
             works = future.result()
             with TABLE.open("a") as out:
-                out.writelines(f"{i},{w!r},{key}\n" for i, w in works.items())
+                out.writelines(f"{i},{w!r},{own!r},{key}\n" for i, (w, own) in works.items())
             bar.update(len(works))
         table = pd.read_csv(TABLE, dtype={"key": str})
         table = table[table.loop < args.loops].drop_duplicates("loop")
@@ -194,6 +225,9 @@ def main() -> int:
         rows.append({"|beta| from": low, "to": min(high, 0.5), "loops": len(band),
                      "W < 0": int((band.W < 0).sum()),
                      "smallest W": float(band.W.min()) if len(band) else float("nan"),
+                     "W < 0, own frame": int((band["W own frame"] < 0).sum()),
+                     "smallest W, own frame": (float(band["W own frame"].min()) if len(band)
+                                               else float("nan")),
                      f"W < 0 after {SETTLED_REPEATS} repeats":
                          int((settled["W settled"] < 0).sum()),
                      "the same, own frame": int((settled["W settled, own frame"] < 0).sum()),
@@ -205,6 +239,10 @@ def main() -> int:
                "threshold": THRESHOLD,
                "quadrature_bound": QUADRATURE_BOUND, "W < 0": int((table.W < 0).sum()),
                "W < -threshold": len(violations), "smallest W": float(table.W.min()),
+               "W < 0, own frame": int((table["W own frame"] < 0).sum()),
+               "W < -quadrature bound, own frame": int(
+                   (table["W own frame"] < -QUADRATURE_BOUND).sum()),
+               "smallest W, own frame": float(table["W own frame"].min()),
                "persisting": persisting, "settled_repeats": SETTLED_REPEATS,
                f"W < 0 after {SETTLED_REPEATS} repeats": int((made_of["W settled"] < 0).sum()),
                "smallest settled W": float(made_of["W settled"].min()),
@@ -222,7 +260,10 @@ def main() -> int:
     print(by_band.to_string(index=False))
     print(f"{len(table)} loops, W < 0 on {summary['W < 0']}, below -{THRESHOLD:g} on "
           f"{len(violations)}, persisting under refinement {len(persisting)}; smallest W "
-          f"{summary['smallest W']:.3e} mu N_max A")
+          f"{summary['smallest W']:.3e} mu N_max A; closed in the law's own variables W < 0 on "
+          f"{summary['W < 0, own frame']}, below -{QUADRATURE_BOUND:g} on "
+          f"{summary['W < -quadrature bound, own frame']}, smallest "
+          f"{summary['smallest W, own frame']:.3e}")
     print(f"of the {len(made_of)} loops with W < 0: W < 0 after {SETTLED_REPEATS} repeats on "
           f"{summary[f'W < 0 after {SETTLED_REPEATS} repeats']} (least "
           f"{summary['smallest settled W']:.3e}; closed in the law's own variables on "
