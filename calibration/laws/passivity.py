@@ -17,8 +17,10 @@ rule's error, third order in the step: a d_k below zero that does not fall as th
 energy the law created. C is 0 while the contact is inside the largest area it has covered since
 it closed (the structural compliance is held there,
 :func:`~hertz2d.calibration.laws.calibrated_kernel.held_curve`) and switches on as it grows past
-it: on a step that crosses that area the work of C is taken from the crossing on (the trapezoid
-across the switch would be first order in the step).
+it: the work of C is the trapezoid's on a step that grows from the largest area, is taken from
+the crossing on for a step that crosses it, and is 0 on a step that stays inside it or leaves it
+(a trapezoid across the switch would count C where the law has none: first order in the step at
+a crossing, second at a turn).
 """
 from __future__ import annotations
 
@@ -54,9 +56,11 @@ def step_dissipation(pair: ContactPair, overlap, increment,
     T, N, energy = own_frame(pair, overlap, increment, coefficients)
     coupling = N - normal_force(pair, pair.pair_displacement(overlap))[0]
     largest = largest_overlap(overlap)
-    crossing = (overlap[1:] > largest[:-1]) & (overlap[:-1] < largest[:-1])
+    beyond = overlap[1:] > largest[:-1]  # the step ends beyond the largest area
+    crossing = beyond & (overlap[:-1] < largest[:-1])
     coupling_work = np.where(crossing, coupling[1:] * (overlap[1:] - largest[:-1]),
-                             0.5 * (coupling[1:] + coupling[:-1]) * np.diff(overlap))
+                             np.where(beyond, 0.5 * (coupling[1:] + coupling[:-1])
+                                      * np.diff(overlap), 0.0))
     work = (0.5 * (T[1:] + T[:-1]) * pair.pair_displacement(increment[1:])
             + pair.pair_displacement(coupling_work))
     return work - np.diff(energy), float(N.max())
