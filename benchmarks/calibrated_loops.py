@@ -48,8 +48,7 @@ from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, REPEATS,  
                                             normalised_work, random_loops)
 from hertz2d.calibration.laws.calibrated import (FORMAT_VERSION,  # noqa: E402
                                                  SHIPPED_COEFFICIENTS, CalibratedCoefficients,
-                                                 CalibratedModel, CalibratedState,
-                                                 calibrated_update, run_contacts)
+                                                 CalibratedModel, run_contacts)
 from hertz2d.calibration.laws.pair import ContactPair  # noqa: E402
 from hertz2d.calibration.laws.calibrated_kernel import PIECES  # noqa: E402
 from hertz2d.calibration.laws.passivity import own_frame, step_dissipation  # noqa: E402
@@ -113,20 +112,15 @@ def chunk_works(coefficients: CalibratedCoefficients, indexed: list[tuple[int, L
 def own_frame_tables(coefficients: CalibratedCoefficients, loops: list[Loop]
                      ) -> list[pd.DataFrame]:
     """The law's forces along each of ``loops`` (disc pairs) closed in its own variables, all
-    moved together a step at a time (:func:`calibrated_update`, as
-    :func:`~hertz2d.calibration.laws.passivity.own_frame` moves one): per loop a table of T as
-    Fx and N as Fz."""
+    moved together a step at a time (:func:`~hertz2d.calibration.laws.passivity.own_frame`):
+    per loop a table of T as Fx and N as Fz."""
     paths = [loop.path(STEPS) for loop in loops]
     pair = ContactPair(*(np.array([float(getattr(loop.pair, name)) for loop in loops])
                          for name in ("R1", "R2", "E1", "E2", "nu1", "nu2", "mu")))
     overlap = np.stack([np.asarray(path.delta_n, float) for path in paths], axis=1)
     increment = np.stack([np.diff(np.asarray(path.delta_t, float), prepend=0.0)
                           for path in paths], axis=1)
-    T, N = np.zeros(overlap.shape), np.zeros(overlap.shape)
-    state = CalibratedState.unloaded(len(loops))
-    for k in range(overlap.shape[0]):
-        state = calibrated_update(pair, overlap[k], increment[k], state, coefficients)
-        T[k], N[k] = state.T, state.N
+    T, N, _ = own_frame(pair, overlap, increment, coefficients)
     return [pd.DataFrame({"Fx": T[:, j], "Fz": N[:, j], "N": N[:, j]})
             for j in range(len(loops))]
 

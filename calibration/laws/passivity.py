@@ -37,13 +37,16 @@ def own_frame(pair: ContactPair, overlap, increment, coefficients: CalibratedCoe
     """``(T, N, E)`` of the calibrated law at each step of a path given as the law takes it
     (the overlap at each step and each step's tangential increment, the disc's own for a wall,
     as :func:`calibrated_update`; the first step's increment from the unloaded state): its
-    forces (N/m) and the stored energy of its traction (J/m)."""
+    forces (N/m) and the stored energy of its traction (J/m). Several contacts move together
+    where ``overlap`` and ``increment`` are (steps, contacts) and ``pair`` holds one entry per
+    contact; the outputs then have that shape."""
     overlap, increment = np.asarray(overlap, float), np.asarray(increment, float)
-    state = CalibratedState.unloaded()
-    T, N, energy = (np.zeros(len(overlap)) for _ in range(3))
+    state = CalibratedState.unloaded(overlap.shape[1] if overlap.ndim == 2 else 1)
+    T, N, energy = (np.zeros(overlap.shape) for _ in range(3))
     for k in range(len(overlap)):
         state = calibrated_update(pair, overlap[k], increment[k], state, coefficients)
-        T[k], N[k], energy[k] = state.T[0], state.N[0], state.energy[0]
+        T[k], N[k], energy[k] = (value.reshape(T[k].shape)
+                                 for value in (state.T, state.N, state.energy))
     return T, N, energy
 
 
