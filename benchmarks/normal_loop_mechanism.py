@@ -35,7 +35,6 @@ Printed, and written to ``benchmarks/results/normal_loop_mechanism.json``.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -47,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import record  # noqa: E402
+from benchmarks.arguments import mesh_levels  # noqa: E402
 from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
                                                  CalibratedCoefficients, coupling_beta)
 from hertz2d.calibration.laws.energy import last_cycle, loop_works  # noqa: E402
@@ -152,18 +152,12 @@ def measure(levels: list[int]) -> pd.DataFrame:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", type=int, nargs="+", default=[2, 3], choices=range(1, 5),
-                        metavar="LEVEL", help="mesh levels (1-4) to run every contact at")
-    args = parser.parse_args()
+    levels = mesh_levels(__doc__.splitlines()[0])
     started = record.load_average()
-    table = measure(sorted(set(args.levels)))
-    with pd.option_context("display.width", 250, "display.max_columns", 20):
-        print(table.round(4).to_string(index=False))
-    out = record.write("normal_loop_mechanism", table.round(5).to_dict("records"), started,
-                       levels=sorted(set(args.levels)), coupled_amplitude=COUPLED,
-                       nearly_normal_amplitude=NEARLY_NORMAL, a_over_R=A_OVER_R)
-    print(f"written: {out}")
+    table = measure(levels)
+    record.show_and_write("normal_loop_mechanism", table, started, levels=levels,
+                          coupled_amplitude=COUPLED, nearly_normal_amplitude=NEARLY_NORMAL,
+                          a_over_R=A_OVER_R)
 
 
 if __name__ == "__main__":

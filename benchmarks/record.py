@@ -45,6 +45,13 @@ def write(name: str, rows: list[dict], started: list[float], **fields) -> Path:
     return out
 
 
+def show_and_write(name: str, table: pd.DataFrame, started: list[float], **fields) -> None:
+    """Print ``table`` (4 decimals) and :func:`write` it (5 decimals) as ``name``'s rows."""
+    with pd.option_context("display.width", 250, "display.max_columns", 20):
+        print(table.round(4).to_string(index=False))
+    print(f"written: {write(name, table.round(5).to_dict('records'), started, **fields)}")
+
+
 def resumed(table: Path, columns: list[str], key: str, finite: tuple[str, ...] = ()):
     """The rows a killed run of a benchmark appended to ``table`` (a CSV of ``columns``, the last
     ``key``: what the rows depend on), to resume from; none if there is no file, and none if it
