@@ -14,7 +14,9 @@ full slip:
   edges slip under the normal load (Spence's problem), inwards while it grows and outwards while
   it shrinks, and the shear they carry acts on the normal problem through beta: the normal force
   on loading is above the one on unloading. Its loop, ``W_n(normal)``, is given over
-  ``mu N_max (max delta_n - min delta_n)`` (dimensionless).
+  ``mu N_max (max delta_n - min delta_n)`` (dimensionless), and over the coupled cycle's normal
+  loop ``W_n`` (``W_n(normal) / W_n``: the share of that loop the normal cycle alone accounts
+  for; the rest comes of the tangential state).
 - **the tangential state's share**: the coupled cycle at amplitude :data:`COUPLED` of the onset.
   ``W_n`` and ``W_t`` are its normal and tangential loops (J/m); ``N shift`` is the normal force
   of the coupled cycle less that of the nearly normal one at the same step of the last cycle
@@ -135,6 +137,7 @@ def measure(levels: list[int]) -> pd.DataFrame:
                     "contact": label, "|beta|": round(beta, 3), "mu": mu, "level": level,
                     "W_n(normal) FEM": loop_works(fem)[1] / scale,
                     "W_n(normal) law": loop_works(lawn)[1] / scale,
+                    "W_n(normal) / W_n FEM": loop_works(fem)[1] / w_n,
                     "W_n FEM (J/m)": w_n, "W_t FEM (J/m)": w_t,
                     "W_n share FEM": w_n / (w_n + w_t),
                     "W_n law (J/m)": law_n, "W_t law (J/m)": law_t,
