@@ -146,10 +146,16 @@ def test_no_step_of_the_shipped_law_creates_energy_on_random_loops(seed, index):
     loop 3) create -2.6e-4, -6.5e-5, -1.6e-5 mu N_max A at 64, 256 and 1024 steps, all on the
     one step that crosses, first order; taken from the crossing on, 0, -1.4e-10 and 0. It is 0
     on a step that leaves that area (a trapezoid there, across the turn, made a wall's loop,
-    seed 1414264, loop 5, create -1.5e-5 then -1.8e-6, 7.9 times less)."""
+    seed 1414264, loop 5, create -1.5e-5 then -1.8e-6, 7.9 times less). What is left of the
+    crossing step's error depends on where in the step the crossing falls, so one refinement can
+    move it to a worse place: the thorough profile found an equal pair's loop (seed 2251, loop 3)
+    at -1.73e-7 and -1.77e-7 at 64 and 256 steps, each on its one crossing step, then -1.4e-8 and
+    -4.2e-10 at 1024 and 4096. Where the first refinement does not fall, the next must."""
     loop = random_loops(9, seed)[index]
     coarse, fine = created(loop, 64), created(loop, 256)
     assert coarse > -1e-3
+    if fine < min(coarse / 8, -NEGLIGIBLE):
+        coarse, fine = fine, created(loop, 1024)
     assert fine >= min(coarse / 8, -NEGLIGIBLE)
 
 
