@@ -15,9 +15,9 @@ added to the law's normal force (``N = N_H + coupling + h``; 0 while the contact
 its elastic range h is a function of the approach (``(N_H - N_H at the last yield)/lag``), so a
 closed path there does no work on it; at its bound, the bound's sign of h and the plastic
 increment's agree, so that work is dissipated: the element cannot return more work than it
-took, whatever the path. Its bound is Spence's: the slip zone under normal load grows with
-``b`` and the shear it holds is ``mu`` times the pressure, which acts on the normal problem
-through beta (one factor beta for the slip's shear, one for its action).
+took, whatever the path. The bound's form follows the FEM's normal cycle alone on that
+benchmark's contacts: its loop over ``mu N_max`` and the approach's range rises with ``|beta|``
+at a given ``b`` and with ``b`` (Spence's slip zone) at a given ``|beta|``.
 
 The three constants are chosen on the training cycles alone (the case store's FEM, or
 computed): on the grid :data:`STRENGTHS` x :data:`WIDTHS` x :data:`LAGS`, the triple whose
