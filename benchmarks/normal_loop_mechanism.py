@@ -48,7 +48,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import record  # noqa: E402
-from benchmarks.arguments import mesh_levels  # noqa: E402
 from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
                                                  CalibratedCoefficients, coupling_beta)
 from hertz2d.calibration.laws.energy import last_cycle, loop_works  # noqa: E402
@@ -155,12 +154,9 @@ def measure(levels: list[int]) -> pd.DataFrame:
 
 
 def main() -> None:
-    levels = mesh_levels(__doc__.splitlines()[0])
-    started = record.load_average()
-    table = measure(levels)
-    record.show_and_write("normal_loop_mechanism", table, started, levels=levels,
-                          coupled_amplitude=COUPLED, nearly_normal_amplitude=NEARLY_NORMAL,
-                          a_over_R=A_OVER_R)
+    record.at_mesh_levels("normal_loop_mechanism", __doc__.splitlines()[0], measure,
+                          coupled_amplitude=COUPLED,
+                          nearly_normal_amplitude=NEARLY_NORMAL, a_over_R=A_OVER_R)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from benchmarks.arguments import mesh_levels
+
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
@@ -50,6 +52,15 @@ def show_and_write(name: str, table: pd.DataFrame, started: list[float], **field
     with pd.option_context("display.width", 250, "display.max_columns", 20):
         print(table.round(4).to_string(index=False))
     print(f"written: {write(name, table.round(5).to_dict('records'), started, **fields)}")
+
+
+def at_mesh_levels(name: str, description: str, measure, **fields) -> None:
+    """A benchmark that runs every contact at the mesh levels of its command line
+    (:func:`~benchmarks.arguments.mesh_levels`): :func:`show_and_write` of ``measure(levels)``'s
+    table, with the levels and ``fields``."""
+    levels = mesh_levels(description)
+    started = load_average()
+    show_and_write(name, measure(levels), started, levels=levels, **fields)
 
 
 def resumed(table: Path, columns: list[str], key: str, finite: tuple[str, ...] = ()):

@@ -31,7 +31,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import record  # noqa: E402
-from benchmarks.arguments import mesh_levels  # noqa: E402
 from benchmarks.normal_loop_mechanism import CONTACTS, FRICTION, REACH, fem_table  # noqa: E402
 from hertz2d.calibration.laws import energy_per_cycle  # noqa: E402
 from hertz2d.calibration.laws.calibrated import (SHIPPED_COEFFICIENTS,  # noqa: E402
@@ -78,10 +77,7 @@ def measure(levels: list[int]) -> pd.DataFrame:
 
 
 def main() -> None:
-    levels = mesh_levels(__doc__.splitlines()[0])
-    started = record.load_average()
-    table = measure(levels)
-    record.show_and_write("wall_cycle_energy", table, started, levels=levels,
+    record.at_mesh_levels("wall_cycle_energy", __doc__.splitlines()[0], measure,
                           loads=list(LOADS), a_over_R=A_OVER_R)
 
 
