@@ -200,6 +200,32 @@ def test_the_calibrated_section_gives_the_biaxial_differences_as_calibrated_minu
     assert "1 of 1 differences" in text
 
 
+def test_the_heldout_convergence_counts_the_energy_verdicts_the_finer_mesh_changes():
+    """Energy errors of three cycles at the default level and one level finer: the sentence gives
+    the median and largest change of the error and the cycles whose verdict at 10 % flips (one
+    here: 0.09 -> 0.12), and draws no conclusion from a change as large as half the limit."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from hertz2d.calibration.report.calibrated_sections import _energy_convergence
+
+    rows = [(case, variant, error) for case, errors in
+            {1: (0.02, 0.03), 2: (0.09, 0.12), 3: (0.30, 0.31)}.items()
+            for variant, error in zip(("default", "level 3"), errors)]
+    errors = pd.DataFrame([{"case": case, "variant": variant, "law": "calibrated",
+                            "quantity": "energy per cycle", "max_rel_error": error}
+                           for case, variant, error in rows])
+    c = SimpleNamespace(label="calibrated", heldout=SimpleNamespace(errors=errors))
+    text = _energy_convergence(c, "level 3")
+    assert "on the 3 cycles" in text and "a median 1.00 and at most 3.00 points" in text
+    assert "within 10 % on 67 % of them at the default level and 33 % at level 3" in text
+    assert "(1 verdict(s) change): the energy misses are not the FEM's mesh." in text
+    errors.loc[(errors.case == 3) & (errors.variant == "level 3"), "max_rel_error"] = 0.40
+    assert _energy_convergence(c, "level 3").endswith("(1 verdict(s) change).")
+    assert _energy_convergence(c, "level 4") == ""
+
+
 def test_a_report_killed_while_writing_leaves_no_temporary_after_the_next_run(quick_results,
                                                                               tmp_path):
     """SIGKILL while the report is written: its temporaries cannot be removed by the killed

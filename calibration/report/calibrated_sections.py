@@ -17,9 +17,10 @@ from hertz2d.calibration.calibrate.judgement import NORMAL_SHARE, NORMAL_SHARE_L
 from hertz2d.calibration.calibrate.masing import FIRST, LARGEST, masing_by_band
 from hertz2d.calibration.calibrate.objective import PATH_NORM
 from hertz2d.calibration.calibrate.outputs import CalibratedOutputs
-from hertz2d.calibration.calibrate.targets import law_targets, met
+from hertz2d.calibration.calibrate.targets import ENERGY_LIMIT, law_targets, met
 from hertz2d.calibration.report.dem_sections import difference_rows
 from hertz2d.calibration.report.document import Section
+from hertz2d.calibration.validation.map.errors import ENERGY
 from hertz2d.calibration.validation.map.spec import DEFAULT_VARIANT
 
 
@@ -156,7 +157,32 @@ def _heldout_convergence(c: CalibratedOutputs) -> str:
              if col.startswith("verdicts")]
     return (f"On the held-out contacts one mesh level finer ({row.variant}), the calibrated "
             f"law's force error moves by at most {100 * row['force error change']:.2f} points "
-            f"over {int(row.cases)} paths; verdicts that change: {', '.join(flips)}.")
+            f"over {int(row.cases)} paths; verdicts that change: {', '.join(flips)}."
+            + _energy_convergence(c, row.variant))
+
+
+def _energy_convergence(c: CalibratedOutputs, variant: str) -> str:
+    """How the energy per cycle's error (relative to the FEM's) of the held-out cycles the finer
+    check ran moves with the mesh, and the energy target's verdicts that change ('' when the
+    check ran no cycle)."""
+    errors = c.heldout.errors
+    energy = errors[(errors.law == c.label) & (errors.quantity == ENERGY)]
+    by_case = energy.pivot_table(index="case", columns="variant", values="max_rel_error")
+    if variant not in by_case or DEFAULT_VARIANT not in by_case:
+        return ""
+    pair = by_case[[DEFAULT_VARIANT, variant]].dropna()
+    if pair.empty:
+        return ""
+    change = (pair[variant] - pair[DEFAULT_VARIANT]).abs()
+    flips = int(((pair[variant] < ENERGY_LIMIT) != (pair[DEFAULT_VARIANT] < ENERGY_LIMIT)).sum())
+    return (f" Its energy per cycle's error (relative to the FEM's energy per cycle) on the "
+            f"{len(pair)} cycles the finer check ran moves by a median "
+            f"{100 * change.median():.2f} and at most {100 * change.max():.2f} points; within "
+            f"10 % on {_percent((pair[DEFAULT_VARIANT] < ENERGY_LIMIT).mean())} of them at the "
+            f"default level and {_percent((pair[variant] < ENERGY_LIMIT).mean())} at "
+            f"{variant} ({flips} verdict(s) change)"
+            + (": the energy misses are not the FEM's mesh." if change.max() < ENERGY_LIMIT / 2
+               else "."))
 
 
 def _band_share(band: pd.DataFrame, label) -> float:
@@ -443,4 +469,3 @@ def calibrated_section(c: CalibratedOutputs | None,
     section.paragraph(_heldout_convergence(c))
     _biaxial(section, biaxial, "calibrated")
     return section
-
