@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hertz2d.dem.contacts import HALF_WIDTH, NORMAL, TANGENTIAL
+from hertz2d.dem.contacts import HALF_WIDTH, NORMAL
 from hertz2d.dem.jit import njit
 from hertz2d.dem.laws import CALIBRATED, PAIR_CURVES, WALL_CURVES, pair_energy, stored_tangential
 

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hertz2d.calibration.laws import LAWS, ContactPair, make_law
-from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, SHAPES, STEPS, THRESHOLD, Loop,
+from hertz2d.calibration.laws.admissibility import (QUADRATURE_BOUND, SHAPES, STEPS, Loop,
                                             loop_work, make_loop, random_loops, stick_return)
 from hertz2d.calibration.laws.base import ContactLaw, law_table
 from hertz2d.calibration.laws.calibrated import SHIPPED_COEFFICIENTS, CalibratedCoefficients
@@ -122,7 +122,7 @@ def test_the_quadrature_error_falls_as_the_step_squared_at_kinks():
     for _ in range(3):
         loop = make_loop(PAIR, "equal", 0.1, 1.0, 0.4, "random", 0.0,
                          tuple(rng.normal(size=12)))
-        n0, A, B = loop.delta_n0, loop.A, loop.swing * loop.delta_n0
+        n0, A = loop.delta_n0, loop.A
         F0 = float(PAIR.mu) * float(normal_force(PAIR, n0)[0])
         field = Field(lambda dn, dt: (np.clip(2 * F0 * dt / A, -F0, F0),
                                       normal_force(PAIR, dn)[0]))

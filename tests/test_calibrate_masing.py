@@ -78,4 +78,3 @@ def test_paths_at_or_past_the_slip_onset_and_other_kinds_are_not_checked():
     coupled = SimpleNamespace(case=MapCase("wall", 0.5, 10e9, 0.0, None, None, None, 0.3, 0.05,
                                            "symmetric", "coupled-cycle", 0.5))
     assert masing_defects([(slipping, table), (coupled, table)]).empty
-

@@ -4,7 +4,6 @@ the work exceeds that energy by (to the trapezoid rule's error, which falls as t
 the normal force's coupling term is the derivative of the structural compliance's energy, and a
 memory reduction keeps the force and never raises the energy."""
 import math
-from dataclasses import replace
 
 import numpy as np
 import pytest

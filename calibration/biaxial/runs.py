@@ -136,4 +136,3 @@ def biaxial_runs(cases: list[BiaxialCase], executor: Executor = Inline(),
 def _run_group(cases: tuple[BiaxialCase, ...]) -> list[dict]:
     """Worker task: :func:`run_one` for each case."""
     return [run_one(case) for case in cases]
-

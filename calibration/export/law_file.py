@@ -248,4 +248,3 @@ def read_json(path: str | Path):
     """The JSON value of a law file (:class:`InputError` if it cannot be read, or is not strict
     JSON: :func:`hertz2d.calibration.runs.json_file.read_json`)."""
     return json_file.read_json(path, "law")
-

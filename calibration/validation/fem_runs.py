@@ -104,4 +104,3 @@ def fem_runs(settings: ValidationSettings, executor: Executor = Inline(),
 def _run_group(settings: ValidationSettings, group: tuple) -> list[dict]:
     """Worker task: the runs of ``group``, (case, support, level) each."""
     return [run_one(settings, *which) for which in group]
-
