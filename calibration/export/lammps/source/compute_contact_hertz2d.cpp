@@ -19,7 +19,7 @@ ComputeContactHertz2d::ComputeContactHertz2d(LAMMPS *lmp, int narg, char **arg) 
   if (narg != 3) error->all(FLERR, "compute hertz2d/contact: compute ID group hertz2d/contact");
   local_flag = 1;
   size_local_rows = 0;
-  size_local_cols = KEYS + HERTZ2D_REPORT;
+  size_local_cols = KEYS + HERTZ2D_REPORT_SHOWN;
   array_local = nullptr;
 }
 
@@ -48,7 +48,7 @@ int ComputeContactHertz2d::rows(bool fill)
           row[1] = store->of_walls() ? 0 : key;
           row[2] = store->of_walls() ? key + 1 : 0;
           const double *report = store->block(i, s) + HERTZ2D_HISTORY_SIZE;
-          for (int k = 0; k < HERTZ2D_REPORT; k++) row[KEYS + k] = report[k];
+          for (int k = 0; k < HERTZ2D_REPORT_SHOWN; k++) row[KEYS + k] = report[k];
         }
         n++;
       }

@@ -2,11 +2,18 @@
  *
  * Each contact's block in the store (contact_store.h) is the law's HERTZ2D_HISTORY_SIZE doubles
  * followed by HERTZ2D_REPORT doubles: the last step's inputs and outputs, read back by
- * `compute pair/local` (PairHertz2d::single) and `compute hertz2d/contact`, and what the next
- * step's energy bookkeeping needs (the previous T, coupling term and tangential energy, the
- * approach). The law's values are the pair's (a wall's: the disc and its mirror image, Section
+ * `compute pair/local` (PairHertz2d::single) and `compute hertz2d/contact` (its first
+ * HERTZ2D_REPORT_SHOWN), and what the energy bookkeeping needs (the previous T, coupling term
+ * and approach; the work done on the law since the contact closed; the tangential energy's
+ * parts). The law's values are the pair's (a wall's: the disc and its mirror image, Section
  * 3.2); the approach and the increment are the body's own (a wall's: the disc's), the stored
  * energy and the work dissipated are the contact's (a wall's: the disc's half of the pair's).
+ *
+ * The energies are made when they are read, not at every step (hertz2d_settle): the calibrated
+ * law's tangential energy integrates its traction's pieces, a third of its step, and a run reads
+ * energies on a few of its steps. A step keeps the energy's two parts (hertz2d_energy_parts)
+ * and adds its work to the contact's; reading makes the energy whole from the block's history
+ * (hertz2d_whole_energy), and what the work exceeds it by is what the law dissipated.
  */
 #ifndef HERTZ2D_CONTACT_REPORT_H
 #define HERTZ2D_CONTACT_REPORT_H
@@ -30,6 +37,13 @@ enum Hertz2dReport {
   REPORT_DISSIPATED,     // work the law dissipated since the contact closed, J/m
   REPORT_N_DASHPOT,      // the dashpots' forces added to N and T, N/m
   REPORT_T_DASHPOT,
+  HERTZ2D_REPORT_SHOWN,  // the values above are compute hertz2d/contact's; those below its own
+  REPORT_WORK = HERTZ2D_REPORT_SHOWN,    // work done on the law since the contact closed, J/m
+  REPORT_NORMAL,         // the contact's normal potential, J/m
+  REPORT_PLAIN,          // the law's tangential energy less its pieces' integral, J/m
+  REPORT_WEIGHT,         // ... and the integral's weight (hertz2d_energy_parts)
+  REPORT_SHARE,          // the contact's share of the pair's energies (1, a wall's 1/2)
+  REPORT_SETTLED,        // 1 while the energies above are the last step's (hertz2d_settle)
   HERTZ2D_REPORT
 };
 
@@ -52,15 +66,17 @@ inline double hertz2d_step_increment(const double *block, double overlap, double
 /* Record the step the law just made (state `law`, prepared constants `q`) in the block's report;
  * `scale` is 1 for two discs and 2 for a disc and its mirror image (the law's increments are
  * the pair's), `share` the contact's part of the pair's energies (1, a wall's 1/2). Returns the
- * work the step dissipated (hertz2d_dissipated, times `share`). */
+ * work the step did on the law, times `share`: (T0 + T)/2 d_delta_t + (C0 + C)/2 d_delta_n by T
+ * and by the normal force's coupling term C (hertz2d_dissipated's work; the normal potential's
+ * share is not the law's to dissipate). The energies wait for hertz2d_settle. */
 inline double hertz2d_record(double *block, const hertz2d_prepared &q, const hertz2d_pair &pair,
                              double overlap, double increment, double scale, double share,
                              const hertz2d_state &law, double n_dashpot, double t_dashpot)
 {
   double *r = block + HERTZ2D_HISTORY_SIZE;
-  const double dissipated =
-      share * hertz2d_dissipated(r[REPORT_T], r[REPORT_COUPLING], r[REPORT_TANGENTIAL],
-                                 scale * increment, scale * (overlap - r[REPORT_OVERLAP]), &law);
+  const double work = share * (0.5 * (r[REPORT_T] + law.T) * scale * increment +
+                               0.5 * (r[REPORT_COUPLING] + law.coupling) * scale *
+                                   (overlap - r[REPORT_OVERLAP]));
   r[REPORT_OVERLAP] = overlap;
   r[REPORT_INCREMENT] = increment;
   r[REPORT_A] = law.a;
@@ -70,12 +86,32 @@ inline double hertz2d_record(double *block, const hertz2d_prepared &q, const her
   r[REPORT_SLIPPING] = law.slipping;
   r[REPORT_STICK] = hertz2d_stick_fraction(&pair, &law);
   r[REPORT_COUPLING] = law.coupling;
-  r[REPORT_TANGENTIAL] = hertz2d_tangential_energy(&law);
-  r[REPORT_STORED] = share * hertz2d_stored_energy(&q, scale * overlap, &law);
-  r[REPORT_DISSIPATED] += dissipated;
   r[REPORT_N_DASHPOT] = n_dashpot;
   r[REPORT_T_DASHPOT] = t_dashpot;
-  return dissipated;
+  r[REPORT_WORK] += work;
+  r[REPORT_NORMAL] = share * hertz2d_normal_potential(&q, scale * overlap, &law);
+  hertz2d_energy_parts(&law, &r[REPORT_PLAIN], &r[REPORT_WEIGHT]);
+  r[REPORT_SHARE] = share;
+  r[REPORT_SETTLED] = 0.0;
+  return work;
+}
+
+/* The block's energies as of its last step: the law's tangential energy made whole from its
+ * parts and the history (hertz2d_whole_energy), the stored energy, and what the law dissipated
+ * since the contact closed (its work less its share of the tangential energy). Returns that
+ * tangential energy (the pair's). */
+inline double hertz2d_settle(double *block)
+{
+  double *r = block + HERTZ2D_HISTORY_SIZE;
+  if (r[REPORT_SETTLED] == 0.0) {
+    const double energy = hertz2d_whole_energy(block, r[REPORT_A], r[REPORT_PLAIN],
+                                               r[REPORT_WEIGHT]);
+    r[REPORT_TANGENTIAL] = energy;
+    r[REPORT_STORED] = r[REPORT_NORMAL] + r[REPORT_SHARE] * energy;
+    r[REPORT_DISSIPATED] = r[REPORT_WORK] - r[REPORT_SHARE] * energy;
+    r[REPORT_SETTLED] = 1.0;
+  }
+  return r[REPORT_TANGENTIAL];
 }
 
 }    // namespace LAMMPS_NS

@@ -23,8 +23,8 @@ using namespace FixConst;
 static constexpr int HISTORY = HERTZ2D_BLOCK;    // doubles per contact: history and report
 
 FixHertz2dStore::FixHertz2dStore(LAMMPS *lmp, int narg, char **arg) :
-    Fix(lmp, narg, arg), law_work(0.0), dashpot_work_(0.0), previous_power(0.0),
-    power_offset(0.0), count(nullptr), keys(nullptr), values(nullptr), marks(nullptr),
+    Fix(lmp, narg, arg), law_work(0.0), held_energy(0.0), dashpot_work_(0.0),
+    previous_power(0.0), power_offset(0.0), count(nullptr), keys(nullptr), values(nullptr), marks(nullptr),
     fitted_a_over_R(HERTZ2D_FIT_A_OVER_R_HIGH), beyond(0.0), largest(0.0), inertia_check(0)
 {
   if (narg != 5)
@@ -113,16 +113,35 @@ void FixHertz2dStore::post_run()
   beyond = largest = 0.0;
 }
 
-const double *FixHertz2dStore::find(int i, tagint key) const
+const double *FixHertz2dStore::find(int i, tagint key)
 {
   for (int s = i * slots; s < i * slots + count[i]; s++)
-    if (keys[s] == key) return &values[s * HISTORY];
+    if (keys[s] == key) {
+      hertz2d_settle(&values[s * HISTORY]);
+      return &values[s * HISTORY];
+    }
   return nullptr;
 }
 
-const double *FixHertz2dStore::block(int i, int s) const
+const double *FixHertz2dStore::block(int i, int s)
 {
-  return &values[(i * slots + s) * HISTORY];
+  double *found = &values[(i * slots + s) * HISTORY];
+  hertz2d_settle(found);
+  return found;
+}
+
+/* Every owned block settled (hertz2d_settle); half the sum of their tangential energies, the
+ * law work's part not yet dissipated (a disc pair's contact is kept twice, once with each atom;
+ * a wall contact is the disc's half of its mirror pair) */
+double FixHertz2dStore::settle_all()
+{
+  double held = 0.0;
+  for (int i = 0; i < atom->nlocal; i++)
+    for (int s = 0; s < count[i]; s++)
+      held += 0.5 * hertz2d_settle(&values[(i * slots + s) * HISTORY]);
+  held_energy = held;
+  report();
+  return held;
 }
 
 void FixHertz2dStore::start_evaluation()
@@ -157,7 +176,7 @@ void FixHertz2dStore::end_of_step()
   report();
 }
 
-double FixHertz2dStore::stored_energy() const
+double FixHertz2dStore::stored_energy()
 {
   double mine = 0.0, total = 0.0;
   for (int i = 0; i < atom->nlocal; i++)
@@ -166,9 +185,9 @@ double FixHertz2dStore::stored_energy() const
   return total;
 }
 
-void FixHertz2dStore::ledger(double &laws, double &dashpot_work) const
+void FixHertz2dStore::ledger(double &laws, double &dashpot_work)
 {
-  const double mine[2] = {law_work, dashpot_work_};
+  const double mine[2] = {law_work - settle_all(), dashpot_work_};
   double sums[2];
   MPI_Allreduce(mine, sums, 2, MPI_DOUBLE, MPI_SUM, world);
   laws = sums[0];
@@ -199,10 +218,7 @@ void FixHertz2dStore::forget_untouched()
     const int first = i * slots;
     int kept = 0;
     for (int s = 0; s < count[i]; s++) {
-      if (!marks[first + s]) {
-        law_work += 0.5 * values[(first + s) * HISTORY + HERTZ2D_HISTORY_SIZE + REPORT_TANGENTIAL];
-        continue;
-      }
+      if (!marks[first + s]) continue;    // its work, all of it dissipated, is in law_work
       if (kept != s) {
         keys[first + kept] = keys[first + s];
         std::memcpy(&values[(first + kept) * HISTORY], &values[(first + s) * HISTORY],

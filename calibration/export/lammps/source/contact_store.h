@@ -12,9 +12,10 @@
  * tangential energy it still held is dissipated.
  *
  * The store also keeps its owner's energy ledger on this rank: the work its contacts' laws
- * dissipated (add_dissipated, and what opening contacts release: half of each block's tangential
- * energy, since a disc pair's contact is kept twice, once with each atom, and a wall contact is
- * the disc's half of its mirror pair), and the work of its contacts' dashpots, from the dashpot
+ * dissipated, which is the work done on them (add_work) less the tangential energy they still
+ * hold (settle_all: half of each block's, since a disc pair's contact is kept twice, once with
+ * each atom, and a wall contact is the disc's half of its mirror pair; an opening contact's is
+ * released, dissipated), and the work of its contacts' dashpots, from the dashpot
  * forces and moments of each evaluation on the owned atoms (dashpot(i)) and their power at the
  * full-step velocities at the end of each step, integrated by the trapezoidal rule (velocity
  * Verlet changes the kinetic energy by that integral to O(dt^2)). ledger() sums both over the
@@ -80,15 +81,16 @@ class FixHertz2dStore : public Fix {
     slot = static_cast<int>((block - values) / HERTZ2D_BLOCK) - i * slots;
     return block;
   }
-  /* The block of owned atom i's contact with `key`, or nullptr. */
-  const double *find(int i, tagint key) const;
+  /* The block of owned atom i's contact with `key` with its energies settled (hertz2d_settle),
+   * or nullptr. */
+  const double *find(int i, tagint key);
   /* Drop every untouched contact of the owned atoms (their tangential energy dissipated), and
    * clear the marks. */
   void forget_untouched();
   /* Contacts atom i holds now, their keys and blocks. */
   int contacts(int i) const { return count[i]; }
   tagint key(int i, int s) const { return keys[i * slots + s]; }
-  const double *block(int i, int s) const;
+  const double *block(int i, int s);    // settled, as find()
   int capacity() const { return slots; }
   bool of_walls() const { return walls; }
 
@@ -98,14 +100,19 @@ class FixHertz2dStore : public Fix {
   void start_evaluation();
   double *dashpot(int i) { return &dashpots[3 * i]; }
   double &offset() { return power_offset; }
-  void add_dissipated(double work) { law_work += work; }
+  void add_work(double work) { law_work += work; }
+  /* every owned block's energies settled; returns the tangential energy they hold, this rank's
+   * part of the law work not yet dissipated, and keeps it for report() */
+  double settle_all();
   /* the contacts' stored energy (the reports' sum; a disc pair's contact counts twice),
    * summed over the ranks (collective) */
-  double stored_energy() const;
+  double stored_energy();
   /* summed over the ranks (collective): the laws' dissipated work, the dashpots' */
-  void ledger(double &laws, double &dashpot_work) const;
+  void ledger(double &laws, double &dashpot_work);
   /* keep this rank's two values in `target` (pair hertz2d's extra values, which compute pair
-   * sums over the ranks itself), after each evaluation and each step's dashpot work */
+   * sums over the ranks itself), after each evaluation and each step's dashpot work: the laws'
+   * as of the last settle_all(), which pair hertz2d calls on the steps that tally energy (the
+   * only ones compute pair reads) */
   void report_to(double *target)
   {
     reported = target;
@@ -127,7 +134,7 @@ class FixHertz2dStore : public Fix {
   int slots;              // contacts per atom at most
   bool walls;             // a wall fix's contacts (keys: wall indices), else a pair's
   std::string owner_style;    // the style whose contacts these are, for its warnings
-  double law_work, dashpot_work_, previous_power, power_offset;
+  double law_work, held_energy, dashpot_work_, previous_power, power_offset;
   int *count;             // contacts of each atom
   tagint *keys;           // [atom * slots + slot]
   double *values;         // [(atom * slots + slot) * HISTORY + k]
@@ -142,7 +149,7 @@ class FixHertz2dStore : public Fix {
   void report()
   {
     if (reported) {
-      reported[0] = law_work;
+      reported[0] = law_work - held_energy;
       reported[1] = dashpot_work_;
     }
   }

@@ -330,6 +330,7 @@ void PairHertz2d::compute(int eflag, int vflag)
   }
   step_block();
   store->forget_untouched();
+  if (eflag_global) store->settle_all();    // compute pair's law work, read on this step only
 }
 
 /* The law's step of the gathered block, then its forces, dashpots and reports added in the
@@ -340,7 +341,7 @@ void PairHertz2d::step_block()
   const double *radius = atom->radius;
   const tagint *tag = atom->tag;
   const int nlocal = atom->nlocal;
-  hertz2d_contacts_prepared(block.count, block.pair, block.constants, block.delta,
+  hertz2d_contacts_deferred(block.count, block.pair, block.constants, block.delta,
                             block.increment, block.history, block.law, block.status);
   for (int c = 0; c < block.count; c++) {
     const int i = block.i[c], j = block.j[c];
@@ -358,8 +359,9 @@ void PairHertz2d::step_block()
     const double work = hertz2d_record(history, block.constants[c], block.pair[c],
                                        block.delta[c], block.increment[c], 1.0, 1.0, law,
                                        damped.normal, damped.tangential);
-    store->add_dissipated(j < nlocal ? work : 0.5 * work);
+    store->add_work(j < nlocal ? work : 0.5 * work);
     store->note_size(law.a, std::min(radius[i], radius[j]), j < nlocal ? 1.0 : 0.5);
+    if (eflag_either) hertz2d_settle(history);    // the energy ev_tally takes, on j's copy too
     if (j < nlocal)
       std::memcpy(store->touch(j, tag[i], block.entry[c]->slot_j), history,
                   HERTZ2D_BLOCK * sizeof(double));

@@ -23,18 +23,19 @@
  * single() reads it for compute pair/local (the force, the stored energy and SINGLE_EXTRA values),
  * compute hertz2d/contact for dump local. The pair's energy is the contacts' stored energy (the
  * header's hertz2d_stored_energy: pe reports it) and its two extra values (compute pair) the work
- * the laws and the dashpots dissipated, cumulative, summed over the ranks.
+ * the laws and the dashpots dissipated, cumulative, summed over the ranks. Both are made on the
+ * steps that tally energy, the only ones on which LAMMPS reads them (hertz2d_settle).
  *
  * What does not change from step to step is computed once: the law's material constants per
  * type pair at init (hertz2d_prepare_materials), log(4 r) per atom (Hertz2dLogCache), the
  * constants of the radii (hertz2d_prepare_sizes) and where the store keeps the contact per
  * neighbour-list entry (Hertz2dListEntry). The touching contacts are
  * taken in blocks of Hertz2dBlock::SIZE: a gather pass puts each one's geometry, constants and
- * history into the block, the law steps the whole block (hertz2d_contacts_prepared: the normal
+ * history into the block, the law steps the whole block (hertz2d_contacts_deferred: the normal
  * solves of all its contacts in one loop, which the processor overlaps, then the rest of each
  * step; the same doubles as hertz2d_contact_prepared per contact, which gives hertz2d_contact's
- * results to rounding), and a scatter pass adds the forces, dashpots and reports in the gather's
- * order.
+ * results to rounding, with the tangential energy left in its two parts), and a scatter pass
+ * adds the forces, dashpots and reports in the gather's order.
  */
 #ifndef HERTZ2D_PAIR_HERTZ2D_H
 #define HERTZ2D_PAIR_HERTZ2D_H

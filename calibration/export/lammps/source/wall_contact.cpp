@@ -60,15 +60,16 @@ Hertz2dWallForce LAMMPS_NS::hertz2d_wall_step(LAMMPS *lmp, FixHertz2dStore *stor
   const double increment = lmp->update->setupflag
                                ? 0.0
                                : hertz2d_step_increment(block, delta, v_n, v_t, lmp->update->dt);
-  const int status = hertz2d_contact_prepared(&mirror, &constants, delta, increment, block,
-                                              &law);
+  // a batch of one: the step with its tangential energy deferred (contact_report.h)
+  int status;
+  hertz2d_contacts_deferred(1, &mirror, &constants, &delta, &increment, &block, &law, &status);
   if (status != HERTZ2D_OK)
     lmp->error->one(FLERR, "{}: atom {} left the law's domain (status {}: approach {} beyond "
                     "its largest, or a bad parameter)", where(), atom->tag[i], status, delta);
   const Hertz2dDashpot damped = hertz2d_dashpot(m.ratio, 0.5 * atom->rmass[i], 2.0, v_n, v_t,
                                                 law);
   // the disc's half of its mirror pair's energies (Section 3.2)
-  store->add_dissipated(hertz2d_record(block, constants, mirror, delta, increment, 2.0, 0.5, law,
+  store->add_work(hertz2d_record(block, constants, mirror, delta, increment, 2.0, 0.5, law,
                                        damped.normal, damped.tangential));
   store->note_size(law.a, r, 1.0);
 
