@@ -36,7 +36,7 @@ folders built before instead, e.g. of an older source) and prints five tables.
    the settled bed's own disc-disc contacts (their R1, R2 and overlaps, a tangential increment as
    small as the bed's, alternating in sign): ``hertz2d_contact``, the prepared step
    (``hertz2d_contact_prepared``), its normal solve and Lambert's W_{-1} alone, and the
-   step of all the contacts at once the plugin takes (``hertz2d_contacts_prepared``), ns per
+   step of all the contacts at once the plugin takes (``hertz2d_contacts_deferred``), ns per
    contact step, next to the pair style's cost per contact (table 2) and what is left of it
    beside that batched law, against ``gran/hertz/history``'s whole cost per contact.
 4. **Strong scaling, 1 and 2 ranks, 2e4 discs**: the settled bed tiled 100 times side by side (a
@@ -325,7 +325,7 @@ KERNEL = r"""
  * five kernels, ns per contact step: hertz2d_contact (the pair's constants each call), the
  * prepared step (materials once, log(4 R) per disc), its normal solve alone, Lambert's W_{-1}
  * alone, and the prepared step of all contacts at once as the plugin takes it
- * (hertz2d_contacts_prepared, the sizes filled in per contact and step). */
+ * (hertz2d_contacts_deferred, the sizes filled in per contact and step). */
 int main(int argc, char **argv)
 {
     const int steps = atoi(argv[1]);
@@ -370,7 +370,7 @@ int main(int argc, char **argv)
                         I[c] = increment;
                         H[c] = &history[(size_t)c * HERTZ2D_HISTORY_SIZE];
                     }
-                    if (hertz2d_contacts_prepared(n, P.data(), Q.data(), D.data(), I.data(),
+                    if (hertz2d_contacts_deferred(n, P.data(), Q.data(), D.data(), I.data(),
                                                   H.data(), S.data(), status.data()) != 0)
                         return 1;
                     for (int c = 0; c < n; ++c)
