@@ -44,6 +44,7 @@ enum Hertz2dReport {
   REPORT_WEIGHT,         // ... and the integral's weight (hertz2d_energy_parts)
   REPORT_SHARE,          // the contact's share of the pair's energies (1, a wall's 1/2)
   REPORT_SETTLED,        // 1 while the energies above are the last step's (hertz2d_settle)
+  REPORT_WRITTEN,        // 1 where the pair wrote this copy since the store last synced
   HERTZ2D_REPORT
 };
 

@@ -24,7 +24,7 @@ static constexpr int HISTORY = HERTZ2D_BLOCK;    // doubles per contact: history
 
 FixHertz2dStore::FixHertz2dStore(LAMMPS *lmp, int narg, char **arg) :
     Fix(lmp, narg, arg), law_work(0.0), held_energy(0.0), dashpot_work_(0.0),
-    previous_power(0.0), power_offset(0.0), count(nullptr), keys(nullptr), values(nullptr), marks(nullptr),
+    previous_power(0.0), power_offset(0.0), synced(true), count(nullptr), keys(nullptr), values(nullptr), marks(nullptr),
     fitted_a_over_R(HERTZ2D_FIT_A_OVER_R_HIGH), beyond(0.0), largest(0.0), inertia_check(0)
 {
   if (narg != 5)
@@ -59,7 +59,7 @@ FixHertz2dStore::~FixHertz2dStore()
 
 int FixHertz2dStore::setmask()
 {
-  return END_OF_STEP | POST_FORCE;
+  return END_OF_STEP | POST_FORCE | PRE_EXCHANGE;
 }
 
 void FixHertz2dStore::init()
@@ -102,6 +102,7 @@ void FixHertz2dStore::check_inertia()
 
 void FixHertz2dStore::post_run()
 {
+  sync();
   double mine[2] = {beyond, largest}, sums[2];
   MPI_Allreduce(&mine[0], &sums[0], 1, MPI_DOUBLE, MPI_SUM, world);
   MPI_Allreduce(&mine[1], &sums[1], 1, MPI_DOUBLE, MPI_MAX, world);
@@ -113,8 +114,32 @@ void FixHertz2dStore::post_run()
   beyond = largest = 0.0;
 }
 
+void FixHertz2dStore::sync()
+{
+  if (synced) return;
+  synced = true;
+  if (walls) return;
+  const tagint *tag = atom->tag;
+  const int nlocal = atom->nlocal;
+  for (int i = 0; i < nlocal; i++)
+    for (int s = i * slots; s < i * slots + count[i]; s++) {
+      double *written = &values[s * HISTORY];
+      if (written[HERTZ2D_HISTORY_SIZE + REPORT_WRITTEN] == 0.0) continue;
+      written[HERTZ2D_HISTORY_SIZE + REPORT_WRITTEN] = 0.0;
+      int j = atom->map(keys[s]);
+      while (j >= nlocal) j = atom->sametag[j];    // the owned copy of the partner, if any
+      if (j < 0) continue;    // a partner on another rank keeps and steps its own copy
+      for (int t = j * slots; t < j * slots + count[j]; t++)
+        if (keys[t] == tag[i]) {
+          std::memcpy(&values[t * HISTORY], written, HISTORY * sizeof(double));
+          break;
+        }
+    }
+}
+
 const double *FixHertz2dStore::find(int i, tagint key)
 {
+  sync();
   for (int s = i * slots; s < i * slots + count[i]; s++)
     if (keys[s] == key) {
       hertz2d_settle(&values[s * HISTORY]);
@@ -125,6 +150,7 @@ const double *FixHertz2dStore::find(int i, tagint key)
 
 const double *FixHertz2dStore::block(int i, int s)
 {
+  sync();
   double *found = &values[(i * slots + s) * HISTORY];
   hertz2d_settle(found);
   return found;
@@ -135,6 +161,7 @@ const double *FixHertz2dStore::block(int i, int s)
  * a wall contact is the disc's half of its mirror pair) */
 double FixHertz2dStore::settle_all()
 {
+  sync();
   double held = 0.0;
   for (int i = 0; i < atom->nlocal; i++)
     for (int s = 0; s < count[i]; s++)
@@ -146,6 +173,7 @@ double FixHertz2dStore::settle_all()
 
 void FixHertz2dStore::start_evaluation()
 {
+  synced = false;
   dashpots.assign(3 * atom->nlocal, 0.0);
   power_offset = 0.0;
 }
@@ -299,6 +327,7 @@ int FixHertz2dStore::unpack_exchange(int nlocal, double *buf)
 /* Restart files: LAMMPS's convention, the first value is this fix's length for the atom. */
 int FixHertz2dStore::pack_restart(int i, double *buf)
 {
+  sync();
   buf[0] = 1 + pack(i, buf + 1);
   return static_cast<int>(buf[0]);
 }

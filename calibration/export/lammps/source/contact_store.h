@@ -7,6 +7,14 @@
  * atom between MPI ranks (exchange), atom sorting and restart files; LAMMPS calls the packing
  * methods below for that.
  *
+ * A contact of two owned atoms is in both tables, but the pair style writes only the copy of
+ * the atom whose neighbour list holds the pair (marking it REPORT_WRITTEN), which does not change
+ * between neighbour-list builds: copying the block to the partner at every step was most of a
+ * large system's pair time (a write far away in memory per contact). sync() copies the written
+ * block over its partner's before the copies can be needed: before atoms move and the lists are
+ * rebuilt (pre_exchange, setup_pre_exchange), before a restart file is written, at the end of a
+ * run and before anything reads the blocks (find, block, settle_all).
+ *
  * A contact that was not touched during a force evaluation has opened: forget_untouched() drops
  * it, so its history starts afresh when the bodies touch again (the law's own rule), and the
  * tangential energy it still held is dissipated.
@@ -50,6 +58,8 @@ class FixHertz2dStore : public Fix {
   int setmask() override;
   void init() override;
   void setup(int) override;
+  void setup_pre_exchange() override { sync(); }
+  void pre_exchange() override { sync(); }
   void post_force(int) override;
   void end_of_step() override;
   void post_run() override;
@@ -81,6 +91,9 @@ class FixHertz2dStore : public Fix {
     slot = static_cast<int>((block - values) / HERTZ2D_BLOCK) - i * slots;
     return block;
   }
+  /* Each contact of two owned atoms the same in both tables: the copy the pair wrote since the
+   * last sync over the other (once per evaluation; a wall store's contacts have one copy). */
+  void sync();
   /* The block of owned atom i's contact with `key` with its energies settled (hertz2d_settle),
    * or nullptr. */
   const double *find(int i, tagint key);
@@ -135,6 +148,7 @@ class FixHertz2dStore : public Fix {
   bool walls;             // a wall fix's contacts (keys: wall indices), else a pair's
   std::string owner_style;    // the style whose contacts these are, for its warnings
   double law_work, held_energy, dashpot_work_, previous_power, power_offset;
+  bool synced;            // both copies of every owned contact are the same (sync())
   int *count;             // contacts of each atom
   tagint *keys;           // [atom * slots + slot]
   double *values;         // [(atom * slots + slot) * HISTORY + k]
