@@ -121,13 +121,24 @@ void FixHertz2dStore::sync()
   if (walls) return;
   const tagint *tag = atom->tag;
   const int nlocal = atom->nlocal;
+  const bool mapped = atom->map_style != Atom::MAP_NONE;
+  if (!mapped) {    // an input without atom_modify map: the owned atoms' own
+    owned.clear();
+    for (int i = 0; i < nlocal; i++) owned[tag[i]] = i;
+  }
   for (int i = 0; i < nlocal; i++)
     for (int s = i * slots; s < i * slots + count[i]; s++) {
       double *written = &values[s * HISTORY];
       if (written[HERTZ2D_HISTORY_SIZE + REPORT_WRITTEN] == 0.0) continue;
       written[HERTZ2D_HISTORY_SIZE + REPORT_WRITTEN] = 0.0;
-      int j = atom->map(keys[s]);
-      while (j >= nlocal) j = atom->sametag[j];    // the owned copy of the partner, if any
+      int j = -1;
+      if (mapped) {
+        j = atom->map(keys[s]);
+        while (j >= nlocal) j = atom->sametag[j];    // the owned copy of the partner, if any
+      } else {
+        const auto found = owned.find(keys[s]);
+        if (found != owned.end()) j = found->second;
+      }
       if (j < 0) continue;    // a partner on another rank keeps and steps its own copy
       for (int t = j * slots; t < j * slots + count[j]; t++)
         if (keys[t] == tag[i]) {

@@ -47,6 +47,7 @@
 #include "fix.h"
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace LAMMPS_NS {
@@ -149,6 +150,7 @@ class FixHertz2dStore : public Fix {
   std::string owner_style;    // the style whose contacts these are, for its warnings
   double law_work, held_energy, dashpot_work_, previous_power, power_offset;
   bool synced;            // both copies of every owned contact are the same (sync())
+  std::unordered_map<tagint, int> owned;    // tag -> owned index, where LAMMPS keeps no map
   int *count;             // contacts of each atom
   tagint *keys;           // [atom * slots + slot]
   double *values;         // [(atom * slots + slot) * HISTORY + k]
