@@ -45,7 +45,9 @@ folders built before instead, e.g. of an older source) and prints five tables.
    repetitions, for each law.
 5. **A cost model for 16-1024 ranks** (its assumptions printed with it), fitted on table 4.
 
-Every table states the load average when it starts and ends: the machine may be shared.
+Every table states the load average when it starts and ends: the machine may be shared. Tables
+1 and 2 (``rows``), 3 (``kernels``) and 4 (``scaling``) are written to
+``benchmarks/results/lammps_plugin.json`` with the date, the machine and the load average.
 """
 from __future__ import annotations
 
@@ -460,7 +462,9 @@ def tiled(centres, velocities, radii):
             np.tile(velocities, (TILES, 1)), np.tile(radii, TILES))
 
 
-def scaling_table(plugins: dict, folder: Path, bed, steps: int, reps: int) -> dict:
+def scaling_table(plugins: dict, folder: Path, bed, steps: int, reps: int) -> tuple[dict, list]:
+    """Table 4: per law, the 1- and 2-rank loop times (``fits``, for the cost model) and the
+    printed rows (``rows``, for the benchmark's file)."""
     from hertz2d.calibration.export.lammps.bed import run_box
     from hertz2d.calibration.export.lammps.inputs import DiscSystem
     centres, velocities, radii = tiled(*bed)
@@ -470,7 +474,7 @@ def scaling_table(plugins: dict, folder: Path, bed, steps: int, reps: int) -> di
           f"{TILES * WIDTH:g} x {HEIGHT:g} m), 100 steps then {steps} timed, LAMMPS's loop time "
           f"(wall clock: the ranks share the machine's 2 cores with whatever else runs), {reps} "
           f"interleaved repetitions, min / median ({load()})")
-    fits = {}
+    fits, rows = {}, []
     for law, plugin in plugins.items():
         seconds = {1: [], 2: []}
         for repetition in range(reps):
@@ -486,9 +490,14 @@ def scaling_table(plugins: dict, folder: Path, bed, steps: int, reps: int) -> di
                   f"/ {1e6 * median:8.1f} us/step, {1e9 * median / len(radii):6.1f} ns per "
                   f"disc-step, speed-up {one / median:.2f}, parallel efficiency "
                   f"{one / median / ranks:.0%}")
+            rows.append({"law": law, "discs": len(radii), "ranks": ranks,
+                         "us/step (min)": round(1e6 * min(values), 1),
+                         "us/step (median)": round(1e6 * median, 1),
+                         "ns per disc-step": round(1e9 * median / len(radii), 1),
+                         "speed-up": round(one / median, 2)})
         print(f"   ({load()})")
         fits[law] = {"discs": len(radii), "step_1": one, "step_2": statistics.median(seconds[2])}
-    return fits
+    return fits, rows
 
 
 #: the cost model's network assumptions (a typical InfiniBand cluster)
@@ -587,11 +596,13 @@ def main() -> None:
         runs = cost_table(plugins, folder, bed, hertz, args.steps, args.relax, args.reps)
         per_contact = sections_table(runs)
         kernels = kernel_table(plugins, folder, bed, per_contact, max(args.steps // 10, 1000))
-        record.write("lammps_plugin", cost_rows(runs, per_contact), started, kernels=kernels,
-                     steps=args.steps, relax=args.relax, reps=args.reps)
+        scaling = []
         if not args.no_scaling:
-            cost_model(scaling_table(plugins, folder, bed, max(args.steps // 10, 100),
-                                     args.reps))
+            fits, scaling = scaling_table(plugins, folder, bed, max(args.steps // 10, 100),
+                                          args.reps)
+            cost_model(fits)
+        record.write("lammps_plugin", cost_rows(runs, per_contact), started, kernels=kernels,
+                     scaling=scaling, steps=args.steps, relax=args.relax, reps=args.reps)
 
 
 if __name__ == "__main__":
