@@ -24,8 +24,9 @@ static constexpr int HISTORY = HERTZ2D_BLOCK;    // doubles per contact: history
 
 FixHertz2dStore::FixHertz2dStore(LAMMPS *lmp, int narg, char **arg) :
     Fix(lmp, narg, arg), law_work(0.0), held_energy(0.0), dashpot_work_(0.0),
-    previous_power(0.0), power_offset(0.0), synced(true), count(nullptr), keys(nullptr), values(nullptr), marks(nullptr),
-    fitted_a_over_R(HERTZ2D_FIT_A_OVER_R_HIGH), beyond(0.0), largest(0.0), inertia_check(0)
+    previous_power(0.0), power_offset(0.0), synced(true), count(nullptr), keys(nullptr),
+    values(nullptr), marks(nullptr), fitted_a_over_R(HERTZ2D_FIT_A_OVER_R_HIGH), beyond(0.0),
+    largest(0.0), inertia_check(0)
 {
   if (narg != 5)
     error->all(FLERR, "fix {}: internal fix of hertz2d, takes the capacity and pair, wall or "
