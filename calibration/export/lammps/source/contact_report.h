@@ -42,7 +42,6 @@ enum Hertz2dReport {
   REPORT_NORMAL,         // the contact's normal potential, J/m
   REPORT_PLAIN,          // the law's tangential energy less its pieces' integral, J/m
   REPORT_WEIGHT,         // ... and the integral's weight (hertz2d_energy_parts)
-  REPORT_SHARE,          // the contact's share of the pair's energies (1, a wall's 1/2)
   REPORT_SETTLED,        // 1 while the energies above are the last step's (hertz2d_settle)
   REPORT_WRITTEN,        // 1 where the pair wrote this copy since the store last synced
   HERTZ2D_REPORT
@@ -67,17 +66,15 @@ inline double hertz2d_step_increment(const double *block, double overlap, double
 /* Record the step the law just made (state `law`, prepared constants `q`) in the block's report;
  * `scale` is 1 for two discs and 2 for a disc and its mirror image (the law's increments are
  * the pair's), `share` the contact's part of the pair's energies (1, a wall's 1/2). Returns the
- * work the step did on the law, times `share`: (T0 + T)/2 d_delta_t + (C0 + C)/2 d_delta_n by T
- * and by the normal force's coupling term C (hertz2d_dissipated's work; the normal potential's
- * share is not the law's to dissipate). The energies wait for hertz2d_settle. */
+ * work the step did on the law (hertz2d_step_work; the normal potential's share is not the
+ * law's to dissipate), times `share`. The energies wait for hertz2d_settle. */
 inline double hertz2d_record(double *block, const hertz2d_prepared &q, const hertz2d_pair &pair,
                              double overlap, double increment, double scale, double share,
                              const hertz2d_state &law, double n_dashpot, double t_dashpot)
 {
   double *r = block + HERTZ2D_HISTORY_SIZE;
-  const double work = share * (0.5 * (r[REPORT_T] + law.T) * scale * increment +
-                               0.5 * (r[REPORT_COUPLING] + law.coupling) * scale *
-                                   (overlap - r[REPORT_OVERLAP]));
+  const double work = share * hertz2d_step_work(r[REPORT_T], r[REPORT_COUPLING], scale * increment,
+                                                scale * (overlap - r[REPORT_OVERLAP]), &law);
   r[REPORT_OVERLAP] = overlap;
   r[REPORT_INCREMENT] = increment;
   r[REPORT_A] = law.a;
@@ -92,7 +89,6 @@ inline double hertz2d_record(double *block, const hertz2d_prepared &q, const her
   r[REPORT_WORK] += work;
   r[REPORT_NORMAL] = share * hertz2d_normal_potential(&q, scale * overlap, &law);
   hertz2d_energy_parts(&law, &r[REPORT_PLAIN], &r[REPORT_WEIGHT]);
-  r[REPORT_SHARE] = share;
   r[REPORT_SETTLED] = 0.0;
   return work;
 }
@@ -101,15 +97,15 @@ inline double hertz2d_record(double *block, const hertz2d_prepared &q, const her
  * parts and the history (hertz2d_whole_energy), the stored energy, and what the law dissipated
  * since the contact closed (its work less its share of the tangential energy). Returns that
  * tangential energy (the pair's). */
-inline double hertz2d_settle(double *block)
+inline double hertz2d_settle(double *block, double share)
 {
   double *r = block + HERTZ2D_HISTORY_SIZE;
   if (r[REPORT_SETTLED] == 0.0) {
     const double energy = hertz2d_whole_energy(block, r[REPORT_A], r[REPORT_PLAIN],
                                                r[REPORT_WEIGHT]);
     r[REPORT_TANGENTIAL] = energy;
-    r[REPORT_STORED] = r[REPORT_NORMAL] + r[REPORT_SHARE] * energy;
-    r[REPORT_DISSIPATED] = r[REPORT_WORK] - r[REPORT_SHARE] * energy;
+    r[REPORT_STORED] = r[REPORT_NORMAL] + share * energy;
+    r[REPORT_DISSIPATED] = r[REPORT_WORK] - share * energy;
     r[REPORT_SETTLED] = 1.0;
   }
   return r[REPORT_TANGENTIAL];

@@ -154,7 +154,7 @@ const double *FixHertz2dStore::find(int i, tagint key)
   sync();
   for (int s = i * slots; s < i * slots + count[i]; s++)
     if (keys[s] == key) {
-      hertz2d_settle(&values[s * HISTORY]);
+      hertz2d_settle(&values[s * HISTORY], share());
       return &values[s * HISTORY];
     }
   return nullptr;
@@ -164,7 +164,7 @@ const double *FixHertz2dStore::block(int i, int s)
 {
   sync();
   double *found = &values[(i * slots + s) * HISTORY];
-  hertz2d_settle(found);
+  hertz2d_settle(found, share());
   return found;
 }
 
@@ -177,7 +177,7 @@ double FixHertz2dStore::settle_all()
   double held = 0.0;
   for (int i = 0; i < atom->nlocal; i++)
     for (int s = 0; s < count[i]; s++)
-      held += 0.5 * hertz2d_settle(&values[(i * slots + s) * HISTORY]);
+      held += 0.5 * hertz2d_settle(&values[(i * slots + s) * HISTORY], share());
   held_energy = held;
   report();
   return held;

@@ -107,6 +107,9 @@ class FixHertz2dStore : public Fix {
   const double *block(int i, int s);    // settled, as find()
   int capacity() const { return slots; }
   bool of_walls() const { return walls; }
+  /* a contact's share of its pair's energies: 1 for two discs, 1/2 for a disc on a wall (the
+   * disc's half of its mirror pair, Section 3.2) */
+  double share() const { return walls ? 0.5 : 1.0; }
 
   /* The ledger: at the start of an evaluation, zero the dashpot forces (and `offset`, the
    * dashpots' power at the walls' velocities, which is not dissipated); then add to them and to

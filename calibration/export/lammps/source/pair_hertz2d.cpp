@@ -361,7 +361,7 @@ void PairHertz2d::step_block()
                                        damped.normal, damped.tangential);
     store->add_work(j < nlocal ? work : 0.5 * work);
     store->note_size(law.a, std::min(radius[i], radius[j]), j < nlocal ? 1.0 : 0.5);
-    if (eflag_either) hertz2d_settle(history);    // the energy ev_tally takes
+    if (eflag_either) hertz2d_settle(history, 1.0);    // the energy ev_tally takes
     history[HERTZ2D_HISTORY_SIZE + REPORT_WRITTEN] = 1.0;    // j's copy waits for store->sync()
     if (j < nlocal) store->touch(j, tag[i], block.entry[c]->slot_j);    // kept while touching
     const double N = law.N + damped.normal, T = law.T + damped.tangential;
